@@ -1,0 +1,83 @@
+/** Where a server definition came from; workspace and folder definitions are code from the repository. */
+export type SettingsScope = 'user' | 'workspace' | 'folder';
+
+export type TransportKind = 'stdio' | 'http' | 'sse';
+
+export interface RestartSettings {
+  readonly enabled: boolean;
+  readonly maxRestarts: number;
+  readonly windowMs: number;
+  readonly initialDelayMs: number;
+  readonly maxDelayMs: number;
+}
+
+export interface FolderRef {
+  readonly name: string;
+  /** File-system path of the folder. */
+  readonly path: string;
+}
+
+/** One `mcpHost.servers` entry as read from settings, before validation. */
+export interface ServerSettingsEntry {
+  readonly id: string;
+  readonly scope: SettingsScope;
+  /** The folder whose settings define the server (folder scope only). */
+  readonly folder?: FolderRef;
+  readonly raw: unknown;
+}
+
+/** A validated definition; strings may still hold `${...}` variables. */
+export interface ServerDefinition {
+  readonly id: string;
+  readonly scope: SettingsScope;
+  readonly folder?: FolderRef;
+  readonly transport: TransportKind;
+  readonly command?: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string | null>>;
+  readonly envFile?: string;
+  readonly cwd?: string;
+  readonly url?: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly enabled: boolean;
+  readonly autoStart: boolean;
+  readonly requestTimeoutMs: number;
+  readonly maxTotalTimeoutMs: number;
+  readonly roots?: readonly string[];
+  readonly restart: RestartSettings;
+}
+
+export interface ResolvedRoot {
+  readonly uri: string;
+  readonly name: string;
+}
+
+/** A definition with every variable resolved: what actually runs. Holds secrets; never log it. */
+export interface ResolvedServerDefinition extends Omit<ServerDefinition, 'env' | 'roots'> {
+  /** Environment overrides (envFile then env); `null` removes an inherited variable. */
+  readonly env: Readonly<Record<string, string | null>>;
+  /** Roots override, or undefined to follow the workspace folders. */
+  readonly roots?: readonly ResolvedRoot[];
+}
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
+export const DEFAULT_RESTART: RestartSettings = {
+  enabled: true,
+  maxRestarts: 5,
+  windowMs: 180_000,
+  initialDelayMs: 1_000,
+  maxDelayMs: 30_000,
+};
+
+/** The exact command line or URL a definition runs, for consent dialogs and the view. */
+export function describeTarget(def: Pick<ServerDefinition, 'transport' | 'command' | 'args' | 'url'>): string {
+  if (def.transport === 'stdio') {
+    return [def.command ?? '', ...def.args].map(quoteArg).join(' ');
+  }
+  return def.url ?? '';
+}
+
+function quoteArg(arg: string): string {
+  return /^[\w@%+=:,./${}-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,188 @@
+import Ajv, { type ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
+import packageJson from '../../../package.json';
+import {
+  DEFAULT_MAX_TOTAL_TIMEOUT_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_RESTART,
+  type ServerDefinition,
+  type ServerSettingsEntry,
+  type TransportKind,
+} from './serverDefinition';
+
+/** A settings problem that names the server and the field, so the user can find and fix it. */
+export class ServerConfigError extends Error {
+  constructor(
+    readonly serverId: string,
+    readonly field: string | undefined,
+    readonly problem: string,
+  ) {
+    super(field ? `MCP server "${serverId}": "${field}" ${problem}` : `MCP server "${serverId}": ${problem}`);
+    this.name = 'ServerConfigError';
+  }
+}
+
+export type EntryValidation =
+  | { readonly ok: true; readonly definition: ServerDefinition }
+  | { readonly ok: false; readonly error: ServerConfigError };
+
+const serversSchema = packageJson.contributes.configuration.properties['mcpHost.servers'];
+const ID_PATTERN = new RegExp(serversSchema.propertyNames.pattern);
+
+// The schema contributed in package.json is the one source of truth: IntelliSense and validation agree.
+const ajv = new Ajv({ allErrors: true, strict: false });
+addFormats(ajv);
+const validateEntrySchema = ajv.compile(serversSchema.additionalProperties);
+const KNOWN_FIELDS = Object.keys(serversSchema.additionalProperties.properties);
+
+export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation {
+  const fail = (field: string | undefined, problem: string): EntryValidation => ({
+    ok: false,
+    error: new ServerConfigError(entry.id, field, problem),
+  });
+  if (!ID_PATTERN.test(entry.id)) {
+    return fail(undefined, 'the id may only use letters, digits, "_", "." and "-", and must start with a letter or digit');
+  }
+  const raw = entry.raw;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return fail(undefined, `must be an object with "command" or "url" (got ${describeValue(raw)})`);
+  }
+  if (!validateEntrySchema(raw)) {
+    const first = pickMostUseful(validateEntrySchema.errors ?? []);
+    return fail(fieldOf(first), explain(first, raw));
+  }
+  const value = raw as Record<string, unknown>;
+  const transport = inferTransport(value);
+  if (transport === 'stdio') {
+    if (typeof value.command !== 'string') return fail('command', 'is required for a stdio server (or set "url" for an HTTP server)');
+    if (value.url !== undefined) return fail('url', 'cannot be combined with "command"; use one or the other');
+    if (value.headers !== undefined) return fail('headers', 'only applies to HTTP servers ("url")');
+  } else {
+    if (typeof value.url !== 'string') return fail('url', `is required when "type" is "${transport}"`);
+    const url = parseHttpUrl(value.url);
+    if (url === undefined) return fail('url', `must be an http:// or https:// URL (got "${value.url}")`);
+    for (const field of ['command', 'args', 'env', 'envFile', 'cwd'] as const) {
+      if (value[field] !== undefined) return fail(field, `only applies to stdio servers ("command"), not to type "${transport}"`);
+    }
+  }
+  const restart = (value.restart ?? {}) as Partial<typeof DEFAULT_RESTART>;
+  return {
+    ok: true,
+    definition: {
+      id: entry.id,
+      scope: entry.scope,
+      folder: entry.folder,
+      transport,
+      command: value.command as string | undefined,
+      args: (value.args as string[] | undefined) ?? [],
+      env: (value.env as Record<string, string | null> | undefined) ?? {},
+      envFile: value.envFile as string | undefined,
+      cwd: value.cwd as string | undefined,
+      url: value.url as string | undefined,
+      headers: (value.headers as Record<string, string> | undefined) ?? {},
+      enabled: (value.enabled as boolean | undefined) ?? true,
+      autoStart: (value.autoStart as boolean | undefined) ?? true,
+      requestTimeoutMs: (value.requestTimeoutMs as number | undefined) ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      maxTotalTimeoutMs: (value.maxTotalTimeoutMs as number | undefined) ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS,
+      roots: value.roots as string[] | undefined,
+      restart: { ...DEFAULT_RESTART, ...restart },
+    },
+  };
+}
+
+function inferTransport(value: Record<string, unknown>): TransportKind {
+  if (value.type === 'stdio' || value.type === 'http' || value.type === 'sse') return value.type;
+  return value.url !== undefined && value.command === undefined ? 'http' : 'stdio';
+}
+
+function parseHttpUrl(text: string): URL | undefined {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// Unknown fields and type errors say more than the anyOf/format noise ajv also reports.
+function pickMostUseful(errors: readonly ErrorObject[]): ErrorObject {
+  const rank = (e: ErrorObject) =>
+    e.keyword === 'additionalProperties' ? 0 : e.keyword === 'type' ? 1 : e.keyword === 'anyOf' ? 3 : 2;
+  return [...errors].sort((a, b) => rank(a) - rank(b))[0];
+}
+
+function fieldOf(error: ErrorObject): string | undefined {
+  const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty));
+  if (segments.length === 0) return undefined;
+  return segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '');
+}
+
+function explain(error: ErrorObject, raw: object): string {
+  const actual = valueAt(raw, error.instancePath);
+  switch (error.keyword) {
+    case 'additionalProperties': {
+      const name = String(error.params.additionalProperty);
+      const suggestion = error.instancePath === '' ? closest(name, KNOWN_FIELDS) : undefined;
+      return `is not a known field${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`;
+    }
+    case 'type':
+      return `must be ${article(String(error.params.type))} (got ${describeValue(actual)})`;
+    case 'enum':
+      return `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')} (got ${describeValue(actual)})`;
+    case 'minimum':
+    case 'maximum':
+    case 'minLength':
+      return `${error.message} (got ${describeValue(actual)})`;
+    case 'format':
+      return `must be a valid ${error.params.format} (got ${describeValue(actual)})`;
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+function valueAt(root: object, pointer: string): unknown {
+  let current: unknown = root;
+  for (const segment of pointer.split('/').slice(1)) {
+    current = (current as Record<string, unknown> | undefined)?.[segment];
+  }
+  return current;
+}
+
+function article(type: string): string {
+  const names = type.split(',');
+  return names.map((n) => (n === 'array' || n === 'object' || n === 'integer' ? `an ${n}` : `a ${n}`)).join(' or ');
+}
+
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
+}
+
+function closest(name: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(name.length / 3)) + 1;
+  for (const candidate of candidates) {
+    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}

@@ -1,0 +1,114 @@
+import { ServerConfigError } from './validateServerEntry';
+import type { FolderRef, ResolvedRoot, ResolvedServerDefinition, ServerDefinition } from './serverDefinition';
+import { parseEnvFile } from './envFile';
+import { pathToFileURL } from 'node:url';
+import * as path from 'node:path';
+
+/** What `${...}` variables resolve against. The editor supplies it; tests build it by hand. */
+export interface VariableContext {
+  readonly workspaceFolders: readonly FolderRef[];
+  readonly userHome: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Asks for (or recalls) the secret value of `${input:ID}`; rejects when the user gives none. */
+  input(id: string, serverId: string): Promise<string>;
+  readFile(filePath: string): Promise<string>;
+}
+
+const VARIABLE = /\$\{([^}]*)\}/g;
+
+/** Resolves every variable in a definition. Errors name the server and the field. */
+export async function resolveDefinition(def: ServerDefinition, ctx: VariableContext): Promise<ResolvedServerDefinition> {
+  const resolve = (value: string, field: string) => resolveString(value, field, def, ctx);
+  const args: string[] = [];
+  for (const [i, arg] of def.args.entries()) args.push(await resolve(arg, `args[${i}]`));
+
+  const env: Record<string, string | null> = {};
+  if (def.envFile !== undefined) {
+    const file = await resolve(def.envFile, 'envFile');
+    let text: string;
+    try {
+      text = await ctx.readFile(file);
+    } catch (error) {
+      throw new ServerConfigError(def.id, 'envFile', `cannot be read: ${(error as Error).message}`);
+    }
+    Object.assign(env, parseEnvFile(text));
+  }
+  for (const [name, value] of Object.entries(def.env)) {
+    env[name] = value === null ? null : await resolve(value, `env.${name}`);
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(def.headers)) headers[name] = await resolve(value, `headers.${name}`);
+
+  let roots: ResolvedRoot[] | undefined;
+  if (def.roots !== undefined) {
+    roots = [];
+    for (const [i, root] of def.roots.entries()) roots.push(toRoot(await resolve(root, `roots[${i}]`)));
+  }
+  const cwd = def.cwd !== undefined ? await resolve(def.cwd, 'cwd') : defaultFolder(def, ctx)?.path;
+  return {
+    ...def,
+    command: def.command !== undefined ? await resolve(def.command, 'command') : undefined,
+    args,
+    env,
+    envFile: def.envFile,
+    cwd,
+    url: def.url !== undefined ? await resolve(def.url, 'url') : undefined,
+    headers,
+    roots,
+  };
+}
+
+/** Replaces variables in one string; `${input:...}` values are fetched through the context. */
+export async function resolveString(value: string, field: string, def: ServerDefinition, ctx: VariableContext): Promise<string> {
+  const replacements = new Map<string, string>();
+  for (const match of value.matchAll(VARIABLE)) {
+    const name = match[1];
+    if (!replacements.has(name)) replacements.set(name, await resolveVariable(name, field, def, ctx));
+  }
+  return value.replace(VARIABLE, (_, name: string) => replacements.get(name) ?? '');
+}
+
+async function resolveVariable(name: string, field: string, def: ServerDefinition, ctx: VariableContext): Promise<string> {
+  const fail = (problem: string): never => {
+    throw new ServerConfigError(def.id, field, problem);
+  };
+  if (name === 'workspaceFolder') {
+    return defaultFolder(def, ctx)?.path ?? fail('uses ${workspaceFolder} but no folder is open');
+  }
+  if (name.startsWith('workspaceFolder:')) {
+    const folderName = name.slice('workspaceFolder:'.length);
+    const folder = ctx.workspaceFolders.find((f) => f.name === folderName);
+    return folder?.path ?? fail(`uses \${${name}} but no open folder is named "${folderName}"`);
+  }
+  if (name === 'workspaceFolderBasename') {
+    return defaultFolder(def, ctx)?.name ?? fail('uses ${workspaceFolderBasename} but no folder is open');
+  }
+  if (name === 'userHome') return ctx.userHome;
+  if (name === 'pathSeparator') return path.sep;
+  if (name.startsWith('env:')) return ctx.env[name.slice(4)] ?? '';
+  if (name.startsWith('input:')) {
+    const id = name.slice(6);
+    if (id.length === 0) fail('uses ${input:} without an id');
+    try {
+      return await ctx.input(id, def.id);
+    } catch (error) {
+      return fail(`needs \${input:${id}}: ${(error as Error).message}`);
+    }
+  }
+  return fail(`uses the unknown variable \${${name}} (known: workspaceFolder, workspaceFolder:NAME, userHome, env:NAME, input:ID)`);
+}
+
+function defaultFolder(def: ServerDefinition, ctx: VariableContext): FolderRef | undefined {
+  return def.folder ?? ctx.workspaceFolders[0];
+}
+
+function toRoot(value: string): ResolvedRoot {
+  const uri = value.startsWith('file://') ? value : pathToFileURL(path.resolve(value)).toString();
+  const name = decodeURIComponent(uri.replace(/\/+$/, '').split('/').pop() ?? uri);
+  return { uri, name };
+}
+
+/** A context for showing a definition: secrets stay as their `${input:ID}` placeholders. */
+export function displayContext(ctx: Omit<VariableContext, 'input'>): VariableContext {
+  return { ...ctx, input: async (id) => `\${input:${id}}`, readFile: async () => '' };
+}

@@ -1,0 +1,102 @@
+import { execFile } from 'node:child_process';
+import { constants as fsConstants, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+
+/** The command is not on PATH: say where we looked, never a bare ENOENT. */
+export class CommandNotFoundError extends Error {
+  constructor(
+    readonly command: string,
+    readonly searchedPath: string,
+  ) {
+    super(
+      path.isAbsolute(command) || command.includes('/') || command.includes('\\')
+        ? `command \`${command}\` not found or not executable`
+        : `command \`${command}\` not found (searched PATH: ${searchedPath || '(empty)'}). Install it, or set "command" to its full path.`,
+    );
+    this.name = 'CommandNotFoundError';
+  }
+}
+
+const MARKER = '__MCP_HOST_PATH__';
+
+/**
+ * Finds executables the way the user's terminal would. Editors started from a desktop launcher
+ * inherit a minimal PATH, so on macOS and Linux we ask the login shell once for its PATH.
+ */
+export class ExecutableResolver {
+  private loginPath?: Promise<string>;
+
+  constructor(
+    private readonly env: Readonly<Record<string, string | undefined>> = process.env,
+    private readonly platform: NodeJS.Platform = process.platform,
+    private readonly shellTimeoutMs = 5_000,
+  ) {}
+
+  /** The PATH children should get: the login shell's, plus anything only the editor had. */
+  searchPath(): Promise<string> {
+    this.loginPath ??= this.readLoginShellPath().then((login) => mergePaths(login, this.env.PATH ?? '', this.delimiter));
+    return this.loginPath;
+  }
+
+  async resolve(command: string, cwd: string | undefined, pathValue?: string): Promise<string> {
+    const searched = pathValue ?? (await this.searchPath());
+    if (command.includes('/') || (this.platform === 'win32' && command.includes('\\'))) {
+      const candidate = path.resolve(cwd ?? process.cwd(), command);
+      if (await this.isExecutable(candidate)) return candidate;
+      throw new CommandNotFoundError(command, searched);
+    }
+    const extensions = this.platform === 'win32' ? ['', ...(this.env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';')] : [''];
+    for (const dir of searched.split(this.delimiter)) {
+      if (dir === '') continue;
+      for (const ext of extensions) {
+        const candidate = path.join(dir, command + ext);
+        if (await this.isExecutable(candidate)) return candidate;
+      }
+    }
+    throw new CommandNotFoundError(command, searched);
+  }
+
+  private get delimiter(): string {
+    return this.platform === 'win32' ? ';' : ':';
+  }
+
+  private async isExecutable(file: string): Promise<boolean> {
+    try {
+      const stat = await fs.stat(file);
+      if (!stat.isFile()) return false;
+      if (this.platform !== 'win32') await fs.access(file, fsConstants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private readLoginShellPath(): Promise<string> {
+    const shell = this.env.SHELL;
+    if (this.platform === 'win32' || !shell) return Promise.resolve('');
+    return new Promise((resolve) => {
+      // Markers fence PATH from anything the user's profile prints.
+      execFile(
+        shell,
+        ['-ilc', `printf '%s' "${MARKER}$PATH${MARKER}"`],
+        { timeout: this.shellTimeoutMs, env: { ...this.env, TERM: 'dumb' } as NodeJS.ProcessEnv },
+        (_error, stdout) => {
+          const match = new RegExp(`${MARKER}(.*)${MARKER}`, 's').exec(String(stdout ?? ''));
+          resolve(match ? match[1] : '');
+        },
+      ).stdin?.end();
+    });
+  }
+}
+
+function mergePaths(first: string, second: string, delimiter: string): string {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const dir of [...first.split(delimiter), ...second.split(delimiter)]) {
+    if (dir !== '' && !seen.has(dir)) {
+      seen.add(dir);
+      out.push(dir);
+    }
+  }
+  return out.join(delimiter);
+}

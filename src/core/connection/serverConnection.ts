@@ -1,0 +1,399 @@
+import {
+  Client,
+  LOG_LEVEL_META_KEY,
+  type ClientOptions,
+  type Prompt,
+  type RequestOptions,
+  type Resource,
+  type ResourceTemplateType,
+  type Tool,
+} from '@modelcontextprotocol/client';
+import type { ResolvedRoot, ResolvedServerDefinition } from '../config/serverDefinition';
+import { Emitter, type Disposable } from '../events';
+import type { EraPinStore } from './eraPins';
+import type { ExecutableResolver } from './executableResolver';
+import { isAlive, listDescendants, terminateProcesses } from './processTree';
+import { RestartPolicy } from './restartPolicy';
+import { describeRequestError, ServerUnavailableError } from './serverErrors';
+import { logServerMessage, mcpLevelFor, type ServerLog } from './serverLog';
+import type { ServerSnapshot, ServerStatus } from './serverSnapshot';
+import { openSession, type OpenedSession } from './sessionOpener';
+import type { CreatedTransport } from './transportFactory';
+
+export interface ServerConnectionDeps {
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  readonly resolver: ExecutableResolver;
+  readonly eraPins: EraPinStore;
+  readonly log: ServerLog;
+  /** The roots this server sees right now. */
+  roots(): readonly ResolvedRoot[];
+}
+
+const STDERR_TAIL_LINES = 20;
+
+/** One server: its state machine, its session, its cached lists, its restart policy. */
+export class ServerConnection implements Disposable {
+  private status: ServerStatus = 'stopped';
+  private reason?: string;
+  private session?: OpenedSession;
+  /** The transport being connected or connected, so stop() can reach its process tree. */
+  private liveTransport?: CreatedTransport;
+  private connectAbort?: AbortController;
+  private startPromise?: Promise<void>;
+  private restartTimer?: NodeJS.Timeout;
+  private restarting = false;
+  /** Bumped by every start and stop; callbacks from an older session compare and bail. */
+  private generation = 0;
+  private sessionDisposables: Disposable[] = [];
+  private stderrTail: string[] = [];
+  private tools: Tool[] = [];
+  private prompts: Prompt[] = [];
+  private resources: Resource[] = [];
+  private resourceTemplates: ResourceTemplateType[] = [];
+  private readonly policy: RestartPolicy;
+  private readonly changed = new Emitter<ServerSnapshot>();
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    readonly definition: ResolvedServerDefinition,
+    /** Hash of the resolved definition: what era pins and change detection key on. */
+    readonly hash: string,
+    /** The command line or URL as shown to the user (secrets as placeholders). */
+    readonly target: string,
+    private readonly deps: ServerConnectionDeps,
+  ) {
+    this.policy = new RestartPolicy(definition.restart);
+  }
+
+  get id(): string {
+    return this.definition.id;
+  }
+
+  get state(): ServerStatus {
+    return this.status;
+  }
+
+  snapshot(): ServerSnapshot {
+    const client = this.session?.client;
+    const info = client?.getServerVersion();
+    return {
+      id: this.id,
+      status: this.status,
+      reason: this.reason,
+      scope: this.definition.scope,
+      transport: this.session?.created.kind ?? this.definition.transport,
+      target: this.target,
+      era: client?.getProtocolEra(),
+      protocolVersion: client?.getNegotiatedProtocolVersion(),
+      serverName: info?.name,
+      serverVersion: info?.version,
+      pid: this.session?.created.stdio?.pid ?? undefined,
+      tools: this.tools,
+      prompts: this.prompts,
+      resources: this.resources,
+      resourceTemplates: this.resourceTemplates,
+    };
+  }
+
+  /** Start at the user's (or settings') request: forgets earlier crashes. */
+  start(): Promise<void> {
+    this.policy.reset();
+    return this.launch();
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  async stop(reason?: string): Promise<void> {
+    this.generation++;
+    this.cancelRestartTimer();
+    const transport = this.liveTransport;
+    const session = this.session;
+    this.session = undefined;
+    this.liveTransport = undefined;
+    if (!transport && !session && !this.startPromise) {
+      if (this.status !== 'error') this.setStatus('stopped', reason);
+      return;
+    }
+    this.setStatus('stopping');
+    const pid = transport?.stdio?.pid ?? undefined;
+    // Collect the tree first: once the parent is gone its children are re-parented and lost.
+    const descendants = pid !== undefined ? await listDescendants(pid) : [];
+    this.connectAbort?.abort();
+    await session?.client.close().catch(() => undefined);
+    if (!session) await transport?.transport.close().catch(() => undefined);
+    await terminateProcesses(pid !== undefined && isAlive(pid) ? [pid, ...descendants] : descendants);
+    this.disposeSession();
+    this.clearLists();
+    this.setStatus('stopped', reason);
+  }
+
+  async dispose(): Promise<void> {
+    await this.stop();
+    this.changed.dispose();
+  }
+
+  /**
+   * Runs a request against the live session with this server's timeouts. Every failure comes back
+   * as an error naming the server; a server that dies mid-request fails the request at once.
+   */
+  async request<T>(label: string, run: (client: Client, options: RequestOptions) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const session = this.session;
+    if (!session || this.status !== 'running') throw new ServerUnavailableError(this.id, this.status, this.reason);
+    const options: RequestOptions = {
+      timeout: this.definition.requestTimeoutMs,
+      resetTimeoutOnProgress: true,
+      maxTotalTimeout: this.definition.maxTotalTimeoutMs,
+      signal,
+    };
+    try {
+      return await run(session.client, options);
+    } catch (error) {
+      throw describeRequestError(this.id, label, error, this.definition.requestTimeoutMs);
+    }
+  }
+
+  /** `_meta` for outgoing requests: the 2026-07-28 era carries the log level per request. */
+  requestMeta(): Record<string, unknown> | undefined {
+    if (this.session?.client.getProtocolEra() !== 'modern' || this.deps.log.level === 'off') return undefined;
+    return { [LOG_LEVEL_META_KEY]: mcpLevelFor(this.deps.log.level) };
+  }
+
+  /** Workspace folders changed: legacy servers are told; modern ones ask through input requests. */
+  async notifyRootsChanged(): Promise<void> {
+    const client = this.session?.client;
+    if (!client || this.status !== 'running' || client.getProtocolEra() !== 'legacy') return;
+    try {
+      await client.sendRootsListChanged();
+      this.deps.log.debug('Sent notifications/roots/list_changed.');
+    } catch (error) {
+      this.deps.log.warn(`Could not send notifications/roots/list_changed: ${(error as Error).message}`);
+    }
+  }
+
+  private launch(): Promise<void> {
+    if (this.startPromise) return this.startPromise;
+    if (this.status === 'running') return Promise.resolve();
+    this.cancelRestartTimer();
+    const generation = ++this.generation;
+    const abort = new AbortController();
+    this.connectAbort = abort;
+    this.stderrTail = [];
+    this.setStatus('starting', this.restarting ? this.reason : undefined);
+    const attempt = async () => {
+      try {
+        const session = await openSession(this.definition, this.hash, this.sessionDeps(generation), abort.signal);
+        if (generation !== this.generation) {
+          await session.client.close().catch(() => undefined);
+          return;
+        }
+        this.session = session;
+        session.client.onclose = () => void this.onClosed(generation);
+        this.restarting = false;
+        const client = session.client;
+        this.deps.log.info(
+          `Connected: ${client.getServerVersion()?.name ?? 'unnamed server'} ${client.getServerVersion()?.version ?? ''}, protocol ${client.getNegotiatedProtocolVersion()} (${client.getProtocolEra()} era) over ${session.created.kind}${session.created.stdio?.pid ? `, pid ${session.created.stdio.pid}` : ''}.`,
+        );
+        this.setStatus('running');
+        this.watchLogLevel(generation);
+        await this.refreshLists(generation);
+      } catch (error) {
+        if (generation !== this.generation) return;
+        this.liveTransport = undefined;
+        const message = this.failureMessage(error);
+        this.deps.log.error(`Failed to start: ${message}`);
+        if (this.restarting) this.scheduleRestart(message);
+        else this.setStatus('error', message);
+      }
+    };
+    this.startPromise = attempt().finally(() => {
+      this.startPromise = undefined;
+    });
+    return this.startPromise;
+  }
+
+  private sessionDeps(generation: number) {
+    return {
+      resolver: this.deps.resolver,
+      eraPins: this.deps.eraPins,
+      log: this.deps.log,
+      createClient: (options: ClientOptions) => this.createClient(options, generation),
+      onTransport: (created: CreatedTransport) => {
+        if (generation !== this.generation) return;
+        this.liveTransport = created;
+        this.pipeStderr(created);
+      },
+    };
+  }
+
+  private createClient(options: ClientOptions, generation: number): Client {
+    const changed = <T>(apply: (items: T[]) => void, after?: () => Promise<void>) => ({
+      onChanged: (error: Error | null, items: T[] | null) => {
+        if (generation !== this.generation) return;
+        if (error) return this.deps.log.warn(`Refreshing a list failed: ${error.message}`);
+        if (items) apply(items);
+        void (after?.() ?? Promise.resolve()).then(() => this.fire());
+      },
+    });
+    const client = new Client(this.deps.clientInfo, {
+      ...options,
+      capabilities: { roots: { listChanged: true } },
+      listChanged: {
+        tools: changed<Tool>((items) => (this.tools = items)),
+        prompts: changed<Prompt>((items) => (this.prompts = items)),
+        resources: changed<Resource>(
+          (items) => (this.resources = items),
+          () => this.refreshTemplates(generation),
+        ),
+      },
+    });
+    client.setRequestHandler('roots/list', async () => ({ roots: this.deps.roots().map((r) => ({ uri: r.uri, name: r.name })) }));
+    // Protocol noise (non-JSON stdout lines, unknown ids) is worth seeing but never fatal.
+    client.onerror = (error) => this.deps.log.warn(`Protocol: ${error.message}`);
+    client.setNotificationHandler('notifications/message', (notification) => {
+      const { level, logger, data } = notification.params;
+      logServerMessage(this.deps.log, level, logger, data);
+    });
+    return client;
+  }
+
+  private pipeStderr(created: CreatedTransport): void {
+    const stderr = created.stdio?.stderr;
+    if (!stderr) return;
+    let partial = '';
+    stderr.on('data', (chunk: Buffer) => {
+      const lines = (partial + chunk.toString('utf8')).split(/\r?\n/);
+      partial = lines.pop() ?? '';
+      for (const line of lines) this.stderrLine(line);
+    });
+    stderr.on('end', () => partial && this.stderrLine(partial));
+  }
+
+  private stderrLine(line: string): void {
+    if (line.trim() === '') return;
+    this.deps.log.info(`[stderr] ${line}`);
+    this.stderrTail.push(line);
+    if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
+  }
+
+  private watchLogLevel(generation: number): void {
+    const apply = async () => {
+      const client = this.session?.client;
+      if (!client || generation !== this.generation) return;
+      if (client.getProtocolEra() !== 'legacy' || !client.getServerCapabilities()?.logging) return;
+      try {
+        await client.setLoggingLevel(mcpLevelFor(this.deps.log.level));
+      } catch (error) {
+        this.deps.log.warn(`logging/setLevel failed: ${(error as Error).message}`);
+      }
+    };
+    this.sessionDisposables.push(this.deps.log.onDidChangeLevel(() => void apply()));
+    void apply();
+  }
+
+  private async refreshLists(generation: number): Promise<void> {
+    const client = this.session?.client;
+    const caps = client?.getServerCapabilities();
+    if (!client || !caps) return;
+    const list = async <T>(label: string, enabled: unknown, fetch: () => Promise<T[]>): Promise<T[]> => {
+      if (!enabled) return [];
+      try {
+        return await fetch();
+      } catch (error) {
+        this.deps.log.warn(`${label} failed: ${(error as Error).message}`);
+        return [];
+      }
+    };
+    const options = { timeout: this.definition.requestTimeoutMs };
+    const [tools, prompts, resources] = await Promise.all([
+      list('tools/list', caps.tools, async () => (await client.listTools(undefined, options)).tools),
+      list('prompts/list', caps.prompts, async () => (await client.listPrompts(undefined, options)).prompts),
+      list('resources/list', caps.resources, async () => (await client.listResources(undefined, options)).resources),
+      this.refreshTemplates(generation),
+    ]);
+    if (generation !== this.generation) return;
+    this.tools = tools;
+    this.prompts = prompts;
+    this.resources = resources;
+    this.fire();
+  }
+
+  private async refreshTemplates(generation: number): Promise<void> {
+    const client = this.session?.client;
+    if (!client?.getServerCapabilities()?.resources) return;
+    try {
+      const { resourceTemplates } = await client.listResourceTemplates(undefined, { timeout: this.definition.requestTimeoutMs });
+      if (generation === this.generation) this.resourceTemplates = resourceTemplates;
+    } catch (error) {
+      this.deps.log.warn(`resources/templates/list failed: ${(error as Error).message}`);
+    }
+  }
+
+  private async onClosed(generation: number): Promise<void> {
+    if (generation !== this.generation || this.status === 'stopping') return;
+    this.generation++;
+    const pid = this.liveTransport?.stdio?.pid ?? undefined;
+    this.session = undefined;
+    this.liveTransport = undefined;
+    this.disposeSession();
+    this.clearLists();
+    if (pid !== undefined) await terminateProcesses(await listDescendants(pid));
+    const last = this.stderrTail.at(-1);
+    this.scheduleRestart(`the server stopped unexpectedly${last ? ` (last output: ${last.slice(0, 200)})` : ''}`);
+  }
+
+  private scheduleRestart(why: string): void {
+    const decision = this.policy.onUnexpectedExit();
+    if (!decision.restart) {
+      this.restarting = false;
+      this.deps.log.error(`${why}; ${decision.reason}.`);
+      this.setStatus('error', `${why}; ${decision.reason}. Use Restart to try again.`);
+      return;
+    }
+    this.restarting = true;
+    const seconds = Math.max(1, Math.round(decision.delayMs / 1000));
+    const message = `${why}; restarting in ${seconds}s (attempt ${decision.attempt} of ${this.definition.restart.maxRestarts})`;
+    this.deps.log.warn(message);
+    this.setStatus('restarting', message);
+    const generation = this.generation;
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      if (generation === this.generation) void this.launch();
+    }, decision.delayMs);
+  }
+
+  private cancelRestartTimer(): void {
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+    this.restarting = false;
+  }
+
+  private failureMessage(error: unknown): string {
+    const message = error instanceof Error ? error.message : String(error);
+    const last = this.stderrTail.at(-1);
+    return last && !message.includes(last) ? `${message} (last output: ${last.slice(0, 200)})` : message;
+  }
+
+  private disposeSession(): void {
+    for (const disposable of this.sessionDisposables.splice(0)) disposable.dispose();
+  }
+
+  private clearLists(): void {
+    this.tools = [];
+    this.prompts = [];
+    this.resources = [];
+    this.resourceTemplates = [];
+  }
+
+  private setStatus(status: ServerStatus, reason?: string): void {
+    this.status = status;
+    this.reason = reason;
+    this.fire();
+  }
+
+  private fire(): void {
+    this.changed.fire(this.snapshot());
+  }
+}

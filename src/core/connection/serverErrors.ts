@@ -1,0 +1,43 @@
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import type { ServerStatus } from './serverSnapshot';
+
+/** A request failed; the message names the server, and `code` keeps the JSON-RPC or SDK code. */
+export class McpRequestError extends Error {
+  constructor(
+    readonly serverId: string,
+    message: string,
+    readonly code?: number | string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'McpRequestError';
+  }
+}
+
+export class ServerUnavailableError extends McpRequestError {
+  constructor(serverId: string, status: ServerStatus, reason?: string) {
+    super(serverId, `MCP server "${serverId}" is not running (${status}${reason ? `: ${reason}` : ''}).`, 'SERVER_NOT_RUNNING');
+    this.name = 'ServerUnavailableError';
+  }
+}
+
+export function describeRequestError(serverId: string, label: string, error: unknown, timeoutMs: number): McpRequestError {
+  if (error instanceof McpRequestError) return error;
+  const e = error as { name?: string; message?: string; code?: number | string };
+  if (error instanceof SdkError) {
+    switch (error.code) {
+      case SdkErrorCode.ConnectionClosed:
+      case SdkErrorCode.NotConnected:
+        return new McpRequestError(serverId, `MCP server "${serverId}" stopped before answering ${label}.`, error.code, { cause: error });
+      case SdkErrorCode.RequestTimeout:
+        return new McpRequestError(
+          serverId,
+          `MCP server "${serverId}" did not answer ${label} within ${Math.round(timeoutMs / 1000)} s; the request was cancelled.`,
+          error.code,
+          { cause: error },
+        );
+    }
+  }
+  if (e?.name === 'AbortError') return new McpRequestError(serverId, `${label} on MCP server "${serverId}" was cancelled.`, 'CANCELLED', { cause: error });
+  return new McpRequestError(serverId, `MCP server "${serverId}": ${label} failed: ${e?.message ?? String(error)}`, e?.code, { cause: error });
+}

@@ -1,0 +1,57 @@
+/** Log levels as VS Code's LogOutputChannel orders them. */
+export type HostLogLevel = 'off' | 'trace' | 'debug' | 'info' | 'warning' | 'error';
+
+/** The per-server log the core writes to; the editor backs it with a LogOutputChannel. */
+export interface ServerLog {
+  readonly level: HostLogLevel;
+  onDidChangeLevel(listener: (level: HostLogLevel) => void): { dispose(): void };
+  trace(message: string): void;
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** MCP logging levels (RFC 5424 names) for the channel's level. */
+export function mcpLevelFor(level: HostLogLevel): 'debug' | 'info' | 'warning' | 'error' | 'emergency' {
+  switch (level) {
+    case 'trace':
+    case 'debug':
+      return 'debug';
+    case 'info':
+      return 'info';
+    case 'warning':
+      return 'warning';
+    case 'error':
+      return 'error';
+    case 'off':
+      return 'emergency';
+  }
+}
+
+/** Writes an MCP `notifications/message` into the channel at the matching level. */
+export function logServerMessage(log: ServerLog, level: string, logger: string | undefined, data: unknown): void {
+  const text = `${logger ? `[${logger}] ` : ''}${typeof data === 'string' ? data : JSON.stringify(data)}`;
+  switch (level) {
+    case 'debug':
+      return log.debug(text);
+    case 'info':
+    case 'notice':
+      return log.info(text);
+    case 'warning':
+      return log.warn(text);
+    default:
+      return log.error(text);
+  }
+}
+
+/** A log that drops everything, for probes and headless use. */
+export const silentLog: ServerLog = {
+  level: 'off',
+  onDidChangeLevel: () => ({ dispose() {} }),
+  trace() {},
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+};

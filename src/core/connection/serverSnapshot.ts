@@ -1,0 +1,41 @@
+import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
+import type { SettingsScope, TransportKind } from '../config/serverDefinition';
+
+export type ServerStatus =
+  | 'stopped'
+  | 'starting'
+  | 'running'
+  | 'stopping'
+  | 'restarting'
+  | 'error'
+  /** Defined in workspace settings of a workspace that is not trusted. */
+  | 'untrusted'
+  /** Its settings entry is invalid and nothing runs. */
+  | 'invalid'
+  /** `"enabled": false`. */
+  | 'disabled';
+
+export type ProtocolEra = 'legacy' | 'modern';
+
+/** What the view, the status bar and the public API show about one server. Plain data. */
+export interface ServerSnapshot {
+  readonly id: string;
+  readonly status: ServerStatus;
+  /** Why the server is not running, or what is happening (restart countdown). */
+  readonly reason?: string;
+  /** A settings problem on an entry whose last good definition may still run. */
+  readonly configError?: string;
+  readonly scope: SettingsScope;
+  readonly transport: TransportKind;
+  /** The exact command line or URL, secrets left as `${input:ID}`. */
+  readonly target: string;
+  readonly era?: ProtocolEra;
+  readonly protocolVersion?: string;
+  readonly serverName?: string;
+  readonly serverVersion?: string;
+  readonly pid?: number;
+  readonly tools: readonly Tool[];
+  readonly prompts: readonly Prompt[];
+  readonly resources: readonly Resource[];
+  readonly resourceTemplates: readonly ResourceTemplate[];
+}

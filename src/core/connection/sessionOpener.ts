@@ -1,0 +1,107 @@
+import { Client, type ClientOptions, type PriorDiscovery } from '@modelcontextprotocol/client';
+import type { ResolvedServerDefinition, TransportKind } from '../config/serverDefinition';
+import type { EraPinStore } from './eraPins';
+import { pinFor } from './eraPins';
+import type { ExecutableResolver } from './executableResolver';
+import type { ServerLog } from './serverLog';
+import { createTransport, traceTraffic, type CreatedTransport } from './transportFactory';
+
+export interface OpenedSession {
+  readonly client: Client;
+  readonly created: CreatedTransport;
+}
+
+export interface SessionOpenerDeps {
+  readonly resolver: ExecutableResolver;
+  readonly eraPins: EraPinStore;
+  readonly log: ServerLog;
+  /** Builds a configured client (capabilities, handlers); called once per attempt. */
+  createClient(options: ClientOptions): Client;
+  /** Lets the caller hook the transport (stderr, pid) before it starts. */
+  onTransport?(created: CreatedTransport): void;
+}
+
+const PROBE_TIMEOUT_CAP_MS = 10_000;
+
+/**
+ * Connects to a server: with the era pinned for this definition when one is known (no probe),
+ * else with `auto` negotiation. A failing pin is forgotten and the server probed again. A
+ * Streamable HTTP endpoint that answers the first POST with 4xx is retried as HTTP+SSE
+ * (2025-03-26 backwards compatibility).
+ */
+export async function openSession(
+  def: ResolvedServerDefinition,
+  hash: string,
+  deps: SessionOpenerDeps,
+  signal: AbortSignal,
+): Promise<OpenedSession> {
+  const pinned = deps.eraPins.get(hash);
+  if (pinned) {
+    try {
+      const session = await connectOnce(def, deps, def.transport, pinned, signal);
+      // A modern pin connects with zero round trips; one discover proves the server still speaks it.
+      if (pinned.kind === 'modern') await verify(session, Math.min(def.requestTimeoutMs, PROBE_TIMEOUT_CAP_MS), signal);
+      return session;
+    } catch (error) {
+      if (signal.aborted) throw error;
+      deps.log.warn(`Connecting with the remembered ${pinned.kind} protocol era failed (${(error as Error).message}); probing again.`);
+      await deps.eraPins.delete(hash);
+    }
+  }
+  let session: OpenedSession;
+  try {
+    session = await connectOnce(def, deps, def.transport, undefined, signal);
+  } catch (error) {
+    const status = httpStatusOf(error);
+    if (def.transport !== 'http' || status === undefined || status < 400 || status >= 500 || signal.aborted) throw error;
+    deps.log.info(`Streamable HTTP answered ${status}; trying the legacy HTTP+SSE transport.`);
+    session = await connectOnce(def, deps, 'sse', undefined, signal);
+  }
+  const pin = pinFor(session.client.getProtocolEra(), session.client.getDiscoverResult());
+  if (pin) await deps.eraPins.set(hash, pin);
+  return session;
+}
+
+async function connectOnce(
+  def: ResolvedServerDefinition,
+  deps: SessionOpenerDeps,
+  kind: TransportKind,
+  prior: PriorDiscovery | undefined,
+  signal: AbortSignal,
+): Promise<OpenedSession> {
+  const client = deps.createClient({
+    versionNegotiation: {
+      mode: 'auto',
+      probe: { timeoutMs: Math.min(def.requestTimeoutMs, PROBE_TIMEOUT_CAP_MS) },
+    },
+  });
+  const created = await createTransport(def, deps.resolver, kind);
+  traceTraffic(created.transport, deps.log);
+  deps.onTransport?.(created);
+  try {
+    await client.connect(created.transport, { prior, timeout: def.requestTimeoutMs, signal });
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw error;
+  }
+  return { client, created };
+}
+
+async function verify(session: OpenedSession, timeout: number, signal: AbortSignal): Promise<void> {
+  try {
+    await session.client.discover({ timeout, signal });
+  } catch (error) {
+    await session.client.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+function httpStatusOf(error: unknown): number | undefined {
+  for (let e = error as { status?: unknown; cause?: unknown; message?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
+    if (typeof e.status === 'number') return e.status;
+    const match = typeof e.message === 'string' ? /\bHTTP (\d{3})\b|\bstatus(?: code)?:? (\d{3})\b|\((\d{3})\)/i.exec(e.message) : null;
+    if (match) return Number(match[1] ?? match[2] ?? match[3]);
+    e = e.cause as typeof e;
+  }
+  return undefined;
+}

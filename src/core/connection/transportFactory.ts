@@ -1,0 +1,63 @@
+import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { ResolvedServerDefinition, TransportKind } from '../config/serverDefinition';
+import type { ExecutableResolver } from './executableResolver';
+import type { ServerLog } from './serverLog';
+
+export interface CreatedTransport {
+  readonly transport: Transport;
+  readonly kind: TransportKind;
+  /** The stdio child, when there is one. */
+  readonly stdio?: StdioClientTransport;
+}
+
+/** Builds the SDK transport a definition asks for. `kind` overrides the definition (SSE fallback). */
+export async function createTransport(
+  def: ResolvedServerDefinition,
+  resolver: ExecutableResolver,
+  kind: TransportKind = def.transport,
+): Promise<CreatedTransport> {
+  if (kind === 'stdio') {
+    const searchPath = await resolver.searchPath();
+    const command = await resolver.resolve(def.command ?? '', def.cwd, searchPath);
+    const env: Record<string, string> = {};
+    for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
+    env.PATH = searchPath;
+    for (const [name, value] of Object.entries(def.env)) {
+      if (value === null) delete env[name];
+      else env[name] = value;
+    }
+    const stdio = new StdioClientTransport({ command, args: [...def.args], env, cwd: def.cwd, stderr: 'pipe' });
+    return { transport: stdio, kind, stdio };
+  }
+  const url = new URL(def.url ?? '');
+  const requestInit: RequestInit = { headers: { ...def.headers } };
+  if (kind === 'sse') return { transport: new SSEClientTransport(url, { requestInit }), kind };
+  return { transport: new StreamableHTTPClientTransport(url, { requestInit }), kind };
+}
+
+/**
+ * Mirrors JSON-RPC traffic into the log at trace level. Patches the instance rather than wrapping
+ * it, so the SDK still sees its own StdioClientTransport (it only probes on that exact class).
+ */
+export function traceTraffic(transport: Transport, log: ServerLog): void {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if (log.level === 'trace') log.trace(`→ ${JSON.stringify(message)}`);
+    return send(message, options);
+  };
+  let handler: Transport['onmessage'];
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    enumerable: true,
+    get: () => handler,
+    set: (next: Transport['onmessage']) => {
+      handler =
+        next &&
+        ((message, extra) => {
+          if (log.level === 'trace') log.trace(`← ${JSON.stringify(message)}`);
+          next(message, extra);
+        });
+    },
+  });
+}

@@ -1,0 +1,293 @@
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
+import { definitionHash } from '../config/definitionHash';
+import { describeTarget, type FolderRef, type ServerDefinition, type ServerSettingsEntry } from '../config/serverDefinition';
+import { ServerConfigError, validateServerEntry } from '../config/validateServerEntry';
+import { displayContext, resolveDefinition } from '../config/variableResolver';
+import type { EraPinStore } from '../connection/eraPins';
+import type { ExecutableResolver } from '../connection/executableResolver';
+import { ServerConnection } from '../connection/serverConnection';
+import { ServerUnavailableError } from '../connection/serverErrors';
+import type { ServerSnapshot, ServerStatus } from '../connection/serverSnapshot';
+import { Emitter, type Disposable } from '../events';
+import type { HostEnvironment, StartConsentRequest } from './ports';
+import { RootsPublisher } from './rootsPublisher';
+
+export interface McpHostOptions {
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  readonly resolver: ExecutableResolver;
+  readonly eraPins: EraPinStore;
+  readonly env: HostEnvironment;
+}
+
+/** One configured server id: its validated definition, and the connection once it may run. */
+interface HostEntry {
+  readonly id: string;
+  definition?: ServerDefinition;
+  /** Key under which consent for this definition is remembered. */
+  consentHash?: string;
+  target: string;
+  connection?: ServerConnection;
+  connectionListener?: Disposable;
+  /** Why there is no connection (invalid, untrusted, disabled, declined, unresolvable). */
+  placeholder?: { status: ServerStatus; reason: string };
+  configError?: string;
+  scope: ServerSettingsEntry['scope'];
+}
+
+/** The set of servers: applies settings, gates workspace servers on trust and consent, routes requests. */
+export class McpHost implements Disposable {
+  private readonly entries = new Map<string, HostEntry>();
+  private readonly roots = new RootsPublisher();
+  private readonly changed = new Emitter<void>();
+  readonly onDidChangeServers = this.changed.event;
+  /** Settings changes apply one at a time, in order. */
+  private applying: Promise<unknown> = Promise.resolve();
+  private lastSettings: readonly ServerSettingsEntry[] = [];
+
+  constructor(private readonly options: McpHostOptions) {}
+
+  servers(): ServerSnapshot[] {
+    return [...this.entries.values()].map((entry) => this.snapshotOf(entry));
+  }
+
+  server(id: string): ServerSnapshot | undefined {
+    const entry = this.entries.get(id);
+    return entry && this.snapshotOf(entry);
+  }
+
+  /** Applies `mcpHost.servers`: only changed definitions restart; removed ones stop; errors touch nothing else. */
+  applySettings(settings: readonly ServerSettingsEntry[]): Promise<readonly ServerConfigError[]> {
+    this.lastSettings = settings;
+    const run = this.applying.then(() => this.apply(settings));
+    this.applying = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Re-applies the last settings, e.g. after the workspace became trusted. */
+  reapply(): Promise<readonly ServerConfigError[]> {
+    return this.applySettings(this.lastSettings);
+  }
+
+  async setWorkspaceFolders(folders: readonly FolderRef[]): Promise<void> {
+    if (!this.roots.setWorkspaceFolders(folders)) return;
+    const notified = [...this.entries.values()].filter((e) => e.connection && this.roots.followsWorkspace(e.connection.definition));
+    await Promise.all(notified.map((e) => e.connection!.notifyRootsChanged()));
+  }
+
+  async start(id: string): Promise<void> {
+    const entry = this.requireEntry(id);
+    if (!entry.connection) {
+      if (!entry.definition || entry.placeholder?.status === 'invalid') throw new Error(entry.placeholder?.reason ?? `MCP server "${id}" has no valid definition.`);
+      if (entry.placeholder?.status === 'untrusted') throw new Error(`MCP server "${id}" comes from workspace settings; trust the workspace to start it.`);
+      if (entry.placeholder?.status === 'disabled') throw new Error(`MCP server "${id}" is disabled ("enabled": false in settings).`);
+      if (!(await this.obtainConsent([entry], true)).has(id)) return;
+      await this.connect(entry, false);
+    }
+    await entry.connection?.start();
+  }
+
+  async stop(id: string): Promise<void> {
+    await this.requireEntry(id).connection?.stop('stopped by the user');
+  }
+
+  async restart(id: string): Promise<void> {
+    const entry = this.requireEntry(id);
+    if (!entry.connection) return this.start(id);
+    await entry.connection.restart();
+  }
+
+  connection(id: string): ServerConnection {
+    const entry = this.requireEntry(id);
+    if (!entry.connection) throw new ServerUnavailableError(id, entry.placeholder?.status ?? 'stopped', entry.placeholder?.reason);
+    return entry.connection;
+  }
+
+  callTool(id: string, name: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
+    const connection = this.connection(id);
+    return connection.request(`tools/call "${name}"`, (client, options) => client.callTool({ name, arguments: args, _meta: connection.requestMeta() }, options), signal);
+  }
+
+  getPrompt(id: string, name: string, args: Record<string, string> | undefined, signal?: AbortSignal): Promise<GetPromptResult> {
+    const connection = this.connection(id);
+    return connection.request(`prompts/get "${name}"`, (client, options) => client.getPrompt({ name, arguments: args, _meta: connection.requestMeta() }, options), signal);
+  }
+
+  readResource(id: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    const connection = this.connection(id);
+    return connection.request(`resources/read "${uri}"`, (client, options) => client.readResource({ uri, _meta: connection.requestMeta() }, options), signal);
+  }
+
+  async dispose(): Promise<void> {
+    await this.applying;
+    const entries = [...this.entries.values()];
+    this.entries.clear();
+    await Promise.all(entries.map((entry) => this.dropConnection(entry)));
+    this.changed.dispose();
+  }
+
+  private async apply(settings: readonly ServerSettingsEntry[]): Promise<readonly ServerConfigError[]> {
+    const errors: ServerConfigError[] = [];
+    const seen = new Set<string>();
+    const wantConsent: HostEntry[] = [];
+    const env = this.options.env;
+    for (const setting of settings) {
+      seen.add(setting.id);
+      const entry = this.entries.get(setting.id) ?? { id: setting.id, target: '', scope: setting.scope };
+      this.entries.set(setting.id, entry);
+      entry.scope = setting.scope;
+      const validation = validateServerEntry(setting);
+      if (!validation.ok) {
+        errors.push(validation.error);
+        env.hostLog.error(validation.error.message);
+        if (entry.connection) entry.configError = `${validation.error.message} (still running the previous definition)`;
+        else this.setPlaceholder(entry, 'invalid', validation.error.message);
+        continue;
+      }
+      entry.configError = undefined;
+      const def = validation.definition;
+      entry.definition = def;
+      try {
+        entry.target = describeTarget(await resolveDefinition(def, displayContext(env.variableContext())));
+      } catch (error) {
+        entry.target = describeTarget(def);
+      }
+      entry.consentHash = definitionHash({ id: def.id, scope: def.scope, folder: def.folder?.path, def });
+      if (!def.enabled) {
+        await this.dropConnection(entry);
+        this.setPlaceholder(entry, 'disabled', 'disabled in settings ("enabled": false)');
+        continue;
+      }
+      if (def.scope !== 'user' && !env.trust.isTrusted) {
+        await this.dropConnection(entry);
+        this.setPlaceholder(entry, 'untrusted', 'defined in workspace settings; trust the workspace to start it');
+        continue;
+      }
+      if (this.needsConsent(entry)) {
+        await this.dropConnection(entry);
+        this.setPlaceholder(entry, 'stopped', 'waiting for your consent to run this workspace server');
+        if (def.autoStart) wantConsent.push(entry);
+        continue;
+      }
+      await this.connect(entry, def.autoStart);
+    }
+    for (const [id, entry] of this.entries) {
+      if (seen.has(id)) continue;
+      this.entries.delete(id);
+      await this.dropConnection(entry);
+    }
+    this.changed.fire();
+    if (wantConsent.length > 0) {
+      const allowed = await this.obtainConsent(wantConsent, false);
+      for (const entry of wantConsent) {
+        if (this.entries.get(entry.id) !== entry) continue;
+        if (allowed.has(entry.id)) await this.connect(entry, true);
+        else this.setPlaceholder(entry, 'stopped', 'not started: you did not allow this workspace server to run. Start it to be asked again.');
+      }
+    }
+    if (errors.length > 0) {
+      env.prompts.showConfigError(errors.length === 1 ? errors[0].message : `${errors[0].message} (and ${errors.length - 1} more problem(s); see the MCP Host output)`);
+    }
+    return errors;
+  }
+
+  /** Creates (or keeps) the connection for an entry's current definition, starting it if asked. */
+  private async connect(entry: HostEntry, autoStart: boolean): Promise<void> {
+    const def = entry.definition!;
+    const env = this.options.env;
+    let resolved;
+    try {
+      resolved = await resolveDefinition(def, env.variableContext());
+    } catch (error) {
+      await this.dropConnection(entry);
+      const message = error instanceof ServerConfigError ? error.message : `MCP server "${def.id}": ${(error as Error).message}`;
+      env.hostLog.error(message);
+      this.setPlaceholder(entry, 'error', message);
+      return;
+    }
+    const hash = definitionHash(resolved);
+    if (entry.connection?.hash === hash) return;
+    if (entry.connection) env.hostLog.info(`Definition of "${def.id}" changed; restarting it.`);
+    await this.dropConnection(entry);
+    const connection = new ServerConnection(resolved, hash, entry.target, {
+      clientInfo: this.options.clientInfo,
+      resolver: this.options.resolver,
+      eraPins: this.options.eraPins,
+      log: env.logFor(def.id),
+      roots: () => this.roots.rootsFor(resolved),
+    });
+    entry.connection = connection;
+    entry.placeholder = undefined;
+    entry.connectionListener = connection.onDidChange(() => this.changed.fire());
+    this.changed.fire();
+    if (autoStart) void connection.start();
+  }
+
+  private needsConsent(entry: HostEntry): boolean {
+    const def = entry.definition!;
+    return def.scope !== 'user' && this.options.env.consent.allowedHash(consentKey(def)) !== entry.consentHash;
+  }
+
+  private async obtainConsent(entries: readonly HostEntry[], explicit: boolean): Promise<ReadonlySet<string>> {
+    const pending = entries.filter((e) => this.needsConsent(e));
+    const allowed = new Set(entries.filter((e) => !pending.includes(e)).map((e) => e.id));
+    if (pending.length === 0) return allowed;
+    const requests: StartConsentRequest[] = pending.map((e) => ({
+      serverId: e.id,
+      scope: e.definition!.scope,
+      folderName: e.definition!.folder?.name,
+      target: e.target,
+      changed: this.options.env.consent.allowedHash(consentKey(e.definition!)) !== undefined,
+    }));
+    const granted = await this.options.env.prompts.confirmWorkspaceServers(requests);
+    for (const entry of pending) {
+      if (!granted.has(entry.id)) continue;
+      await this.options.env.consent.allow(consentKey(entry.definition!), entry.consentHash!);
+      allowed.add(entry.id);
+    }
+    if (explicit && !allowed.size) this.options.env.hostLog.info(`Start of ${entries.map((e) => `"${e.id}"`).join(', ')} not allowed.`);
+    return allowed;
+  }
+
+  private async dropConnection(entry: HostEntry): Promise<void> {
+    const connection = entry.connection;
+    entry.connection = undefined;
+    entry.connectionListener?.dispose();
+    entry.connectionListener = undefined;
+    if (connection) await connection.dispose();
+  }
+
+  private setPlaceholder(entry: HostEntry, status: ServerStatus, reason: string): void {
+    entry.placeholder = { status, reason };
+    this.changed.fire();
+  }
+
+  private requireEntry(id: string): HostEntry {
+    const entry = this.entries.get(id);
+    if (!entry) throw new Error(`There is no MCP server "${id}" in settings.`);
+    return entry;
+  }
+
+  private snapshotOf(entry: HostEntry): ServerSnapshot {
+    if (entry.connection) {
+      return { ...entry.connection.snapshot(), configError: entry.configError };
+    }
+    const def = entry.definition;
+    return {
+      id: entry.id,
+      status: entry.placeholder?.status ?? 'stopped',
+      reason: entry.placeholder?.reason,
+      configError: entry.configError,
+      scope: entry.scope,
+      transport: def?.transport ?? 'stdio',
+      target: entry.target,
+      tools: [],
+      prompts: [],
+      resources: [],
+      resourceTemplates: [],
+    };
+  }
+}
+
+function consentKey(def: ServerDefinition): string {
+  return `${def.scope}:${def.folder?.path ?? ''}:${def.id}`;
+}

@@ -1,0 +1,268 @@
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { definitionHash } from '../../../src/core/config/definitionHash';
+import type { ResolvedRoot, ResolvedServerDefinition } from '../../../src/core/config/serverDefinition';
+import { InMemoryEraPinStore } from '../../../src/core/connection/eraPins';
+import { ExecutableResolver } from '../../../src/core/connection/executableResolver';
+import { isAlive } from '../../../src/core/connection/processTree';
+import { ServerConnection } from '../../../src/core/connection/serverConnection';
+import {
+  fixture,
+  httpDefinition,
+  RecordingLog,
+  startEverythingSse,
+  startHttpFixture,
+  stdioDefinition,
+  waitFor,
+  type RunningProcess,
+} from '../support/fixtures';
+
+const resolver = new ExecutableResolver();
+const connections: ServerConnection[] = [];
+
+function connect(def: ResolvedServerDefinition, opts: { pins?: InMemoryEraPinStore; log?: RecordingLog; roots?: () => ResolvedRoot[] } = {}) {
+  const log = opts.log ?? new RecordingLog();
+  const connection = new ServerConnection(def, definitionHash(def), def.command ?? def.url ?? '', {
+    clientInfo: { name: 'mcp-host-tests', version: '0.0.0' },
+    resolver,
+    eraPins: opts.pins ?? new InMemoryEraPinStore(),
+    log,
+    roots: opts.roots ?? (() => [{ uri: 'file:///work/project', name: 'project' }]),
+  });
+  connections.push(connection);
+  return { connection, log };
+}
+
+function text(result: { content: unknown[] }): string {
+  return (result.content[0] as { text: string }).text;
+}
+
+afterEach(async () => {
+  await Promise.all(connections.splice(0).map((c) => c.dispose()));
+});
+
+describe('ServerConnection against real fixture servers', () => {
+  it('connects to a legacy stdio server, negotiates a 2025 revision and lists its tools', async () => {
+    const { connection } = connect(stdioDefinition('legacy', fixture('legacyStdio')));
+    await connection.start();
+    const snap = connection.snapshot();
+    assert.equal(snap.status, 'running', snap.reason);
+    assert.equal(snap.era, 'legacy');
+    assert.equal(snap.protocolVersion, '2025-11-25');
+    assert.equal(snap.serverName, 'fixture-legacy');
+    assert.deepEqual(snap.tools.map((t) => t.name).sort(), ['add', 'add-tool', 'echo', 'hang', 'pid', 'roots', 'slow']);
+    assert.deepEqual(snap.prompts.map((p) => p.name), ['greet']);
+    assert.deepEqual(snap.resources.map((r) => r.uri), ['fixture://readme']);
+    assert.ok(snap.pid && isAlive(snap.pid));
+    const result = await connection.request('tools/call', (c, o) => c.callTool({ name: 'add', arguments: { a: 2, b: 3 } }, o));
+    assert.equal(text(result as { content: unknown[] }), '5');
+  });
+
+  it('connects to a modern stdio server in the 2026-07-28 era and answers roots through input requests', async () => {
+    const { connection } = connect(stdioDefinition('modern', fixture('modernStdio')));
+    await connection.start();
+    const snap = connection.snapshot();
+    assert.equal(snap.status, 'running', snap.reason);
+    assert.equal(snap.era, 'modern');
+    assert.equal(snap.protocolVersion, '2026-07-28');
+    const result = await connection.request('tools/call', (c, o) => c.callTool({ name: 'roots' }, o));
+    assert.deepEqual(JSON.parse(text(result as { content: unknown[] })), [{ uri: 'file:///work/project', name: 'project' }]);
+  });
+
+  it('pins the era per definition so the next start spawns one process instead of probing with two', async () => {
+    const spawnLog = path.join(mkdtempSync(path.join(tmpdir(), 'mcp-spawns-')), 'spawns');
+    writeFileSync(spawnLog, '');
+    const def = stdioDefinition('pinned', fixture('modernStdio'), { env: { FIXTURE_SPAWN_LOG: spawnLog } });
+    const pins = new InMemoryEraPinStore();
+    const spawns = () => readFileSync(spawnLog, 'utf8').trim().split('\n').filter(Boolean).length;
+
+    const first = connect(def, { pins }).connection;
+    await first.start();
+    assert.equal(first.snapshot().era, 'modern');
+    const probed = spawns();
+    assert.equal(probed, 2, 'the auto probe runs on a short-lived sibling process');
+    assert.equal(pins.get(first.hash)?.kind, 'modern');
+    await first.stop();
+
+    const second = connect(def, { pins }).connection;
+    await second.start();
+    assert.equal(second.snapshot().status, 'running');
+    assert.equal(second.snapshot().era, 'modern');
+    assert.equal(spawns() - probed, 1, 'a pinned start spawns the server once');
+  });
+
+  it('forgets a stale pin and probes again when the pinned era no longer works', async () => {
+    const def = stdioDefinition('repinned', fixture('legacyStdio'));
+    const pins = new InMemoryEraPinStore();
+    const { connection, log } = connect(def, { pins });
+    pins.set(connection.hash, { kind: 'modern', discover: { supportedVersions: ['2026-07-28'], capabilities: {} } as never });
+    await connection.start();
+    assert.equal(connection.snapshot().status, 'running', connection.snapshot().reason);
+    assert.equal(connection.snapshot().era, 'legacy');
+    assert.equal(pins.get(connection.hash)?.kind, 'legacy');
+    assert.match(log.text(), /remembered modern protocol era failed/);
+  });
+
+  it('skips non-JSON lines a server writes to stdout and keeps working', async () => {
+    const { connection, log } = connect(stdioDefinition('noisy', fixture('legacyStdio'), { args: ['--noise'] }));
+    await connection.start();
+    assert.equal(connection.snapshot().status, 'running', connection.snapshot().reason);
+    const result = await connection.request('tools/call', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'still fine' } }, o));
+    assert.equal(text(result as { content: unknown[] }), 'still fine');
+    assert.equal(log.lines.filter((l) => l.startsWith('error')).length, 0);
+  });
+
+  it('reports a server that never answers initialize as an error once the timeout passes', async () => {
+    const { connection } = connect(stdioDefinition('silent', fixture('silentStdio'), { requestTimeoutMs: 1_000 }));
+    await connection.start();
+    const snap = connection.snapshot();
+    assert.equal(snap.status, 'error');
+    assert.match(snap.reason ?? '', /time/i);
+    assert.equal(snap.pid, undefined);
+  });
+
+  it('names the missing command and the PATH it searched instead of a bare ENOENT', async () => {
+    const { connection } = connect(stdioDefinition('missing', 'x', { command: 'definitely-not-installed-mcp' }));
+    await connection.start();
+    const snap = connection.snapshot();
+    assert.equal(snap.status, 'error');
+    assert.match(snap.reason ?? '', /command `definitely-not-installed-mcp` not found \(searched PATH: .+\)/);
+    assert.doesNotMatch(snap.reason ?? '', /ENOENT/);
+  });
+
+  it('fails requests in flight at once, naming the server, when it crashes, then restarts it with backoff', async () => {
+    const { connection, log } = connect(stdioDefinition('crashy', fixture('legacyStdio'), { args: ['--crash-after', '2'] }));
+    await connection.start();
+    const firstPid = connection.snapshot().pid;
+    const pending = connection.request('tools/call', (c, o) => c.callTool({ name: 'hang' }, o));
+    await connection.request('tools/call', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'a' } }, o));
+    await connection.request('tools/call', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'b' } }, o));
+    await assert.rejects(pending, /MCP server "crashy" stopped before answering tools\/call/);
+    await waitFor('the restarting state', () => connection.snapshot().status === 'restarting' || connection.snapshot().status === 'starting');
+    await waitFor('the restart', () => connection.snapshot().status === 'running');
+    assert.notEqual(connection.snapshot().pid, firstPid);
+    assert.ok(firstPid && !isAlive(firstPid));
+    assert.match(log.text(), /stopped unexpectedly \(last output: fixture: crashing after 2 calls\); restarting in 1s \(attempt 1 of 5\)/);
+  });
+
+  it('gives up after the restart limit and shows the error state', async () => {
+    const def = stdioDefinition('crashloop', fixture('legacyStdio'), {
+      args: ['--crash-after', '1'],
+      restart: { enabled: true, maxRestarts: 2, windowMs: 60_000, initialDelayMs: 50, maxDelayMs: 100 },
+    });
+    const { connection } = connect(def);
+    for (let round = 0; round < 3; round++) {
+      await waitFor(`running (round ${round})`, async () => {
+        if (connection.snapshot().status === 'stopped') await connection.start();
+        return connection.snapshot().status === 'running';
+      });
+      await connection.request('tools/call', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'x' } }, o)).catch(() => undefined);
+      await waitFor('the crash', () => connection.snapshot().status !== 'running');
+    }
+    await waitFor('the error state', () => connection.snapshot().status === 'error');
+    assert.match(connection.snapshot().reason ?? '', /stopped 3 times within 1 min; not restarting again\. Use Restart to try again\./);
+  });
+
+  it('times out a request that gets no answer and says which server and how long', async () => {
+    const { connection } = connect(stdioDefinition('hangs', fixture('legacyStdio'), { requestTimeoutMs: 1_000 }));
+    await connection.start();
+    await assert.rejects(
+      connection.request('tools/call', (c, o) => c.callTool({ name: 'hang' }, o)),
+      /MCP server "hangs" did not answer tools\/call within 1 s; the request was cancelled\./,
+    );
+  });
+
+  it('keeps a slow request alive while progress notifications arrive', async () => {
+    const { connection } = connect(stdioDefinition('progress', fixture('legacyStdio'), { requestTimeoutMs: 1_000 }));
+    await connection.start();
+    let reports = 0;
+    const result = await connection.request('tools/call', (c, o) =>
+      c.callTool({ name: 'slow', arguments: { ms: 2_000 } }, { ...o, onprogress: () => reports++ }),
+    );
+    assert.equal(text(result as { content: unknown[] }), 'waited 2000 ms');
+    assert.ok(reports >= 10);
+  });
+
+  it('refreshes the tool list when the server sends list_changed', async () => {
+    const { connection } = connect(stdioDefinition('changing', fixture('legacyStdio')));
+    await connection.start();
+    await connection.request('tools/call', (c, o) => c.callTool({ name: 'add-tool', arguments: { name: 'fresh' } }, o));
+    await waitFor('the new tool', () => connection.snapshot().tools.some((t) => t.name === 'fresh'));
+  });
+
+  it('stops by closing stdin and leaves no process behind', async () => {
+    const { connection } = connect(stdioDefinition('stoppable', fixture('legacyStdio')));
+    await connection.start();
+    const pid = connection.snapshot().pid!;
+    await connection.stop();
+    assert.equal(connection.snapshot().status, 'stopped');
+    assert.equal(isAlive(pid), false);
+    await assert.rejects(
+      connection.request('tools/call', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'x' } }, o)),
+      /MCP server "stoppable" is not running \(stopped/,
+    );
+  });
+
+  it('mirrors JSON-RPC traffic into the log at trace level only', async () => {
+    const log = new RecordingLog('info');
+    const { connection } = connect(stdioDefinition('traced', fixture('legacyStdio')), { log });
+    await connection.start();
+    assert.equal(log.lines.filter((l) => l.startsWith('trace')).length, 0);
+    log.setLevel('trace');
+    await connection.request('tools/call', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'traced' } }, o));
+    assert.ok(log.lines.some((l) => l.startsWith('trace → ') && l.includes('"method":"tools/call"')));
+    assert.ok(log.lines.some((l) => l.startsWith('trace ← ') && l.includes('traced')));
+  });
+
+  describe('over HTTP', () => {
+    let http: RunningProcess;
+    let sse: RunningProcess | undefined;
+    before(async () => {
+      http = await startHttpFixture();
+    });
+    after(async () => {
+      await http.stop();
+      await sse?.stop();
+    });
+
+    it('speaks 2026-07-28 to a modern Streamable HTTP server', async () => {
+      const { connection } = connect(httpDefinition('modern-http', `http://127.0.0.1:${http.port}/mcp`));
+      await connection.start();
+      const snap = connection.snapshot();
+      assert.equal(snap.status, 'running', snap.reason);
+      assert.equal(snap.era, 'modern');
+      assert.equal(snap.transport, 'http');
+      assert.ok(snap.tools.some((t) => t.name === 'echo'));
+      const result = await connection.request('tools/call', (c, o) => c.callTool({ name: 'roots' }, o));
+      assert.deepEqual(JSON.parse(text(result as { content: unknown[] })), [{ uri: 'file:///work/project', name: 'project' }]);
+    });
+
+    it('speaks a 2025 revision to a legacy Streamable HTTP server with sessions', async () => {
+      const { connection } = connect(httpDefinition('legacy-http', `http://127.0.0.1:${http.port}/legacy`));
+      await connection.start();
+      const snap = connection.snapshot();
+      assert.equal(snap.status, 'running', snap.reason);
+      assert.equal(snap.era, 'legacy');
+      assert.equal(snap.serverName, 'fixture-http-legacy');
+      const result = await connection.request('tools/call', (c, o) => c.callTool({ name: 'roots' }, o));
+      assert.deepEqual(JSON.parse(text(result as { content: unknown[] })), [{ uri: 'file:///work/project', name: 'project' }]);
+    });
+
+    it('talks HTTP+SSE to server-everything, chosen with type "sse" or by falling back from a 4xx', async () => {
+      sse = await startEverythingSse(http.port + 1);
+      const explicit = connect(httpDefinition('sse', `http://127.0.0.1:${sse.port}/sse`, 'sse')).connection;
+      await explicit.start();
+      assert.equal(explicit.snapshot().status, 'running', explicit.snapshot().reason);
+      assert.equal(explicit.snapshot().transport, 'sse');
+      assert.ok(explicit.snapshot().tools.some((t) => t.name === 'echo'));
+
+      const { connection: fallback, log } = connect(httpDefinition('sse-fallback', `http://127.0.0.1:${sse.port}/sse`, 'http'));
+      await fallback.start();
+      assert.equal(fallback.snapshot().status, 'running', fallback.snapshot().reason);
+      assert.equal(fallback.snapshot().transport, 'sse');
+      assert.match(log.text(), /Streamable HTTP answered 4\d\d; trying the legacy HTTP\+SSE transport/);
+    });
+  });
+});

@@ -1,0 +1,128 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+import * as readline from 'node:readline';
+import type { ServerDefinition, ResolvedServerDefinition } from '../../../src/core/config/serverDefinition';
+import { DEFAULT_RESTART } from '../../../src/core/config/serverDefinition';
+import type { HostLogLevel, ServerLog } from '../../../src/core/connection/serverLog';
+
+export const FIXTURES = path.resolve(__dirname, '../../fixtures/servers');
+export const REPO = path.resolve(__dirname, '../../../..');
+export const EVERYTHING = path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+export function fixture(name: 'legacyStdio' | 'modernStdio' | 'silentStdio' | 'httpServer'): string {
+  return path.join(FIXTURES, `${name}.js`);
+}
+
+/** A stdio definition running one of our fixtures with node. */
+export function stdioDefinition(id: string, script: string, extra: Partial<ServerDefinition> & { args?: string[] } = {}): ResolvedServerDefinition {
+  return {
+    id,
+    scope: 'user',
+    transport: 'stdio',
+    command: process.execPath,
+    env: {},
+    headers: {},
+    enabled: true,
+    autoStart: true,
+    requestTimeoutMs: 10_000,
+    maxTotalTimeoutMs: 60_000,
+    restart: { ...DEFAULT_RESTART, initialDelayMs: 100, maxDelayMs: 400 },
+    ...extra,
+    args: [script, ...(extra.args ?? [])],
+    roots: undefined,
+  } as ResolvedServerDefinition;
+}
+
+export function httpDefinition(id: string, url: string, transport: 'http' | 'sse' = 'http'): ResolvedServerDefinition {
+  return {
+    id,
+    scope: 'user',
+    transport,
+    url,
+    args: [],
+    env: {},
+    headers: {},
+    enabled: true,
+    autoStart: true,
+    requestTimeoutMs: 10_000,
+    maxTotalTimeoutMs: 60_000,
+    restart: { ...DEFAULT_RESTART, initialDelayMs: 100, maxDelayMs: 400 },
+  };
+}
+
+/** A log that keeps its lines, so tests can assert on what the user would read. */
+export class RecordingLog implements ServerLog {
+  readonly lines: string[] = [];
+  private listeners = new Set<(level: HostLogLevel) => void>();
+  constructor(public level: HostLogLevel = 'info') {}
+  setLevel(level: HostLogLevel): void {
+    this.level = level;
+    for (const l of this.listeners) l(level);
+  }
+  onDidChangeLevel(listener: (level: HostLogLevel) => void) {
+    this.listeners.add(listener);
+    return { dispose: () => void this.listeners.delete(listener) };
+  }
+  trace(m: string) { this.lines.push(`trace ${m}`); }
+  debug(m: string) { this.lines.push(`debug ${m}`); }
+  info(m: string) { this.lines.push(`info ${m}`); }
+  warn(m: string) { this.lines.push(`warn ${m}`); }
+  error(m: string) { this.lines.push(`error ${m}`); }
+  text(): string { return this.lines.join('\n'); }
+}
+
+export interface RunningProcess {
+  readonly child: ChildProcess;
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+/** Starts our HTTP fixture on a free loopback port. */
+export function startHttpFixture(args: string[] = []): Promise<RunningProcess> {
+  return startListening(process.execPath, [fixture('httpServer'), ...args], {}, /^listening (\d+)/);
+}
+
+/** server-everything's legacy HTTP+SSE transport (a third-party 2024-11-05 style server). */
+export async function startEverythingSse(port: number): Promise<RunningProcess> {
+  return startListening(process.execPath, [EVERYTHING, 'sse'], { PORT: String(port) }, /running on port (\d+)/i);
+}
+
+function startListening(command: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<RunningProcess> {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start`)), 20_000);
+    const onLine = (line: string) => {
+      const match = ready.exec(line);
+      if (!match) return;
+      clearTimeout(timer);
+      resolve({
+        child,
+        port: Number(match[1]),
+        stop: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null) return done();
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      });
+    };
+    readline.createInterface({ input: child.stdout! }).on('line', onLine);
+    readline.createInterface({ input: child.stderr! }).on('line', onLine);
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+  });
+}
+
+export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await probe();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+}
