@@ -59,8 +59,8 @@ export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation
     if (value.headers !== undefined) return fail('headers', 'only applies to HTTP servers ("url")');
   } else {
     if (typeof value.url !== 'string') return fail('url', `is required when "type" is "${transport}"`);
-    const url = parseHttpUrl(value.url);
-    if (url === undefined) return fail('url', `must be an http:// or https:// URL (got "${value.url}")`);
+    // Variables may hide any part of the URL; the full check runs after they are resolved.
+    if (!/^(https?:\/\/|\$\{)/i.test(value.url)) return fail('url', `must be an http:// or https:// URL (got "${value.url}")`);
     for (const field of ['command', 'args', 'env', 'envFile', 'cwd'] as const) {
       if (value[field] !== undefined) return fail(field, `only applies to stdio servers ("command"), not to type "${transport}"`);
     }
@@ -95,7 +95,7 @@ function inferTransport(value: Record<string, unknown>): TransportKind {
   return value.url !== undefined && value.command === undefined ? 'http' : 'stdio';
 }
 
-function parseHttpUrl(text: string): URL | undefined {
+export function parseHttpUrl(text: string): URL | undefined {
   try {
     const url = new URL(text);
     return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
@@ -134,6 +134,8 @@ function explain(error: ErrorObject, raw: object): string {
     case 'maximum':
     case 'minLength':
       return `${error.message} (got ${describeValue(actual)})`;
+    case 'pattern':
+      return error.instancePath === '/url' ? `must be an http:// or https:// URL (got ${describeValue(actual)})` : `${error.message} (got ${describeValue(actual)})`;
     case 'format':
       return `must be a valid ${error.params.format} (got ${describeValue(actual)})`;
     default:

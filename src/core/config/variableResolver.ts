@@ -1,4 +1,4 @@
-import { ServerConfigError } from './validateServerEntry';
+import { parseHttpUrl, ServerConfigError } from './validateServerEntry';
 import type { FolderRef, ResolvedRoot, ResolvedServerDefinition, ServerDefinition } from './serverDefinition';
 import { parseEnvFile } from './envFile';
 import { pathToFileURL } from 'node:url';
@@ -44,6 +44,10 @@ export async function resolveDefinition(def: ServerDefinition, ctx: VariableCont
     roots = [];
     for (const [i, root] of def.roots.entries()) roots.push(toRoot(await resolve(root, `roots[${i}]`)));
   }
+  const url = def.url !== undefined ? await resolve(def.url, 'url') : undefined;
+  if (url !== undefined && parseHttpUrl(url) === undefined) {
+    throw new ServerConfigError(def.id, 'url', `must be an http:// or https:// URL once variables are resolved (got "${def.url}")`);
+  }
   const cwd = def.cwd !== undefined ? await resolve(def.cwd, 'cwd') : defaultFolder(def, ctx)?.path;
   return {
     ...def,
@@ -52,7 +56,7 @@ export async function resolveDefinition(def: ServerDefinition, ctx: VariableCont
     env,
     envFile: def.envFile,
     cwd,
-    url: def.url !== undefined ? await resolve(def.url, 'url') : undefined,
+    url,
     headers,
     roots,
   };

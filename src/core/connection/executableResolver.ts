@@ -78,7 +78,7 @@ export class ExecutableResolver {
       // Markers fence PATH from anything the user's profile prints.
       execFile(
         shell,
-        ['-ilc', `printf '%s' "${MARKER}$PATH${MARKER}"`],
+        ['-ilc', `printf '%s' "${MARKER}\${PATH}${MARKER}"`],
         { timeout: this.shellTimeoutMs, env: { ...this.env, TERM: 'dumb' } as NodeJS.ProcessEnv },
         (_error, stdout) => {
           const match = new RegExp(`${MARKER}(.*)${MARKER}`, 's').exec(String(stdout ?? ''));

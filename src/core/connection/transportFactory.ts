@@ -1,5 +1,6 @@
 import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { promises as fs } from 'node:fs';
 import type { ResolvedServerDefinition, TransportKind } from '../config/serverDefinition';
 import type { ExecutableResolver } from './executableResolver';
 import type { ServerLog } from './serverLog';
@@ -18,6 +19,9 @@ export async function createTransport(
   kind: TransportKind = def.transport,
 ): Promise<CreatedTransport> {
   if (kind === 'stdio') {
+    if (def.cwd !== undefined && !(await isDirectory(def.cwd))) {
+      throw new Error(`the working directory "${def.cwd}" does not exist; set "cwd" to an existing folder`);
+    }
     const searchPath = await resolver.searchPath();
     const command = await resolver.resolve(def.command ?? '', def.cwd, searchPath);
     const env: Record<string, string> = {};
@@ -60,4 +64,12 @@ export function traceTraffic(transport: Transport, log: ServerLog): void {
         });
     },
   });
+}
+
+async function isDirectory(dir: string): Promise<boolean> {
+  try {
+    return (await fs.stat(dir)).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -1,0 +1,62 @@
+import * as assert from 'node:assert/strict';
+import { validateServerEntry } from '../../../src/core/config/validateServerEntry';
+
+function check(raw: unknown, id = 'srv') {
+  return validateServerEntry({ id, scope: 'user', raw });
+}
+
+function errorOf(raw: unknown, id = 'srv'): string {
+  const result = check(raw, id);
+  assert.equal(result.ok, false, 'expected a validation error');
+  return result.ok ? '' : result.error.message;
+}
+
+describe('validateServerEntry', () => {
+  it('accepts the ecosystem shape for a stdio server and fills defaults', () => {
+    const result = check({ command: 'npx', args: ['-y', 'pkg'], env: { TOKEN: '${env:TOKEN}' }, envFile: '${workspaceFolder}/.env', cwd: '${workspaceFolder}' });
+    assert.ok(result.ok);
+    assert.equal(result.definition.transport, 'stdio');
+    assert.deepEqual(result.definition.args, ['-y', 'pkg']);
+    assert.equal(result.definition.enabled, true);
+    assert.equal(result.definition.autoStart, true);
+    assert.equal(result.definition.requestTimeoutMs, 60_000);
+    assert.equal(result.definition.restart.maxRestarts, 5);
+  });
+
+  it('infers http from url, and accepts sse explicitly', () => {
+    const http = check({ url: 'https://example.com/mcp', headers: { Authorization: 'Bearer ${input:tok}' } });
+    assert.ok(http.ok);
+    assert.equal(http.definition.transport, 'http');
+    const sse = check({ type: 'sse', url: 'http://127.0.0.1:3001/sse' });
+    assert.ok(sse.ok);
+    assert.equal(sse.definition.transport, 'sse');
+  });
+
+  it('names the server and the field for a wrong type', () => {
+    assert.equal(errorOf({ command: 42 }, 'bad'), 'MCP server "bad": "command" must be a string (got number 42)');
+    assert.equal(errorOf({ command: 'x', args: ['ok', 7] }), 'MCP server "srv": "args[1]" must be a string (got number 7)');
+    assert.equal(errorOf({ command: 'x', restart: { maxRestarts: 'many' } }), 'MCP server "srv": "restart.maxRestarts" must be an integer (got "many")');
+  });
+
+  it('suggests the field the user probably meant', () => {
+    assert.equal(errorOf({ comand: 'npx' }), 'MCP server "srv": "comand" is not a known field (did you mean "command"?)');
+  });
+
+  it('rejects an enum value outside the list and out-of-range numbers', () => {
+    assert.equal(errorOf({ type: 'websocket', url: 'ws://x' }), 'MCP server "srv": "type" must be one of "stdio", "http", "sse" (got "websocket")');
+    assert.match(errorOf({ command: 'x', requestTimeoutMs: 5 }), /^MCP server "srv": "requestTimeoutMs" must be >= 1000 \(got number 5\)$/);
+  });
+
+  it('requires command or url, and keeps stdio and http fields apart', () => {
+    assert.equal(errorOf({}), 'MCP server "srv": "command" is required for a stdio server (or set "url" for an HTTP server)');
+    assert.equal(errorOf({ type: 'http' }), 'MCP server "srv": "url" is required when "type" is "http"');
+    assert.equal(errorOf({ url: 'https://x.test/mcp', command: 'npx' }), 'MCP server "srv": "url" cannot be combined with "command"; use one or the other');
+    assert.equal(errorOf({ type: 'http', url: 'https://x.test/mcp', args: [] }), 'MCP server "srv": "args" only applies to stdio servers ("command"), not to type "http"');
+    assert.equal(errorOf({ url: 'ftp://x.test/mcp' }), 'MCP server "srv": "url" must be an http:// or https:// URL (got "ftp://x.test/mcp")');
+  });
+
+  it('rejects entries that are not objects and ids with odd characters', () => {
+    assert.equal(errorOf('npx server'), 'MCP server "srv": must be an object with "command" or "url" (got "npx server")');
+    assert.match(errorOf({ command: 'x' }, 'has space'), /MCP server "has space": the id may only use letters/);
+  });
+});

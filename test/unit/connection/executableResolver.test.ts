@@ -1,0 +1,52 @@
+import * as assert from 'node:assert/strict';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { CommandNotFoundError, ExecutableResolver } from '../../../src/core/connection/executableResolver';
+
+describe('ExecutableResolver', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mcp-path-'));
+  const bin = path.join(dir, 'login-bin');
+  mkdirSync(bin);
+  writeFileSync(path.join(bin, 'only-in-login-shell'), '#!/bin/sh\necho hi\n');
+  chmodSync(path.join(bin, 'only-in-login-shell'), 0o755);
+  writeFileSync(path.join(bin, 'not-executable'), 'data');
+  // A login shell whose profile prints noise and sets a PATH the editor process does not have.
+  const shell = path.join(dir, 'fake-login-shell');
+  writeFileSync(shell, `#!/bin/sh\necho "welcome banner"\nPATH="${bin}:/usr/bin:/bin"\nexport PATH\neval "$2"\n`);
+  chmodSync(shell, 0o755);
+
+  it('finds commands on the login shell PATH even when the editor PATH lacks them', async () => {
+    const resolver = new ExecutableResolver({ SHELL: shell, PATH: '/usr/bin' }, 'linux');
+    assert.equal(await resolver.resolve('only-in-login-shell', undefined), path.join(bin, 'only-in-login-shell'));
+    assert.equal((await resolver.searchPath()).split(':')[0], bin);
+  });
+
+  it('reads the login shell once and caches the PATH', async () => {
+    const resolver = new ExecutableResolver({ SHELL: shell, PATH: '/usr/bin' }, 'linux');
+    const first = resolver.searchPath();
+    assert.equal(resolver.searchPath(), first);
+  });
+
+  it('says which command is missing and which PATH it searched', async () => {
+    const resolver = new ExecutableResolver({ SHELL: shell, PATH: '/usr/bin' }, 'linux');
+    await assert.rejects(resolver.resolve('npx-missing', undefined), (error: unknown) => {
+      assert.ok(error instanceof CommandNotFoundError);
+      assert.equal(error.message, `command \`npx-missing\` not found (searched PATH: ${bin}:/usr/bin:/bin). Install it, or set "command" to its full path.`);
+      return true;
+    });
+    await assert.rejects(resolver.resolve('not-executable', undefined), CommandNotFoundError);
+  });
+
+  it('resolves relative paths against the working directory', async () => {
+    const resolver = new ExecutableResolver({ PATH: '' }, 'linux');
+    assert.equal(await resolver.resolve('./login-bin/only-in-login-shell', dir), path.join(bin, 'only-in-login-shell'));
+    await assert.rejects(resolver.resolve('./nope', dir), /command `.\/nope` not found or not executable/);
+  });
+
+  it('tries PATHEXT extensions for Windows .cmd shims', async () => {
+    writeFileSync(path.join(bin, 'npx.CMD'), '@echo off');
+    const resolver = new ExecutableResolver({ PATH: bin, PATHEXT: '.EXE;.CMD' }, 'win32');
+    assert.equal(await resolver.resolve('npx', undefined), path.join(bin, 'npx.CMD'));
+  });
+});

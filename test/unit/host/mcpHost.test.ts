@@ -1,0 +1,193 @@
+import * as assert from 'node:assert/strict';
+import * as sinon from 'sinon';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ServerSettingsEntry } from '../../../src/core/config/serverDefinition';
+import { InMemoryEraPinStore } from '../../../src/core/connection/eraPins';
+import { ExecutableResolver } from '../../../src/core/connection/executableResolver';
+import { isAlive } from '../../../src/core/connection/processTree';
+import { McpHost } from '../../../src/core/host/mcpHost';
+import type { HostEnvironment, StartConsentRequest } from '../../../src/core/host/ports';
+import { fixture, RecordingLog, waitFor } from '../support/fixtures';
+
+const node = process.execPath;
+const workspace = mkdtempSync(path.join(tmpdir(), 'mcp-ws-'));
+const app = path.join(workspace, 'app');
+const lib = path.join(workspace, 'lib');
+mkdirSync(app);
+mkdirSync(lib);
+const uri = (p: string) => pathToFileURL(p).toString();
+const legacy = (extra: Record<string, unknown> = {}) => ({ command: node, args: [fixture('legacyStdio')], ...extra });
+const modern = (extra: Record<string, unknown> = {}) => ({ command: node, args: [fixture('modernStdio')], ...extra });
+
+function harness(options: { trusted?: boolean; consent?: (requests: readonly StartConsentRequest[]) => string[] } = {}) {
+  const consentAnswers = new Map<string, string>();
+  const confirm = sinon.spy(async (requests: readonly StartConsentRequest[]) => new Set(options.consent ? options.consent(requests) : requests.map((r) => r.serverId)));
+  const showConfigError = sinon.spy();
+  const logs = new Map<string, RecordingLog>();
+  const env: HostEnvironment = {
+    prompts: { confirmWorkspaceServers: confirm, showConfigError },
+    consent: { allowedHash: (key) => consentAnswers.get(key), allow: (key, hash) => void consentAnswers.set(key, hash) },
+    trust: { isTrusted: options.trusted ?? true },
+    variableContext: () => ({
+      workspaceFolders: [{ name: 'app', path: app }],
+      userHome: '/home/me',
+      env: {},
+      input: async (id) => `secret-${id}`,
+      readFile: async () => '',
+    }),
+    logFor: (id) => logs.get(id) ?? logs.set(id, new RecordingLog()).get(id)!,
+    hostLog: new RecordingLog(),
+  };
+  const host = new McpHost({ clientInfo: { name: 'test', version: '0' }, resolver: new ExecutableResolver(), eraPins: new InMemoryEraPinStore(), env });
+  return { host, confirm, showConfigError, env };
+}
+
+const hosts: McpHost[] = [];
+afterEach(async () => Promise.all(hosts.splice(0).map((h) => h.dispose())));
+
+function entries(servers: Record<string, unknown>, scope: ServerSettingsEntry['scope'] = 'user'): ServerSettingsEntry[] {
+  return Object.entries(servers).map(([id, raw]) => ({ id, scope, raw }));
+}
+
+async function running(host: McpHost, id: string) {
+  return waitFor(`${id} running`, () => {
+    const s = host.server(id);
+    if (s?.status === 'error') throw new Error(s.reason);
+    return s?.status === 'running' && s.tools.length > 0 && s;
+  });
+}
+
+function rootsOf(result: { content: unknown[] }) {
+  return JSON.parse((result.content[0] as { text: string }).text);
+}
+
+describe('McpHost', () => {
+  it('restarts only changed servers, stops removed ones and starts added ones', async () => {
+    const { host } = harness();
+    hosts.push(host);
+    await host.applySettings(entries({ a: legacy(), b: legacy({ env: { X: '1' } }) }));
+    const a1 = (await running(host, 'a')).pid!;
+    const b1 = (await running(host, 'b')).pid!;
+
+    await host.applySettings(entries({ a: legacy(), b: legacy({ env: { X: '2' } }), c: modern() }));
+    const b2 = (await running(host, 'b')).pid!;
+    await running(host, 'c');
+    assert.equal(host.server('a')!.pid, a1, 'an unchanged server keeps its process');
+    assert.notEqual(b2, b1, 'a changed server restarts');
+    assert.equal(isAlive(b1), false);
+
+    await host.applySettings(entries({ a: legacy(), c: modern() }));
+    assert.equal(host.server('b'), undefined);
+    assert.equal(isAlive(b2), false, 'a removed server ends its process');
+    assert.equal(host.server('a')!.pid, a1);
+  });
+
+  it('reports an invalid entry naming the field and leaves the other servers alone', async () => {
+    const { host, showConfigError } = harness();
+    hosts.push(host);
+    await host.applySettings(entries({ good: legacy() }));
+    const pid = (await running(host, 'good')).pid;
+    const errors = await host.applySettings(entries({ good: legacy(), bad: { command: 42 } }));
+    assert.deepEqual(errors.map((e) => e.message), ['MCP server "bad": "command" must be a string (got number 42)']);
+    assert.equal(showConfigError.callCount, 1);
+    assert.equal(showConfigError.firstCall.args[0], 'MCP server "bad": "command" must be a string (got number 42)');
+    assert.equal(host.server('bad')!.status, 'invalid');
+    assert.equal(host.server('good')!.pid, pid);
+    assert.equal(host.server('good')!.status, 'running');
+  });
+
+  it('keeps the last good definition running when a running server gets an invalid edit', async () => {
+    const { host } = harness();
+    hosts.push(host);
+    await host.applySettings(entries({ s: legacy() }));
+    const pid = (await running(host, 's')).pid;
+    await host.applySettings(entries({ s: { ...legacy(), args: 'oops' } }));
+    const snap = host.server('s')!;
+    assert.equal(snap.status, 'running');
+    assert.equal(snap.pid, pid);
+    assert.equal(snap.configError, 'MCP server "s": "args" must be an array (got "oops") (still running the previous definition)');
+  });
+
+  it('does not start workspace servers in an untrusted workspace, but starts user servers', async () => {
+    const { host, confirm } = harness({ trusted: false });
+    hosts.push(host);
+    await host.applySettings([...entries({ mine: legacy() }, 'user'), ...entries({ repo: legacy() }, 'workspace')]);
+    await running(host, 'mine');
+    assert.equal(host.server('repo')!.status, 'untrusted');
+    assert.equal(confirm.callCount, 0);
+    await assert.rejects(host.start('repo'), /comes from workspace settings; trust the workspace to start it/);
+  });
+
+  it('asks consent for workspace servers once per definition and again when it changes', async () => {
+    const { host, confirm } = harness();
+    hosts.push(host);
+    await host.applySettings(entries({ repo: legacy() }, 'workspace'));
+    await running(host, 'repo');
+    assert.equal(confirm.callCount, 1);
+    assert.deepEqual(confirm.firstCall.args[0].map((r) => [r.serverId, r.changed]), [['repo', false]]);
+    assert.match(confirm.firstCall.args[0][0].target, /legacyStdio\.js$/);
+
+    await host.applySettings(entries({ repo: legacy() }, 'workspace'));
+    assert.equal(confirm.callCount, 1, 'the same definition is not asked about again');
+
+    await host.applySettings(entries({ repo: legacy({ env: { K: '${input:key}' } }) }, 'workspace'));
+    await running(host, 'repo');
+    assert.equal(confirm.callCount, 2);
+    assert.equal(confirm.secondCall.args[0][0].changed, true);
+  });
+
+  it('leaves a declined workspace server stopped, saying how to be asked again', async () => {
+    const { host, confirm } = harness({ consent: () => [] });
+    hosts.push(host);
+    await host.applySettings(entries({ repo: legacy() }, 'workspace'));
+    const snap = host.server('repo')!;
+    assert.equal(snap.status, 'stopped');
+    assert.match(snap.reason ?? '', /you did not allow this workspace server to run\. Start it to be asked again\./);
+    assert.equal(snap.pid, undefined);
+    await host.start('repo');
+    assert.equal(confirm.callCount, 2);
+  });
+
+  it('shows disabled servers without starting them', async () => {
+    const { host } = harness();
+    hosts.push(host);
+    await host.applySettings(entries({ off: legacy({ enabled: false }) }));
+    assert.equal(host.server('off')!.status, 'disabled');
+    await assert.rejects(host.start('off'), /is disabled/);
+  });
+
+  it('publishes workspace folders as roots and tells legacy and modern servers when they change', async () => {
+    const { host } = harness();
+    hosts.push(host);
+    await host.setWorkspaceFolders([{ name: 'app', path: app }]);
+    await host.applySettings(entries({ old: legacy(), new: modern(), pinned: legacy({ roots: [`${workspace}/elsewhere`] }) }));
+    await Promise.all(['old', 'new', 'pinned'].map((id) => running(host, id)));
+    assert.deepEqual(rootsOf(await host.callTool('old', 'roots', {})), [{ uri: uri(app), name: 'app' }]);
+    assert.deepEqual(rootsOf(await host.callTool('new', 'roots', {})), [{ uri: uri(app), name: 'app' }]);
+
+    await host.setWorkspaceFolders([
+      { name: 'app', path: app },
+      { name: 'lib', path: lib },
+    ]);
+    const both = [
+      { uri: uri(app), name: 'app' },
+      { uri: uri(lib), name: 'lib' },
+    ];
+    assert.deepEqual(rootsOf(await host.callTool('old', 'roots', {})), both);
+    assert.deepEqual(rootsOf(await host.callTool('new', 'roots', {})), both);
+    assert.deepEqual(rootsOf(await host.callTool('pinned', 'roots', {})), [{ uri: uri(`${workspace}/elsewhere`), name: 'elsewhere' }]);
+  });
+
+  it('fails a call to an unknown server or a stopped one with a clear message', async () => {
+    const { host } = harness();
+    hosts.push(host);
+    await host.applySettings(entries({ idle: legacy({ autoStart: false }) }));
+    assert.throws(() => host.callTool('nope', 'echo', {}), /There is no MCP server "nope" in settings\./);
+    await assert.rejects(host.callTool('idle', 'echo', {}), /MCP server "idle" is not running \(stopped\)\./);
+    await host.start('idle');
+    await running(host, 'idle');
+  });
+});
