@@ -1,0 +1,74 @@
+import * as vscode from 'vscode';
+import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
+import type { ServerSnapshot } from '../core/connection/serverSnapshot';
+import type { McpHost } from '../core/host/mcpHost';
+
+/** What other extensions see of one server. */
+export type McpServerInfo = Omit<ServerSnapshot, 'tools' | 'prompts' | 'resources' | 'resourceTemplates'> & {
+  readonly toolCount: number;
+  readonly promptCount: number;
+  readonly resourceCount: number;
+};
+
+/**
+ * The versioned API `activate()` returns: `vscode.extensions.getExtension('mcp-host.mcp-host').exports`.
+ * Additions keep `version`; a breaking change bumps it.
+ */
+export interface McpHostApi {
+  readonly version: 1;
+  readonly onDidChangeServers: vscode.Event<void>;
+  listServers(): McpServerInfo[];
+  listTools(serverId: string): Tool[];
+  listPrompts(serverId: string): Prompt[];
+  listResources(serverId: string): Resource[];
+  listResourceTemplates(serverId: string): ResourceTemplateType[];
+  callTool(serverId: string, name: string, args?: Record<string, unknown>, token?: vscode.CancellationToken): Promise<CallToolResult>;
+  getPrompt(serverId: string, name: string, args?: Record<string, string>, token?: vscode.CancellationToken): Promise<GetPromptResult>;
+  readResource(serverId: string, uri: string, token?: vscode.CancellationToken): Promise<ReadResourceResult>;
+  startServer(serverId: string): Promise<void>;
+  stopServer(serverId: string): Promise<void>;
+}
+
+export function createPublicApi(host: McpHost): McpHostApi & vscode.Disposable {
+  const changed = new vscode.EventEmitter<void>();
+  const subscription = host.onDidChangeServers(() => changed.fire());
+  const server = (id: string) => {
+    const snapshot = host.server(id);
+    if (!snapshot) throw new Error(`There is no MCP server "${id}" in settings.`);
+    return snapshot;
+  };
+  return {
+    version: 1,
+    onDidChangeServers: changed.event,
+    listServers: () =>
+      host.servers().map(({ tools, prompts, resources, resourceTemplates, ...rest }) => ({
+        ...rest,
+        toolCount: tools.length,
+        promptCount: prompts.length,
+        resourceCount: resources.length + resourceTemplates.length,
+      })),
+    listTools: (id) => [...server(id).tools],
+    listPrompts: (id) => [...server(id).prompts],
+    listResources: (id) => [...server(id).resources],
+    listResourceTemplates: (id) => [...server(id).resourceTemplates],
+    callTool: (id, name, args, token) => withCancellation(token, (signal) => host.callTool(id, name, args, signal)),
+    getPrompt: (id, name, args, token) => withCancellation(token, (signal) => host.getPrompt(id, name, args, signal)),
+    readResource: (id, uri, token) => withCancellation(token, (signal) => host.readResource(id, uri, signal)),
+    startServer: (id) => host.start(id),
+    stopServer: (id) => host.stop(id),
+    dispose: () => {
+      subscription.dispose();
+      changed.dispose();
+    },
+  };
+}
+
+async function withCancellation<T>(token: vscode.CancellationToken | undefined, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const listener = token?.onCancellationRequested(() => controller.abort());
+  try {
+    return await run(controller.signal);
+  } finally {
+    listener?.dispose();
+  }
+}

@@ -1,0 +1,49 @@
+import * as vscode from 'vscode';
+import type { ServerSnapshot } from '../core/connection/serverSnapshot';
+import type { McpHost } from '../core/host/mcpHost';
+import type { ServerLogChannels } from './serverLogs';
+
+/** A command's target: a tree node (from the view), a server id (from the API or a keybinding), or nothing (pick). */
+type Target = { server?: ServerSnapshot } | string | undefined;
+
+export function registerServerCommands(host: McpHost, logs: ServerLogChannels, reload: () => Promise<unknown>): vscode.Disposable[] {
+  const withServer = (action: (id: string) => Promise<unknown> | void, verb: string) => async (target: Target) => {
+    const id = typeof target === 'string' ? target : (target?.server?.id ?? (await pickServer(host, verb)));
+    if (!id) return;
+    try {
+      await vscode.window.withProgress(
+        { location: { viewId: 'mcpHost.servers' }, title: vscode.l10n.t('{0} {1}…', verb, id) },
+        async () => action(id),
+      );
+    } catch (error) {
+      void vscode.window.showErrorMessage((error as Error).message);
+    }
+  };
+  return [
+    vscode.commands.registerCommand('mcpHost.startServer', withServer((id) => host.start(id), vscode.l10n.t('Starting'))),
+    vscode.commands.registerCommand('mcpHost.stopServer', withServer((id) => host.stop(id), vscode.l10n.t('Stopping'))),
+    vscode.commands.registerCommand('mcpHost.restartServer', withServer((id) => host.restart(id), vscode.l10n.t('Restarting'))),
+    vscode.commands.registerCommand('mcpHost.showOutput', withServer((id) => logs.show(id), vscode.l10n.t('Showing output of'))),
+    vscode.commands.registerCommand('mcpHost.openSettings', (target: Target) => openSettings(typeof target === 'object' ? target?.server : undefined)),
+    vscode.commands.registerCommand('mcpHost.refresh', () => reload()),
+  ];
+}
+
+async function pickServer(host: McpHost, verb: string): Promise<string | undefined> {
+  const servers = host.servers();
+  if (servers.length === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('No MCP servers are configured. Add them under "mcpHost.servers" in settings.'));
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    servers.map((s) => ({ label: s.id, description: s.status, detail: s.target })),
+    { title: vscode.l10n.t('{0} which MCP server?', verb) },
+  );
+  return picked?.label;
+}
+
+function openSettings(server: ServerSnapshot | undefined): Thenable<unknown> {
+  if (server?.scope === 'user') return vscode.commands.executeCommand('workbench.action.openSettingsJson');
+  if (server) return vscode.commands.executeCommand('workbench.action.openWorkspaceSettingsFile');
+  return vscode.commands.executeCommand('workbench.action.openSettings', 'mcpHost.servers');
+}

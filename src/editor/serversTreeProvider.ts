@@ -1,0 +1,121 @@
+import * as vscode from 'vscode';
+import type { ServerSnapshot, ServerStatus } from '../core/connection/serverSnapshot';
+import type { McpHost } from '../core/host/mcpHost';
+
+type Node =
+  | { kind: 'server'; server: ServerSnapshot }
+  | { kind: 'group'; server: ServerSnapshot; group: 'tools' | 'prompts' }
+  | { kind: 'item'; server: ServerSnapshot; name: string; title?: string; description?: string; group: 'tools' | 'prompts' };
+
+const STATUS_ICONS: Record<ServerStatus, [string, string?]> = {
+  running: ['pass-filled', 'testing.iconPassed'],
+  starting: ['loading~spin'],
+  restarting: ['sync~spin', 'editorWarning.foreground'],
+  stopping: ['loading~spin'],
+  stopped: ['circle-outline'],
+  error: ['error', 'errorForeground'],
+  invalid: ['warning', 'editorWarning.foreground'],
+  untrusted: ['shield', 'editorWarning.foreground'],
+  disabled: ['circle-slash', 'disabledForeground'],
+};
+
+/** The MCP Servers view: one node per server with its state, and its tools and prompts below. */
+export class ServersTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<Node | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subscription: { dispose(): void };
+
+  constructor(private readonly host: McpHost) {
+    this.subscription = host.onDidChangeServers(() => this.changed.fire(undefined));
+  }
+
+  getChildren(node?: Node): Node[] {
+    if (!node) return this.host.servers().map((server) => ({ kind: 'server', server }));
+    if (node.kind === 'server') {
+      const groups: Node[] = [];
+      if (node.server.tools.length > 0) groups.push({ kind: 'group', server: node.server, group: 'tools' });
+      if (node.server.prompts.length > 0) groups.push({ kind: 'group', server: node.server, group: 'prompts' });
+      return groups;
+    }
+    if (node.kind === 'group') {
+      const items = node.group === 'tools' ? node.server.tools : node.server.prompts;
+      return items.map((i) => ({ kind: 'item', server: node.server, group: node.group, name: i.name, title: i.title, description: i.description }));
+    }
+    return [];
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    if (node.kind === 'server') return serverItem(node.server);
+    if (node.kind === 'group') {
+      const count = node.group === 'tools' ? node.server.tools.length : node.server.prompts.length;
+      const item = new vscode.TreeItem(node.group === 'tools' ? vscode.l10n.t('Tools ({0})', count) : vscode.l10n.t('Prompts ({0})', count), vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `${node.server.id}/${node.group}`;
+      item.iconPath = new vscode.ThemeIcon(node.group === 'tools' ? 'tools' : 'comment-discussion');
+      item.contextValue = `mcpGroup:${node.group}`;
+      return item;
+    }
+    const item = new vscode.TreeItem(node.title ?? node.name, vscode.TreeItemCollapsibleState.None);
+    item.id = `${node.server.id}/${node.group}/${node.name}`;
+    item.description = node.title && node.title !== node.name ? node.name : undefined;
+    // Server strings are untrusted: plain text only.
+    item.tooltip = node.description ? new vscode.MarkdownString().appendText(node.description) : undefined;
+    item.iconPath = new vscode.ThemeIcon(node.group === 'tools' ? 'symbol-method' : 'symbol-string');
+    item.contextValue = node.group === 'tools' ? 'mcpTool' : 'mcpPrompt';
+    return item;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+export function describeServer(server: ServerSnapshot): string {
+  if (server.configError) return vscode.l10n.t('{0} · settings error', server.status);
+  if (server.status !== 'running') return server.status;
+  const parts = [
+    server.status,
+    plural(server.tools.length, 'tool'),
+    plural(server.prompts.length, 'prompt'),
+    plural(server.resources.length + server.resourceTemplates.length, 'resource'),
+  ];
+  return parts.join(' · ');
+}
+
+function serverItem(server: ServerSnapshot): vscode.TreeItem {
+  const hasChildren = server.tools.length + server.prompts.length > 0;
+  const item = new vscode.TreeItem(server.id, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  item.id = `server/${server.id}`;
+  item.description = describeServer(server);
+  const [icon, color] = server.configError ? STATUS_ICONS.invalid : STATUS_ICONS[server.status];
+  item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+  item.contextValue = `mcpServer:${server.status}`;
+  item.tooltip = serverTooltip(server);
+  item.accessibilityInformation = { label: `${server.id}, ${item.description}${server.reason ? `, ${server.reason}` : ''}` };
+  return item;
+}
+
+function serverTooltip(server: ServerSnapshot): vscode.MarkdownString {
+  const md = new vscode.MarkdownString();
+  md.appendMarkdown(`**${escape(server.id)}** — ${escape(server.status)}\n\n`);
+  const row = (label: string, value: string | number | undefined) => {
+    if (value !== undefined && value !== '') md.appendMarkdown(`${label}: `).appendText(String(value)).appendMarkdown('  \n');
+  };
+  row(vscode.l10n.t('Reason'), server.reason);
+  row(vscode.l10n.t('Settings error'), server.configError);
+  row(vscode.l10n.t('Server'), server.serverName ? `${server.serverName} ${server.serverVersion ?? ''}`.trim() : undefined);
+  row(vscode.l10n.t('Protocol'), server.protocolVersion ? `${server.protocolVersion} (${server.era})` : undefined);
+  row(vscode.l10n.t('Transport'), server.transport);
+  row(vscode.l10n.t('Runs'), server.target);
+  row(vscode.l10n.t('Process id'), server.pid);
+  row(vscode.l10n.t('Defined in'), vscode.l10n.t('{0} settings', server.scope));
+  return md;
+}
+
+function escape(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!<>|]/g, '\\$&');
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,37 @@
+import * as vscode from 'vscode';
+import type { McpHost } from '../core/host/mcpHost';
+
+/** `MCP 3/4` in the status bar: running servers over enabled ones; warns when one is in error. */
+export class StatusBarSummary implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('mcpHost.status', vscode.StatusBarAlignment.Left, 50);
+  private readonly subscription: { dispose(): void };
+
+  constructor(private readonly host: McpHost) {
+    this.item.name = vscode.l10n.t('MCP Servers');
+    this.item.command = 'mcpHost.servers.focus';
+    this.subscription = host.onDidChangeServers(() => this.update());
+    this.update();
+  }
+
+  private update(): void {
+    const servers = this.host.servers().filter((s) => s.status !== 'disabled');
+    if (servers.length === 0) {
+      this.item.hide();
+      return;
+    }
+    const running = servers.filter((s) => s.status === 'running').length;
+    const failing = servers.filter((s) => s.status === 'error' || s.status === 'invalid' || s.configError);
+    this.item.text = `$(${failing.length > 0 ? 'warning' : 'plug'}) MCP ${running}/${servers.length}`;
+    this.item.backgroundColor = failing.length > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    const tooltip = new vscode.MarkdownString();
+    for (const s of servers) tooltip.appendText(`${s.id}: ${s.status}${s.reason ? ` — ${s.reason}` : ''}\n\n`);
+    this.item.tooltip = tooltip;
+    this.item.accessibilityInformation = { label: vscode.l10n.t('MCP: {0} of {1} servers running', running, servers.length) };
+    this.item.show();
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.item.dispose();
+  }
+}

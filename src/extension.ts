@@ -1,0 +1,71 @@
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import { ExecutableResolver } from './core/connection/executableResolver';
+import { McpHost } from './core/host/mcpHost';
+import { MementoConsentStore, MementoEraPinStore } from './editor/mementoStores';
+import { createPublicApi, type McpHostApi } from './editor/publicApi';
+import { SecretInputs } from './editor/secretInputs';
+import { registerServerCommands } from './editor/serverCommands';
+import { ServerLogChannels } from './editor/serverLogs';
+import { readServerSettings, SERVERS_SETTING, workspaceFolderRefs } from './editor/serverSettingsReader';
+import { ServersTreeProvider } from './editor/serversTreeProvider';
+import { StatusBarSummary } from './editor/statusBarSummary';
+import { EditorUserPrompts } from './editor/userPrompts';
+
+let host: McpHost | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<McpHostApi> {
+  const logs = new ServerLogChannels();
+  const secrets = new SecretInputs(context.secrets);
+  host = new McpHost({
+    clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version) },
+    resolver: new ExecutableResolver(),
+    eraPins: new MementoEraPinStore(context.globalState),
+    env: {
+      prompts: new EditorUserPrompts(),
+      consent: new MementoConsentStore(context.workspaceState),
+      trust: { get isTrusted() { return vscode.workspace.isTrusted; } },
+      variableContext: () => ({
+        workspaceFolders: workspaceFolderRefs(),
+        userHome: os.homedir(),
+        env: process.env,
+        input: (id, serverId) => secrets.get(id, serverId),
+        readFile: (file) => fs.readFile(file, 'utf8'),
+      }),
+      logFor: (id) => logs.logFor(id),
+      hostLog: logs.hostLog,
+    },
+  });
+  const mcp = host;
+  const reload = () => mcp.applySettings(readServerSettings());
+  const tree = new ServersTreeProvider(mcp);
+  const api = createPublicApi(mcp);
+  context.subscriptions.push(
+    logs,
+    tree,
+    api,
+    new StatusBarSummary(mcp),
+    vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true }),
+    ...registerServerCommands(mcp, logs, reload),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(SERVERS_SETTING)) void reload();
+    }),
+    vscode.workspace.onDidChangeWorkspaceFolders(async () => {
+      await mcp.setWorkspaceFolders(workspaceFolderRefs());
+      await reload(); // folder-scoped servers come and go with their folders
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void reload()),
+  );
+  await mcp.setWorkspaceFolders(workspaceFolderRefs());
+  // Not awaited: a consent dialog must not hold up activation.
+  void reload();
+  logs.hostLog.info(`MCP Host ${context.extension.packageJSON.version} activated.`);
+  return api;
+}
+
+/** Stops every server and waits for their processes to end, so none outlives the window. */
+export async function deactivate(): Promise<void> {
+  await host?.dispose();
+  host = undefined;
+}

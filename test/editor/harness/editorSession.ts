@@ -1,0 +1,107 @@
+// One real editor for a group of scenarios: code-server with MCP Host and the test-host extension,
+// a workspace on disk, our HTTP fixture server, and Chromium driving the workbench.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { startCodeServer, freePort, type RunningCodeServer } from './codeServer';
+import { ensureEditorInstall, type EditorInstall } from './editorInstall';
+import { Workbench } from './workbench';
+
+export const REPO = path.resolve(__dirname, '../../../..');
+export const OUT = path.join(REPO, 'out');
+export const EXTENSION_VSIX = path.join(REPO, 'dist', 'mcp-host.vsix');
+
+let install: EditorInstall | undefined;
+let testHostVsix: string | undefined;
+
+export function editorInstall(): EditorInstall {
+  install ??= ensureEditorInstall();
+  return install;
+}
+
+/** Packages the test-only extension (compiled by `npm run compile-tests`) into a .vsix. */
+export function packageTestHost(): string {
+  if (testHostVsix) return testHostVsix;
+  const dir = mkdtempSync(path.join(tmpdir(), 'mcp-host-testhost-'));
+  copyFileSync(path.join(REPO, 'test/editor/testHost/package.json'), path.join(dir, 'package.json'));
+  copyFileSync(path.join(OUT, 'test/editor/testHost/extension.js'), path.join(dir, 'extension.js'));
+  writeFileSync(path.join(dir, 'README.md'), '# MCP Host test host\nTest-only extension.\n');
+  writeFileSync(path.join(dir, 'LICENSE'), 'MIT\n');
+  const vsix = path.join(dir, 'mcp-host-test-host.vsix');
+  execFileSync(path.join(REPO, 'node_modules/.bin/vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '-o', vsix], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  testHostVsix = vsix;
+  return vsix;
+}
+
+export interface WorkspaceLayout {
+  /** Folder names to create; the workspace file lists them in order. */
+  readonly folders: readonly string[];
+  /** `settings` of the .code-workspace file (workspace scope). */
+  readonly settings: Record<string, unknown>;
+}
+
+export class EditorSession {
+  private constructor(
+    readonly codeServer: RunningCodeServer,
+    readonly workbench: Workbench,
+    readonly workspaceFile: string,
+    readonly root: string,
+    private readonly controlPort: number,
+  ) {}
+
+  static async start(layout: WorkspaceLayout, options: { trusted: boolean }): Promise<EditorSession> {
+    if (!existsSync(EXTENSION_VSIX)) throw new Error(`${EXTENSION_VSIX} is missing: run \`npm run package\` first`);
+    const root = mkdtempSync(path.join(tmpdir(), 'mcp-host-ws-'));
+    for (const folder of layout.folders) mkdirSync(path.join(root, folder), { recursive: true });
+    const workspaceFile = path.join(root, 'test.code-workspace');
+    writeWorkspace(workspaceFile, layout.folders, layout.settings);
+    const controlPort = await freePort();
+    const codeServer = await startCodeServer({
+      install: editorInstall(),
+      vsixes: [EXTENSION_VSIX, packageTestHost()],
+      open: workspaceFile,
+      trustWorkspaces: options.trusted,
+      env: { MCPHOST_TEST_CONTROL_PORT: String(controlPort) },
+    });
+    const workbench = await Workbench.open(`${codeServer.url}?workspace=${encodeURIComponent(workspaceFile)}`, editorInstall().chromium);
+    return new EditorSession(codeServer, workbench, workspaceFile, root, controlPort);
+  }
+
+  /** Rewrites the workspace settings on disk, as a user editing the file would. */
+  writeSettings(folders: readonly string[], settings: Record<string, unknown>): void {
+    writeWorkspace(this.workspaceFile, folders, settings);
+  }
+
+  /** Asks the test-host extension (inside the editor) to do something; waits until it can answer. */
+  async control<T>(op: string, args: Record<string, unknown> = {}, timeoutMs = 60_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    let lastError: unknown;
+    while (Date.now() < deadline) {
+      let response: { ok: boolean; result?: T; error?: string };
+      try {
+        const reply = await fetch(`http://127.0.0.1:${this.controlPort}/`, { method: 'POST', body: JSON.stringify({ op, args }) });
+        response = (await reply.json()) as typeof response;
+      } catch (error) {
+        lastError = error; // the extension host is not up yet
+        await new Promise((r) => setTimeout(r, 250));
+        continue;
+      }
+      if (!response.ok) throw new Error(`${op} failed inside the editor: ${response.error}`);
+      return response.result as T;
+    }
+    throw new Error(`the test-host extension never answered ${op}: ${(lastError as Error)?.message}`);
+  }
+
+  async stop(): Promise<void> {
+    await this.workbench.close().catch(() => undefined);
+    await this.codeServer.stop();
+  }
+}
+
+function writeWorkspace(file: string, folders: readonly string[], settings: Record<string, unknown>): void {
+  writeFileSync(file, JSON.stringify({ folders: folders.map((f) => ({ path: f })), settings }, null, 2));
+}

@@ -1,0 +1,88 @@
+// Drives the VS Code workbench in Chromium as a user would, with playwright-core.
+import { mkdirSync } from 'node:fs';
+import * as path from 'node:path';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+
+export const SCREENSHOTS = path.resolve(__dirname, '../../../../test-results/screenshots');
+
+export class Workbench {
+  private constructor(
+    readonly browser: Browser,
+    readonly page: Page,
+  ) {}
+
+  static async open(url: string, chromiumPath: string): Promise<Workbench> {
+    const browser = await chromium.launch({
+      executablePath: chromiumPath,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(url);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+    return new Workbench(browser, page);
+  }
+
+  async close(): Promise<void> {
+    await this.browser.close();
+  }
+
+  async screenshot(name: string): Promise<string> {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const file = path.join(SCREENSHOTS, `${name}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  /** Opens the MCP view container from its activity-bar icon. */
+  async openMcpView(): Promise<Locator> {
+    const view = this.page.locator('.pane').filter({ has: this.page.locator('.pane-header', { hasText: 'MCP Servers' }) });
+    if (!(await view.locator('.monaco-list').isVisible().catch(() => false))) {
+      await this.page.locator('.activitybar a[aria-label^="MCP"], .activitybar .action-label[aria-label^="MCP"]').first().click();
+    }
+    await view.locator('.monaco-list').waitFor({ timeout: 30_000 });
+    return view;
+  }
+
+  /** The tree row of a server in the MCP Servers view. */
+  serverRow(id: string): Locator {
+    return this.page.locator('.pane .monaco-list-row').filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(id)}$`) }) });
+  }
+
+  async serverDescription(id: string): Promise<string> {
+    return (await this.serverRow(id).locator('.label-description').textContent({ timeout: 5_000 }))?.trim() ?? '';
+  }
+
+  async waitForServerDescription(id: string, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    let last = '';
+    while (Date.now() < deadline) {
+      last = await this.serverDescription(id).catch(() => '');
+      if (pattern.test(last)) return last;
+      await this.page.waitForTimeout(200);
+    }
+    throw new Error(`server "${id}" row never matched ${pattern}; last seen: "${last}"`);
+  }
+
+  async runCommand(title: string): Promise<void> {
+    await this.page.keyboard.press('F1');
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await input.fill(`>${title}`);
+    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** Visible notification toasts' messages. */
+  async notifications(): Promise<string[]> {
+    return this.page.locator('.notification-toast .notification-list-item-message').allTextContents();
+  }
+
+  async statusBarText(prefix: string): Promise<string> {
+    return (await this.page.locator('.statusbar-item', { hasText: prefix }).first().textContent())?.trim() ?? '';
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

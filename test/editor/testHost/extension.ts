@@ -1,0 +1,64 @@
+// Test-only extension. It reaches MCP Host the way any other extension would (its exported API),
+// and lets the test runner outside the editor ask it things over a loopback HTTP control channel.
+import { createServer, type Server } from 'node:http';
+import * as vscode from 'vscode';
+import type { McpHostApi } from '../../../src/editor/publicApi';
+
+let server: Server | undefined;
+
+async function hostApi(): Promise<McpHostApi> {
+  const extension = vscode.extensions.getExtension<McpHostApi>('mcp-host.mcp-host');
+  if (!extension) throw new Error('MCP Host is not installed');
+  return extension.isActive ? extension.exports : extension.activate();
+}
+
+type Operation = (args: any) => Promise<unknown>;
+
+const operations: Record<string, Operation> = {
+  listServers: async () => (await hostApi()).listServers(),
+  listTools: async ({ serverId }) => (await hostApi()).listTools(serverId),
+  callTool: async ({ serverId, name, args }) => (await hostApi()).callTool(serverId, name, args),
+  workspaceFolders: async () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, uri: f.uri.toString() })),
+  addWorkspaceFolder: async ({ path }) => {
+    const count = vscode.workspace.workspaceFolders?.length ?? 0;
+    const changed = new Promise<void>((resolve) => {
+      const listener = vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        listener.dispose();
+        resolve();
+      });
+    });
+    if (!vscode.workspace.updateWorkspaceFolders(count, 0, { uri: vscode.Uri.file(path) })) throw new Error('updateWorkspaceFolders refused');
+    await changed;
+    return (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString());
+  },
+  isTrusted: async () => vscode.workspace.isTrusted,
+  runSuite: async ({ index, grep }) => {
+    const suite = require(index) as { run(options?: { grep?: string }): Promise<unknown> };
+    return suite.run({ grep });
+  },
+};
+
+export function activate(): void {
+  const port = Number(process.env.MCPHOST_TEST_CONTROL_PORT);
+  if (!port) return;
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', async () => {
+      try {
+        const { op, args } = JSON.parse(body || '{}');
+        const operation = operations[op];
+        if (!operation) throw new Error(`unknown operation ${op}`);
+        const result = await operation(args ?? {});
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, result }));
+      } catch (error) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: false, error: (error as Error).message }));
+      }
+    });
+  });
+  server.listen(port, '127.0.0.1');
+}
+
+export function deactivate(): void {
+  server?.close();
+}
