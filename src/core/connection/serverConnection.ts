@@ -151,7 +151,7 @@ export class ServerConnection implements Disposable {
     try {
       return await run(session.client, options);
     } catch (error) {
-      throw describeRequestError(this.id, label, error, this.definition.requestTimeoutMs);
+      throw describeRequestError(this.id, label, error, this.definition.requestTimeoutMs, signal?.aborted === true);
     }
   }
 
@@ -196,9 +196,10 @@ export class ServerConnection implements Disposable {
         this.deps.log.info(
           `Connected: ${client.getServerVersion()?.name ?? 'unnamed server'} ${client.getServerVersion()?.version ?? ''}, protocol ${client.getNegotiatedProtocolVersion()} (${client.getProtocolEra()} era) over ${session.created.kind}${session.created.stdio?.pid ? `, pid ${session.created.stdio.pid}` : ''}.`,
         );
-        this.setStatus('running');
         this.watchLogLevel(generation);
+        // Lists first, so "running" never shows with empty counts.
         await this.refreshLists(generation);
+        if (generation === this.generation) this.setStatus('running');
       } catch (error) {
         if (generation !== this.generation) return;
         this.liveTransport = undefined;

@@ -21,8 +21,10 @@ export class ServerUnavailableError extends McpRequestError {
   }
 }
 
-export function describeRequestError(serverId: string, label: string, error: unknown, timeoutMs: number): McpRequestError {
+export function describeRequestError(serverId: string, label: string, error: unknown, timeoutMs: number, cancelled = false): McpRequestError {
   if (error instanceof McpRequestError) return error;
+  // The SDK reports a caller's abort like a timeout; the caller's signal tells them apart.
+  if (cancelled) return new McpRequestError(serverId, `${label} on MCP server "${serverId}" was cancelled.`, 'CANCELLED', { cause: error });
   const e = error as { name?: string; message?: string; code?: number | string };
   if (error instanceof SdkError) {
     switch (error.code) {
@@ -38,6 +40,5 @@ export function describeRequestError(serverId: string, label: string, error: unk
         );
     }
   }
-  if (e?.name === 'AbortError') return new McpRequestError(serverId, `${label} on MCP server "${serverId}" was cancelled.`, 'CANCELLED', { cause: error });
   return new McpRequestError(serverId, `MCP server "${serverId}": ${label} failed: ${e?.message ?? String(error)}`, e?.code, { cause: error });
 }

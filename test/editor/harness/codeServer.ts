@@ -58,6 +58,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<Runni
         'extensions.autoUpdate': false,
         'chat.disableAIFeatures': true,
         'window.restoreWindows': 'none',
+        'workbench.secondarySideBar.defaultVisibility': 'hidden',
         ...options.userSettings,
       },
       null,

@@ -28,6 +28,7 @@ export function packageTestHost(): string {
   copyFileSync(path.join(OUT, 'test/editor/testHost/extension.js'), path.join(dir, 'extension.js'));
   writeFileSync(path.join(dir, 'README.md'), '# MCP Host test host\nTest-only extension.\n');
   writeFileSync(path.join(dir, 'LICENSE'), 'MIT\n');
+  writeFileSync(path.join(dir, '.vscodeignore'), '*.vsix\n');
   const vsix = path.join(dir, 'mcp-host-test-host.vsix');
   execFileSync(path.join(REPO, 'node_modules/.bin/vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '-o', vsix], {
     cwd: dir,
@@ -53,7 +54,7 @@ export class EditorSession {
     private readonly controlPort: number,
   ) {}
 
-  static async start(layout: WorkspaceLayout, options: { trusted: boolean }): Promise<EditorSession> {
+  static async start(layout: WorkspaceLayout, options: { trusted: boolean; userSettings?: Record<string, unknown> }): Promise<EditorSession> {
     if (!existsSync(EXTENSION_VSIX)) throw new Error(`${EXTENSION_VSIX} is missing: run \`npm run package\` first`);
     const root = mkdtempSync(path.join(tmpdir(), 'mcp-host-ws-'));
     for (const folder of layout.folders) mkdirSync(path.join(root, folder), { recursive: true });
@@ -65,6 +66,7 @@ export class EditorSession {
       vsixes: [EXTENSION_VSIX, packageTestHost()],
       open: workspaceFile,
       trustWorkspaces: options.trusted,
+      userSettings: options.userSettings,
       env: { MCPHOST_TEST_CONTROL_PORT: String(controlPort) },
     });
     const workbench = await Workbench.open(`${codeServer.url}?workspace=${encodeURIComponent(workspaceFile)}`, editorInstall().chromium);

@@ -174,6 +174,19 @@ describe('ServerConnection against real fixture servers', () => {
     );
   });
 
+  it('cancels a request when the caller aborts and sends notifications/cancelled to the server', async () => {
+    const log = new RecordingLog('trace');
+    const { connection } = connect(stdioDefinition('cancellable', fixture('legacyStdio')), { log });
+    await connection.start();
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    await assert.rejects(
+      connection.request('tools/call "hang"', (c, o) => c.callTool({ name: 'hang' }, o), controller.signal),
+      /tools\/call "hang" on MCP server "cancellable" was cancelled\./,
+    );
+    await waitFor('the cancellation on the wire', () => log.lines.some((l) => l.startsWith('trace → ') && l.includes('"method":"notifications/cancelled"')));
+  });
+
   it('keeps a slow request alive while progress notifications arrive', async () => {
     const { connection } = connect(stdioDefinition('progress', fixture('legacyStdio'), { requestTimeoutMs: 1_000 }));
     await connection.start();

@@ -1,0 +1,157 @@
+// UI scenarios in a real VS Code (code-server) driven through Chromium, as a user would.
+import * as assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { EditorSession, OUT, REPO } from '../harness/editorSession';
+import { isAlive } from '../../../src/core/connection/processTree';
+import type { McpServerInfo } from '../../../src/editor/publicApi';
+import type { SuiteResult } from '../suite/index';
+import { startHttpFixture, waitFor, type RunningProcess } from '../../unit/support/fixtures';
+
+const FOLDERS = ['alpha'];
+const fixtureServer = { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js')] };
+const everything = { command: process.execPath, args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] };
+
+describe('Workspace servers in a real VS Code', function () {
+  this.timeout(180_000);
+  let editor: EditorSession;
+  let http: RunningProcess;
+  let servers: Record<string, unknown>;
+
+  const server = async (id: string) => (await editor.control<McpServerInfo[]>('listServers')).find((s) => s.id === id);
+  const text = (result: { content: { type: string; text?: string }[] }) => result.content.map((c) => c.text ?? '').join('\n');
+
+  before(async () => {
+    http = await startHttpFixture();
+    servers = { fixture: fixtureServer, everything, 'modern-http': { type: 'http', url: `http://127.0.0.1:${http.port}/mcp` } };
+    editor = await EditorSession.start({ folders: FOLDERS, settings: { 'mcpHost.servers': servers } }, { trusted: true });
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await editor?.workbench.screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`);
+  });
+
+  after(async () => {
+    await editor?.stop();
+    await http?.stop();
+  });
+
+  it('asks before running workspace servers, showing each exact command line and URL', async () => {
+    const dialog = editor.workbench.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 90_000 });
+    const shown = (await dialog.textContent()) ?? '';
+    assert.match(shown, /Allow 3 MCP servers from workspace settings to run\?/);
+    assert.ok(shown.includes(`${process.execPath} ${fixtureServer.args[0]}`), shown);
+    assert.ok(shown.includes(`http://127.0.0.1:${http.port}/mcp`), shown);
+    await editor.workbench.screenshot('01-consent-dialog');
+    await dialog.getByRole('button', { name: 'Allow' }).click();
+  });
+
+  it('shows each server running in the MCP Servers view with the tool count the server reports', async () => {
+    await editor.workbench.openMcpView();
+    assert.equal(await editor.workbench.waitForServerDescription('fixture', /^running/), 'running · 7 tools · 1 prompt · 1 resource');
+    const everythingRow = await editor.workbench.waitForServerDescription('everything', /^running · \d+ tools/);
+    const reported = await editor.control<unknown[]>('listTools', { serverId: 'everything' });
+    assert.ok(everythingRow.startsWith(`running · ${reported.length} tools`), `${everythingRow} vs ${reported.length} tools`);
+    await editor.workbench.waitForServerDescription('modern-http', /^running · 7 tools/);
+    const modern = await server('modern-http');
+    assert.equal(modern?.protocolVersion, '2026-07-28');
+    assert.equal((await server('fixture'))?.era, 'legacy');
+    assert.equal(await editor.workbench.statusBarText('MCP'), 'MCP 3/3');
+    await editor.workbench.screenshot('02-servers-running');
+  });
+
+  it('lists a server’s tools and prompts under it', async () => {
+    await editor.workbench.serverRow('fixture').click();
+    await editor.workbench.page.keyboard.press('ArrowRight');
+    const toolsGroup = editor.workbench.page.locator('.pane .monaco-list-row', { hasText: 'Tools (7)' });
+    await toolsGroup.waitFor();
+    await toolsGroup.click();
+    await editor.workbench.page.keyboard.press('ArrowRight');
+    await editor.workbench.page.locator('.pane .monaco-list-row .label-name', { hasText: /^echo$/ }).waitFor();
+    await editor.workbench.page.locator('.pane .monaco-list-row', { hasText: 'Prompts (1)' }).waitFor();
+    await editor.workbench.screenshot('03-server-tools');
+    await editor.workbench.serverRow('fixture').click();
+    await editor.workbench.page.keyboard.press('ArrowLeft');
+  });
+
+  it('serves the workspace folders as roots to server-everything, and the new list after a folder is added', async () => {
+    const alpha = pathToFileURL(path.join(editor.root, 'alpha')).toString();
+    const first = text(await editor.control('callTool', { serverId: 'everything', name: 'get-roots-list', args: {} }));
+    assert.ok(first.includes(alpha), first);
+    const beta = path.join(editor.root, 'beta');
+    mkdirSync(beta);
+    writeFileSync(path.join(beta, 'README.md'), '# beta\n');
+    await editor.control('addWorkspaceFolder', { path: beta });
+    const betaUri = pathToFileURL(beta).toString();
+    const second = await waitFor('the new roots list', async () => {
+      const listed = text(await editor.control('callTool', { serverId: 'everything', name: 'get-roots-list', args: {} }));
+      return listed.includes(betaUri) && listed;
+    });
+    assert.ok(second.includes(alpha), second);
+    await editor.workbench.screenshot('04-roots-after-adding-folder');
+  });
+
+  it('passes the in-editor suite that uses the public API from a second extension', async () => {
+    const result = await editor.control<SuiteResult>('runSuite', { index: path.join(OUT, 'test/editor/suite/index.js') }, 120_000);
+    for (const test of result.tests) process.stdout.write(`      [in editor] ${test.state === 'passed' ? '✔' : '✘'} ${test.title}\n${test.error ? `${test.error}\n` : ''}`);
+    recordInEditorResult(result);
+    assert.equal(result.failed, 0, result.tests.filter((t) => t.error).map((t) => `${t.title}: ${t.error}`).join('\n'));
+    assert.ok(result.passed >= 6);
+  });
+
+  it('restarts a server whose process was killed, and the view recovers', async () => {
+    const before = await editor.workbench.waitForServerDescription('fixture', /^running/);
+    const pid = (await server('fixture'))!.pid!;
+    process.kill(pid, 'SIGKILL');
+    await editor.workbench.waitForServerDescription('fixture', /^(restarting|starting)/, 10_000);
+    await editor.workbench.screenshot('05-server-restarting');
+    assert.equal(await editor.workbench.waitForServerDescription('fixture', /^running/), before);
+    const restarted = (await server('fixture'))!;
+    assert.notEqual(restarted.pid, pid);
+    assert.ok(restarted.pid && isAlive(restarted.pid));
+    await editor.workbench.screenshot('06-server-recovered');
+  });
+
+  it('shows an invalid entry’s error naming the server and the field, and leaves the others running', async () => {
+    const pid = (await server('fixture'))!.pid;
+    editor.writeSettings(['alpha', path.join(editor.root, 'beta')], { 'mcpHost.servers': { ...servers, broken: { command: 42 } } });
+    const message = 'MCP server "broken": "command" must be a string (got number 42)';
+    await waitFor('the error notification', async () => (await editor.workbench.notifications()).some((n) => n.includes(message)), 30_000);
+    assert.equal(await editor.workbench.waitForServerDescription('broken', /^invalid$/), 'invalid');
+    assert.equal((await server('broken'))?.reason, message);
+    assert.equal((await server('fixture'))?.pid, pid);
+    assert.equal((await server('fixture'))?.status, 'running');
+    await editor.workbench.screenshot('07-invalid-entry');
+  });
+
+  it('ends a server’s process when the server is removed from settings', async () => {
+    const pid = (await server('fixture'))!.pid!;
+    assert.ok(isAlive(pid));
+    const { fixture: _removed, ...rest } = servers;
+    editor.writeSettings(['alpha', path.join(editor.root, 'beta')], { 'mcpHost.servers': rest });
+    await waitFor('the row to go', async () => (await editor.workbench.serverRow('fixture').count()) === 0, 30_000);
+    await waitFor(`process ${pid} to end`, () => !isAlive(pid), 15_000);
+    assert.equal(await server('fixture'), undefined);
+    assert.equal(await editor.workbench.statusBarText('MCP'), 'MCP 2/2');
+    await editor.workbench.screenshot('08-server-removed');
+  });
+
+  it('shows a server’s log with its stderr and the connection details', async () => {
+    await editor.workbench.runCommand('MCP: Show Server Output');
+    await editor.workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: 'everything' }).first().click();
+    const output = async () => ((await editor.workbench.page.locator('.part.panel .monaco-editor .view-lines').textContent()) ?? '').replace(/\u00a0/g, ' ');
+    await waitFor('the connection line', async () => (await output()).includes('Connected: mcp-servers/everything'), 30_000);
+    assert.match(await output(), /\[stderr\] Starting default \(STDIO\) server/);
+    assert.match(await output(), /protocol 2025-11-25 \(legacy era\) over stdio, pid \d+/);
+    await editor.workbench.screenshot('09-server-output');
+  });
+});
+
+/** In-editor results count toward the run's total (the summary line). */
+function recordInEditorResult(result: SuiteResult): void {
+  const dir = path.join(REPO, 'test-results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'in-editor.json'), JSON.stringify({ passes: result.passed, failures: result.failed }));
+}
