@@ -19,6 +19,8 @@ export interface CodeServerOptions {
   readonly env?: Record<string, string>;
   /** Keep the same profile across launches (the demo); tests use a fresh one each time. */
   readonly profileDir?: string;
+  /** A fixed port (the demo); tests take a free one. */
+  readonly port?: number;
 }
 
 export interface RunningCodeServer {
@@ -59,6 +61,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<Runni
         'chat.disableAIFeatures': true,
         'window.restoreWindows': 'none',
         'workbench.secondarySideBar.defaultVisibility': 'hidden',
+        'git.openRepositoryInParentFolders': 'never',
         ...options.userSettings,
       },
       null,
@@ -77,7 +80,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<Runni
       userDataDir,
     ]);
   }
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const args = [
     options.install.codeServerEntry,
     '--auth',

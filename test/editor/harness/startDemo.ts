@@ -1,0 +1,44 @@
+// `npm start`: a real VS Code in the browser with MCP Host installed and the demo workspace open.
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import * as readline from 'node:readline';
+import { startCodeServer } from './codeServer';
+import { EXTENSION_VSIX, OUT, REPO, editorInstall } from './editorSession';
+import { cacheDir } from './editorInstall';
+
+const DEMO_MCP_PORT = 3917; // fixed: demo/.vscode/settings.json points at it
+const port = Number(process.env.PORT ?? 3916);
+
+async function main(): Promise<void> {
+  const install = editorInstall();
+  const http = spawn(process.execPath, [path.join(OUT, 'test/fixtures/servers/httpServer.js'), '--port', String(DEMO_MCP_PORT), '--name', 'demo-modern'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    readline.createInterface({ input: http.stdout! }).on('line', (line) => line.startsWith('listening') && resolve());
+    http.once('exit', (code) => reject(new Error(`the demo MCP server could not listen on 127.0.0.1:${DEMO_MCP_PORT} (exit ${code}); is the port in use?`)));
+  });
+  const editor = await startCodeServer({
+    install,
+    vsixes: [EXTENSION_VSIX],
+    open: path.join(REPO, 'demo'),
+    trustWorkspaces: true,
+    profileDir: path.join(cacheDir(), 'demo-profile'),
+    port,
+  });
+  console.log(`\nMCP Host demo is running: ${editor.url}?folder=${encodeURIComponent(path.join(REPO, 'demo'))}`);
+  console.log(`Modern (2026-07-28) demo server: http://127.0.0.1:${DEMO_MCP_PORT}/mcp`);
+  console.log('Press Ctrl+C to stop.');
+  const stop = async () => {
+    await editor.stop();
+    http.kill('SIGTERM');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
