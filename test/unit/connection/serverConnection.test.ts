@@ -52,7 +52,7 @@ describe('ServerConnection against real fixture servers', () => {
     assert.equal(snap.era, 'legacy');
     assert.equal(snap.protocolVersion, '2025-11-25');
     assert.equal(snap.serverName, 'fixture-legacy');
-    assert.deepEqual(snap.tools.map((t) => t.name).sort(), ['add', 'add-tool', 'echo', 'hang', 'pid', 'roots', 'slow']);
+    assert.deepEqual(snap.tools.map((t) => t.name).sort(), ['add', 'add-tool', 'echo', 'hang', 'log', 'pid', 'roots', 'slow']);
     assert.deepEqual(snap.prompts.map((p) => p.name), ['greet']);
     assert.deepEqual(snap.resources.map((r) => r.uri), ['fixture://readme']);
     assert.ok(snap.pid && isAlive(snap.pid));
@@ -203,6 +203,33 @@ describe('ServerConnection against real fixture servers', () => {
     await connection.start();
     await connection.request('tools/call', (c, o) => c.callTool({ name: 'add-tool', arguments: { name: 'fresh' } }, o));
     await waitFor('the new tool', () => connection.snapshot().tools.some((t) => t.name === 'fresh'));
+  });
+
+  it('refreshes the tool list of a 2026-07-28 server through subscriptions/listen', async () => {
+    const log = new RecordingLog('trace');
+    const { connection } = connect(stdioDefinition('modern-changing', fixture('modernStdio')), { log });
+    await connection.start();
+    assert.equal(connection.snapshot().era, 'modern');
+    await connection.request('tools/call', (c, o) => c.callTool({ name: 'add-tool', arguments: { name: 'fresh-modern' } }, o));
+    await waitFor('the new tool', () => connection.snapshot().tools.some((t) => t.name === 'fresh-modern'));
+    assert.ok(log.lines.some((l) => l.startsWith('trace → ') && l.includes('"method":"subscriptions/listen"')));
+  });
+
+  it('drives logging/setLevel on a 2025 server from the channel level, and logs its messages', async () => {
+    const log = new RecordingLog('info');
+    const { connection } = connect(stdioDefinition('leveled', fixture('legacyStdio')), { log });
+    await connection.start();
+    log.setLevel('trace');
+    await waitFor('logging/setLevel debug', () => log.lines.some((l) => l.startsWith('trace → ') && l.includes('"method":"logging/setLevel"') && l.includes('"level":"debug"')));
+    await connection.request('tools/call', (c, o) => c.callTool({ name: 'log', arguments: { level: 'warning', text: 'disk almost full' } }, o));
+    await waitFor('the server log line', () => log.lines.includes('warn [fixture] disk almost full'));
+  });
+
+  it('carries the log level in _meta on 2026-07-28 requests', async () => {
+    const log = new RecordingLog('debug');
+    const { connection } = connect(stdioDefinition('meta-level', fixture('modernStdio')), { log });
+    await connection.start();
+    assert.deepEqual(connection.requestMeta(), { 'io.modelcontextprotocol/logLevel': 'debug' });
   });
 
   it('stops by closing stdin and leaves no process behind', async () => {

@@ -181,6 +181,14 @@ describe('McpHost', () => {
     assert.deepEqual(rootsOf(await host.callTool('pinned', 'roots', {})), [{ uri: uri(`${workspace}/elsewhere`), name: 'elsewhere' }]);
   });
 
+  it('stops every server and its process when disposed (the window closes)', async () => {
+    const { host } = harness();
+    await host.applySettings(entries({ a: legacy(), b: modern() }));
+    const pids = [(await running(host, 'a')).pid!, (await running(host, 'b')).pid!];
+    await host.dispose();
+    assert.deepEqual(pids.map(isAlive), [false, false]);
+  });
+
   it('fails a call to an unknown server or a stopped one with a clear message', async () => {
     const { host } = harness();
     hosts.push(host);
