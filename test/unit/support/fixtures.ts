@@ -13,41 +13,25 @@ export function fixture(name: 'legacyStdio' | 'modernStdio' | 'silentStdio' | 'h
   return path.join(FIXTURES, `${name}.js`);
 }
 
+const BASE = {
+  scope: 'user',
+  args: [],
+  env: {},
+  headers: {},
+  enabled: true,
+  autoStart: true,
+  requestTimeoutMs: 10_000,
+  maxTotalTimeoutMs: 60_000,
+  restart: { ...DEFAULT_RESTART, initialDelayMs: 100, maxDelayMs: 400 },
+} as const;
+
 /** A stdio definition running one of our fixtures with node. */
 export function stdioDefinition(id: string, script: string, extra: Partial<ServerDefinition> & { args?: string[] } = {}): ResolvedServerDefinition {
-  return {
-    id,
-    scope: 'user',
-    transport: 'stdio',
-    command: process.execPath,
-    env: {},
-    headers: {},
-    enabled: true,
-    autoStart: true,
-    requestTimeoutMs: 10_000,
-    maxTotalTimeoutMs: 60_000,
-    restart: { ...DEFAULT_RESTART, initialDelayMs: 100, maxDelayMs: 400 },
-    ...extra,
-    args: [script, ...(extra.args ?? [])],
-    roots: undefined,
-  } as ResolvedServerDefinition;
+  return { ...BASE, id, transport: 'stdio', command: process.execPath, ...extra, args: [script, ...(extra.args ?? [])], roots: undefined } as ResolvedServerDefinition;
 }
 
 export function httpDefinition(id: string, url: string, transport: 'http' | 'sse' = 'http'): ResolvedServerDefinition {
-  return {
-    id,
-    scope: 'user',
-    transport,
-    url,
-    args: [],
-    env: {},
-    headers: {},
-    enabled: true,
-    autoStart: true,
-    requestTimeoutMs: 10_000,
-    maxTotalTimeoutMs: 60_000,
-    restart: { ...DEFAULT_RESTART, initialDelayMs: 100, maxDelayMs: 400 },
-  };
+  return { ...BASE, id, transport, url };
 }
 
 /** A log that keeps its lines, so tests can assert on what the user would read. */
