@@ -18,9 +18,12 @@ let host: McpHost | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<McpHostApi> {
   const logs = new ServerLogChannels();
   const secrets = new SecretInputs(context.secrets);
+  const resolver = new ExecutableResolver();
+  // The login shell's PATH takes a few hundred ms to read; start now so the first server waits less.
+  void resolver.searchPath();
   host = new McpHost({
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version) },
-    resolver: new ExecutableResolver(),
+    resolver,
     eraPins: new MementoEraPinStore(context.globalState),
     env: {
       prompts: new EditorUserPrompts(),

@@ -50,7 +50,7 @@ describe('Workspace servers in a real VS Code', function () {
 
   it('shows each server running in the MCP Servers view with the tool count the server reports', async () => {
     await editor.workbench.openMcpView();
-    assert.equal(await editor.workbench.waitForServerDescription('fixture', /^running/), 'running · 8 tools · 1 prompt · 1 resource');
+    assert.equal(await editor.workbench.waitForServerDescription('fixture', /^running/), 'running · 8 tools · 1 prompt · 2 resources');
     const everythingRow = await editor.workbench.waitForServerDescription('everything', /^running · \d+ tools/);
     const reported = await editor.control<unknown[]>('listTools', { serverId: 'everything' });
     assert.ok(everythingRow.startsWith(`running · ${reported.length} tools`), `${everythingRow} vs ${reported.length} tools`);

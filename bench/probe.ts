@@ -1,0 +1,206 @@
+// One measurement in a fresh process (so timings and peak RSS are its own). Prints one JSON line.
+//   node probe.js <scenario> <variant: host|raw|floor> [key=value…]
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import * as readline from 'node:readline';
+import { performance } from 'node:perf_hooks';
+import { Client, type PriorDiscovery } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { definitionHash } from '../src/core/config/definitionHash';
+import { DEFAULT_RESTART, type ResolvedServerDefinition } from '../src/core/config/serverDefinition';
+import { InMemoryEraPinStore } from '../src/core/connection/eraPins';
+import { ExecutableResolver } from '../src/core/connection/executableResolver';
+import { ServerConnection } from '../src/core/connection/serverConnection';
+import { silentLog } from '../src/core/connection/serverLog';
+
+const FIXTURES = path.resolve(__dirname, '../test/fixtures/servers');
+const [scenario, variant, ...rest] = process.argv.slice(2);
+const params = Object.fromEntries(rest.map((kv) => kv.split('=') as [string, string]));
+const num = (key: string, fallback: number) => (params[key] === undefined ? fallback : Number(params[key]));
+const script = path.join(FIXTURES, params.era === 'modern' ? 'modernStdio.js' : 'legacyStdio.js');
+const serverArgs = [script, ...(params.tools ? ['--extra-tools', params.tools] : [])];
+const resolver = new ExecutableResolver();
+
+function definition(id = 'bench'): ResolvedServerDefinition {
+  return {
+    id, scope: 'user', transport: 'stdio', command: process.execPath, args: serverArgs, env: {}, headers: {},
+    enabled: true, autoStart: true, requestTimeoutMs: 120_000, maxTotalTimeoutMs: 600_000, restart: DEFAULT_RESTART,
+  };
+}
+
+/** The host's path: ServerConnection (transport choice, era pin, state machine, lists, error mapping). */
+async function hostConnection(pins = new InMemoryEraPinStore(), id = 'bench'): Promise<ServerConnection> {
+  const def = definition(id);
+  const connection = new ServerConnection(def, definitionHash(def), '', {
+    clientInfo: { name: 'bench', version: '0' }, resolver, eraPins: pins, log: silentLog, roots: () => [],
+  });
+  await connection.start();
+  if (connection.state !== 'running') throw new Error(`host failed to start: ${connection.snapshot().reason}`);
+  return connection;
+}
+
+/** The raw SDK: a bare Client on the same server, loading the same lists the host shows. */
+async function rawClient(prior?: PriorDiscovery): Promise<Client> {
+  const client = new Client({ name: 'bench', version: '0' }, { versionNegotiation: { mode: 'auto' } });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: serverArgs, stderr: 'ignore' }), { prior });
+  await Promise.all([client.listTools(), client.listPrompts(), client.listResources(), client.listResourceTemplates()]);
+  return client;
+}
+
+type Call = () => Promise<unknown>;
+
+async function caller(): Promise<{ call: (name: string, args: Record<string, unknown>) => Promise<unknown>; close: () => Promise<void> }> {
+  if (variant === 'host') {
+    const c = await hostConnection();
+    return { call: (name, args) => c.request('tools/call', (client, o) => client.callTool({ name, arguments: args }, o)), close: () => c.stop() };
+  }
+  if (variant === 'raw') {
+    const c = await rawClient();
+    return { call: (name, args) => c.callTool({ name, arguments: args }), close: () => c.close() };
+  }
+  const child = spawn(process.execPath, [path.join(__dirname, 'floorEcho.js')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const waiting = new Map<number, () => void>();
+  readline.createInterface({ input: child.stdout! }).on('line', (line) => waiting.get((JSON.parse(line) as { id: number }).id)?.());
+  let id = 0;
+  return {
+    call: (name, args) =>
+      new Promise<void>((resolve) => {
+        const n = ++id;
+        waiting.set(n, resolve);
+        child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id: n, method: 'tools/call', params: { name, arguments: args } })}\n`);
+      }),
+    close: async () => void child.kill(),
+  };
+}
+
+async function timeEach(n: number, call: Call): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const start = performance.now();
+    await call();
+    times.push(performance.now() - start);
+  }
+  return times;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+const scenarios: Record<string, () => Promise<Record<string, number>>> = {
+  async roundTrip() {
+    const c = await caller();
+    await timeEach(50, () => c.call('echo', { text: 'warm' }));
+    const times = await timeEach(num('calls', 500), () => c.call('echo', { text: 'hello' }));
+    await c.close();
+    return { medianMs: median(times) };
+  },
+  async throughput() {
+    const c = await caller();
+    await timeEach(20, () => c.call('echo', { text: 'warm' }));
+    const count = num('calls', 1000);
+    const start = performance.now();
+    await Promise.all(Array.from({ length: count }, (_, i) => c.call('echo', { text: String(i) })));
+    const seconds = (performance.now() - start) / 1000;
+    await c.close();
+    return { callsPerSecond: count / seconds };
+  },
+  async loginShellPath() {
+    const start = performance.now();
+    await new ExecutableResolver().searchPath();
+    return { ms: performance.now() - start };
+  },
+  async connect() {
+    // pinned: the era is known (second start); probe: first contact with `auto`.
+    const pinned = params.mode !== 'probe';
+    // The login-shell PATH is read once per window, before the first server; measured on its own.
+    await resolver.searchPath();
+    const start = performance.now();
+    if (variant === 'host') {
+      const pins = new InMemoryEraPinStore();
+      if (pinned) pins.set(definitionHash(definition()), params.era === 'modern' ? await discoverOnce() : { kind: 'legacy' });
+      const c = await hostConnection(pins);
+      const ms = performance.now() - start;
+      await c.stop();
+      return { ms };
+    }
+    const c = await rawClient(pinned ? (params.era === 'modern' ? await discoverOnce() : { kind: 'legacy' }) : undefined);
+    const ms = performance.now() - start;
+    await c.close();
+    return { ms };
+  },
+  async manyServers() {
+    const count = num('servers', 1);
+    await resolver.searchPath();
+    const start = performance.now();
+    const connections = await Promise.all(Array.from({ length: count }, (_, i) => hostConnection(new InMemoryEraPinStore(), `s${i}`)));
+    const ms = performance.now() - start;
+    await Promise.all(connections.map((c) => c.stop()));
+    return { ms };
+  },
+  async listChanged() {
+    // From the server's list_changed to the host's (or raw client's) list holding the new tool.
+    const name = 'added-tool';
+    if (variant === 'host') {
+      const c = await hostConnection();
+      const start = performance.now();
+      await c.request('tools/call', (client, o) => client.callTool({ name: 'add-tool', arguments: { name } }, o));
+      while (!c.snapshot().tools.some((t) => t.name === name)) await new Promise((r) => setImmediate(r));
+      const ms = performance.now() - start;
+      await c.stop();
+      return { ms, peakRssMb: process.resourceUsage().maxRSS / 1024 };
+    }
+    let resolveSeen!: () => void;
+    const seen = new Promise<void>((r) => (resolveSeen = r));
+    const client = new Client({ name: 'bench', version: '0' }, {
+      versionNegotiation: { mode: 'auto' },
+      listChanged: { tools: { onChanged: (_e, tools) => tools?.some((t) => t.name === name) && resolveSeen() } },
+    });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: serverArgs, stderr: 'ignore' }));
+    await client.listTools();
+    const start = performance.now();
+    await client.callTool({ name: 'add-tool', arguments: { name } });
+    await seen;
+    const ms = performance.now() - start;
+    await client.close();
+    return { ms, peakRssMb: process.resourceUsage().maxRSS / 1024 };
+  },
+  async payload() {
+    const bytes = num('bytes', 1_000_000);
+    const kind = params.kind ?? 'resource';
+    const run = (client: Client, o?: object): Promise<unknown> =>
+      kind === 'resource' ? client.readResource({ uri: `fixture://blob/${bytes}` }, o) : client.callTool({ name: 'payload', arguments: { bytes } }, o);
+    let ms: number;
+    if (variant === 'host') {
+      const c = await hostConnection();
+      const start = performance.now();
+      await c.request('payload', (client, o) => run(client, o));
+      ms = performance.now() - start;
+      await c.stop();
+    } else {
+      const c = await rawClient();
+      const start = performance.now();
+      await run(c);
+      ms = performance.now() - start;
+      await c.close();
+    }
+    return { ms, peakRssMb: process.resourceUsage().maxRSS / 1024 };
+  },
+};
+
+async function discoverOnce(): Promise<PriorDiscovery> {
+  const client = new Client({ name: 'bench', version: '0' }, { versionNegotiation: { mode: 'auto' } });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: serverArgs, stderr: 'ignore' }));
+  const discover = client.getDiscoverResult();
+  await client.close();
+  if (!discover) throw new Error('the modern fixture did not negotiate 2026-07-28');
+  return { kind: 'modern', discover };
+}
+
+scenarios[scenario]()
+  .then((result) => {
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    process.exit(0);
+  })
+  .catch((error) => {
+    process.stderr.write(`${(error as Error).stack}\n`);
+    process.exit(1);
+  });

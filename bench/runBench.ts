@@ -1,0 +1,122 @@
+// `npm run bench [-- --quick]`: the host's cost against the raw SDK on the same work, as ratios
+// measured in one run. Every figure is the median of repeated runs, each in a fresh process.
+import { execFileSync } from 'node:child_process';
+import { statSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import * as path from 'node:path';
+
+const quick = process.argv.includes('--quick');
+const REPO = path.resolve(__dirname, '../..');
+const PROBE = path.join(__dirname, 'probe.js');
+
+type Figures = Record<string, number>;
+
+function probe(scenario: string, variant: string, params: Record<string, string | number> = {}): Figures {
+  const args = [PROBE, scenario, variant, ...Object.entries(params).map(([k, v]) => `${k}=${v}`)];
+  return JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 20, timeout: 300_000 }).trim().split('\n').pop()!) as Figures;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Runs the variants interleaved, `reps` times, so drift on a shared machine hits all of them alike. */
+function compare(scenario: string, variants: string[], params: Record<string, string | number>, reps: number, key: string): Record<string, number> {
+  const samples: Record<string, number[]> = Object.fromEntries(variants.map((v) => [v, []]));
+  for (let i = 0; i < reps; i++) for (const v of variants) samples[v].push(probe(scenario, v, params)[key]);
+  return Object.fromEntries(variants.map((v) => [v, median(samples[v])]));
+}
+
+interface Row {
+  readonly measure: string;
+  readonly host: string;
+  readonly baseline: string;
+  readonly ratio: string;
+  readonly target: string;
+}
+
+const rows: Row[] = [];
+const results: Record<string, unknown> = {};
+const fmt = (n: number, unit: string, digits = 2) => `${n.toFixed(digits)} ${unit}`;
+function row(measure: string, host: string, baseline: string, ratio: number | undefined, target = '') {
+  rows.push({ measure, host, baseline, ratio: ratio === undefined ? '' : ratio.toFixed(2), target });
+}
+
+const reps = quick ? 1 : 5;
+const started = Date.now();
+
+// 1. Tool-call round trip.
+for (const era of ['legacy', 'modern']) {
+  const r = compare('roundTrip', ['host', 'raw', 'floor'], { era, calls: quick ? 50 : 500 }, reps, 'medianMs');
+  results[`roundTrip.${era}`] = r;
+  row(`tool call round trip, stdio, ${era}`, fmt(r.host, 'ms', 3), `${fmt(r.raw, 'ms', 3)} raw SDK; ${fmt(r.floor, 'ms', 3)} floor`, r.host / r.raw, '≤ 1.10');
+}
+
+// 2. Connect until tools are listed (era pinned), and the first-contact probe separately.
+for (const era of ['legacy', 'modern']) {
+  const r = compare('connect', ['host', 'raw'], { era }, reps, 'ms');
+  results[`connect.pinned.${era}`] = r;
+  row(`connect until lists loaded, pinned ${era}`, fmt(r.host, 'ms', 0), `${fmt(r.raw, 'ms', 0)} raw SDK`, r.host / r.raw, era === 'legacy' ? '≤ 1.10' : '');
+  const p = compare('connect', ['host', 'raw'], { era, mode: 'probe' }, reps, 'ms');
+  results[`connect.probe.${era}`] = p;
+  row(`  first contact (auto probe), ${era}`, fmt(p.host, 'ms', 0), `${fmt(p.raw, 'ms', 0)} raw SDK auto`, p.host / p.raw);
+}
+
+const shell = compare('loginShellPath', ['host'], {}, reps, 'ms').host;
+results.loginShellPathMs = shell;
+row('  login-shell PATH lookup (once per window)', fmt(shell, 'ms', 0), '', undefined);
+
+// 3. Many servers at once.
+const counts = quick ? [1, 5] : [1, 5, 20];
+const many: Record<number, number> = {};
+for (const servers of counts) many[servers] = compare('manyServers', ['host'], { servers }, quick ? 1 : 3, 'ms').host;
+results.manyServers = many;
+for (const servers of counts) row(`start ${servers} stdio server(s) at once`, fmt(many[servers], 'ms', 0), `${fmt(many[1], 'ms', 0)} (1 server)`, many[servers] / many[1], servers === 20 ? '≤ 1.5' : '');
+
+// 4. Big lists: list_changed until the lists are updated.
+for (const tools of quick ? [100] : [100, 1000, 10000]) {
+  const r = compare('listChanged', ['host', 'raw'], { tools }, quick ? 1 : 3, 'ms');
+  const rss = compare('listChanged', ['host', 'raw'], { tools }, 1, 'peakRssMb');
+  results[`listChanged.${tools}`] = { ...r, peakRssMb: rss };
+  row(`list_changed → lists updated, ${tools} tools`, `${fmt(r.host, 'ms', 0)}, ${fmt(rss.host, 'MB', 0)} RSS`, `${fmt(r.raw, 'ms', 0)}, ${fmt(rss.raw, 'MB', 0)} raw SDK`, r.host / r.raw);
+}
+
+// 5. Big payloads.
+for (const bytes of quick ? [1_000_000] : [1_000_000, 50_000_000]) {
+  for (const kind of ['resource', 'tool']) {
+    const t = compare('payload', ['host', 'raw'], { bytes, kind }, quick ? 1 : 3, 'ms');
+    const m = compare('payload', ['host', 'raw'], { bytes, kind }, 1, 'peakRssMb');
+    results[`payload.${kind}.${bytes}`] = { ms: t, peakRssMb: m };
+    row(`${bytes / 1e6} MB ${kind === 'resource' ? 'resource blob' : 'tool result'}`, `${fmt(t.host, 'ms', 0)}, ${fmt(m.host, 'MB', 0)} RSS`, `${fmt(t.raw, 'ms', 0)}, ${fmt(m.raw, 'MB', 0)} raw SDK`, t.host / t.raw);
+  }
+}
+
+// 6. Throughput: concurrent calls on one connection.
+const calls = quick ? 200 : 1000;
+const tp = compare('throughput', ['host', 'raw'], { calls }, reps, 'callsPerSecond');
+results.throughput = tp;
+row(`${calls} concurrent tool calls`, fmt(tp.host, 'calls/s', 0), `${fmt(tp.raw, 'calls/s', 0)} raw SDK`, tp.host / tp.raw, '(higher is better)');
+
+// 7. Footprint.
+const bundle = statSync(path.join(REPO, 'dist/extension.js')).size;
+results.bundleBytes = bundle;
+row('bundle dist/extension.js', fmt(bundle / 1024, 'KB', 0), '', undefined);
+try {
+  const vsix = statSync(path.join(REPO, 'dist/mcp-host.vsix')).size;
+  results.vsixBytes = vsix;
+  row('.vsix', fmt(vsix / 1024, 'KB', 0), '', undefined);
+} catch {
+  row('.vsix', 'not built (npm run package)', '', undefined);
+}
+
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+const widths = ['measure', 'host', 'baseline', 'ratio', 'target'].map((k) => Math.max(k.length, ...rows.map((r) => r[k as keyof Row].length)));
+const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+console.log(`\nMCP Host benchmark${quick ? ' (quick)' : ''} — ${machine}`);
+console.log(line(['measure', 'host', 'baseline', 'ratio', 'target']));
+console.log(line(widths.map((w) => '-'.repeat(w))));
+for (const r of rows) console.log(line([r.measure, r.host, r.baseline, r.ratio, r.target]));
+console.log(`\n${quick ? 'quick mode' : `medians of ${reps} runs`}; ${Math.round((Date.now() - started) / 1000)} s`);
+writeFileSync(path.join(REPO, 'bench/results.json'), JSON.stringify({ machine, quick, date: new Date().toISOString(), results, rows }, null, 2));
