@@ -11,6 +11,7 @@ import { DEFAULT_RESTART, type ResolvedServerDefinition } from '../src/core/conf
 import { InMemoryEraPinStore } from '../src/core/connection/eraPins';
 import { ExecutableResolver } from '../src/core/connection/executableResolver';
 import { ServerConnection } from '../src/core/connection/serverConnection';
+import { STDIO_MAX_MESSAGE_BYTES } from '../src/core/connection/transportFactory';
 import { silentLog } from '../src/core/connection/serverLog';
 
 const FIXTURES = path.resolve(__dirname, '../test/fixtures/servers');
@@ -20,6 +21,9 @@ const num = (key: string, fallback: number) => (params[key] === undefined ? fall
 const script = path.join(FIXTURES, params.era === 'modern' ? 'modernStdio.js' : 'legacyStdio.js');
 const serverArgs = [script, ...(params.tools ? ['--extra-tools', params.tools] : [])];
 const resolver = new ExecutableResolver();
+// Same work: servers get the user's whole environment from the host (proxies, certificates, tokens),
+// so the raw SDK gets it too rather than the SDK's minimal default.
+const fullEnv = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
 
 function definition(id = 'bench'): ResolvedServerDefinition {
   return {
@@ -42,7 +46,7 @@ async function hostConnection(pins = new InMemoryEraPinStore(), id = 'bench'): P
 /** The raw SDK: a bare Client on the same server, loading the same lists the host shows. */
 async function rawClient(prior?: PriorDiscovery): Promise<Client> {
   const client = new Client({ name: 'bench', version: '0' }, { versionNegotiation: { mode: 'auto' } });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: serverArgs, stderr: 'ignore' }), { prior });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: serverArgs, env: fullEnv, stderr: 'ignore', maxBufferSize: STDIO_MAX_MESSAGE_BYTES }), { prior });
   await Promise.all([client.listTools(), client.listPrompts(), client.listResources(), client.listResourceTemplates()]);
   return client;
 }
@@ -131,7 +135,15 @@ const scenarios: Record<string, () => Promise<Record<string, number>>> = {
     const count = num('servers', 1);
     await resolver.searchPath();
     const start = performance.now();
-    const connections = await Promise.all(Array.from({ length: count }, (_, i) => hostConnection(new InMemoryEraPinStore(), `s${i}`)));
+    if (variant === 'raw') {
+      const clients = await Promise.all(Array.from({ length: count }, () => rawClient({ kind: 'legacy' })));
+      const ms = performance.now() - start;
+      await Promise.all(clients.map((c) => c.close()));
+      return { ms };
+    }
+    const pins = new InMemoryEraPinStore();
+    for (let i = 0; i < count; i++) pins.set(definitionHash(definition(`s${i}`)), { kind: 'legacy' });
+    const connections = await Promise.all(Array.from({ length: count }, (_, i) => hostConnection(pins, `s${i}`)));
     const ms = performance.now() - start;
     await Promise.all(connections.map((c) => c.stop()));
     return { ms };
@@ -154,7 +166,7 @@ const scenarios: Record<string, () => Promise<Record<string, number>>> = {
       versionNegotiation: { mode: 'auto' },
       listChanged: { tools: { onChanged: (_e, tools) => tools?.some((t) => t.name === name) && resolveSeen() } },
     });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: serverArgs, stderr: 'ignore' }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: serverArgs, env: fullEnv, stderr: 'ignore' }));
     await client.listTools();
     const start = performance.now();
     await client.callTool({ name: 'add-tool', arguments: { name } });
@@ -188,7 +200,7 @@ const scenarios: Record<string, () => Promise<Record<string, number>>> = {
 
 async function discoverOnce(): Promise<PriorDiscovery> {
   const client = new Client({ name: 'bench', version: '0' }, { versionNegotiation: { mode: 'auto' } });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: serverArgs, stderr: 'ignore' }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: serverArgs, env: fullEnv, stderr: 'ignore' }));
   const discover = client.getDiscoverResult();
   await client.close();
   if (!discover) throw new Error('the modern fixture did not negotiate 2026-07-28');

@@ -1,13 +1,4 @@
-import {
-  Client,
-  LOG_LEVEL_META_KEY,
-  type ClientOptions,
-  type Prompt,
-  type RequestOptions,
-  type Resource,
-  type ResourceTemplateType,
-  type Tool,
-} from '@modelcontextprotocol/client';
+import { Client, LOG_LEVEL_META_KEY, type ClientOptions, type RequestOptions } from '@modelcontextprotocol/client';
 import type { ResolvedRoot, ResolvedServerDefinition } from '../config/serverDefinition';
 import { Emitter, type Disposable } from '../events';
 import type { EraPinStore } from './eraPins';
@@ -15,6 +6,7 @@ import type { ExecutableResolver } from './executableResolver';
 import { isAlive, listDescendants, terminateProcesses } from './processTree';
 import { RestartPolicy } from './restartPolicy';
 import { describeRequestError, ServerUnavailableError } from './serverErrors';
+import { ServerLists } from './serverLists';
 import { logServerMessage, mcpLevelFor, type ServerLog } from './serverLog';
 import type { ServerSnapshot, ServerStatus } from './serverSnapshot';
 import { openSession, type OpenedSession } from './sessionOpener';
@@ -46,10 +38,7 @@ export class ServerConnection implements Disposable {
   private generation = 0;
   private sessionDisposables: Disposable[] = [];
   private stderrTail: string[] = [];
-  private tools: Tool[] = [];
-  private prompts: Prompt[] = [];
-  private resources: Resource[] = [];
-  private resourceTemplates: ResourceTemplateType[] = [];
+  private readonly lists: ServerLists;
   private readonly policy: RestartPolicy;
   private readonly changed = new Emitter<ServerSnapshot>();
   readonly onDidChange = this.changed.event;
@@ -63,6 +52,7 @@ export class ServerConnection implements Disposable {
     private readonly deps: ServerConnectionDeps,
   ) {
     this.policy = new RestartPolicy(definition.restart);
+    this.lists = new ServerLists(deps.log, definition.requestTimeoutMs, () => this.fire());
   }
 
   get id(): string {
@@ -88,10 +78,10 @@ export class ServerConnection implements Disposable {
       serverName: info?.name,
       serverVersion: info?.version,
       pid: this.session?.created.stdio?.pid ?? undefined,
-      tools: this.tools,
-      prompts: this.prompts,
-      resources: this.resources,
-      resourceTemplates: this.resourceTemplates,
+      tools: this.lists.tools,
+      prompts: this.lists.prompts,
+      resources: this.lists.resources,
+      resourceTemplates: this.lists.resourceTemplates,
     };
   }
 
@@ -126,7 +116,7 @@ export class ServerConnection implements Disposable {
     if (!session) await transport?.transport.close().catch(() => undefined);
     await terminateProcesses(pid !== undefined && isAlive(pid) ? [pid, ...descendants] : descendants);
     this.disposeSession();
-    this.clearLists();
+    this.lists.clear();
     this.setStatus('stopped', reason);
   }
 
@@ -198,7 +188,7 @@ export class ServerConnection implements Disposable {
         );
         this.watchLogLevel(generation);
         // Lists first, so "running" never shows with empty counts.
-        await this.refreshLists(generation);
+        await this.lists.refreshAll(client, () => generation === this.generation);
         if (generation === this.generation) this.setStatus('running');
       } catch (error) {
         if (generation !== this.generation) return;
@@ -230,25 +220,13 @@ export class ServerConnection implements Disposable {
   }
 
   private createClient(options: ClientOptions, generation: number): Client {
-    const changed = <T>(apply: (items: T[]) => void, after?: () => Promise<void>) => ({
-      onChanged: (error: Error | null, items: T[] | null) => {
-        if (generation !== this.generation) return;
-        if (error) return this.deps.log.warn(`Refreshing a list failed: ${error.message}`);
-        if (items) apply(items);
-        void (after?.() ?? Promise.resolve()).then(() => this.fire());
-      },
-    });
     const client = new Client(this.deps.clientInfo, {
       ...options,
       capabilities: { roots: { listChanged: true } },
-      listChanged: {
-        tools: changed<Tool>((items) => (this.tools = items)),
-        prompts: changed<Prompt>((items) => (this.prompts = items)),
-        resources: changed<Resource>(
-          (items) => (this.resources = items),
-          () => this.refreshTemplates(generation),
-        ),
-      },
+      listChanged: this.lists.changeHandlers(
+        () => this.session?.client,
+        () => generation === this.generation,
+      ),
     });
     client.setRequestHandler('roots/list', async () => ({ roots: this.deps.roots().map((r) => ({ uri: r.uri, name: r.name })) }));
     // Protocol noise (non-JSON stdout lines, unknown ids) is worth seeing but never fatal.
@@ -294,44 +272,6 @@ export class ServerConnection implements Disposable {
     void apply();
   }
 
-  private async refreshLists(generation: number): Promise<void> {
-    const client = this.session?.client;
-    const caps = client?.getServerCapabilities();
-    if (!client || !caps) return;
-    const list = async <T>(label: string, enabled: unknown, fetch: () => Promise<T[]>): Promise<T[]> => {
-      if (!enabled) return [];
-      try {
-        return await fetch();
-      } catch (error) {
-        this.deps.log.warn(`${label} failed: ${(error as Error).message}`);
-        return [];
-      }
-    };
-    const options = { timeout: this.definition.requestTimeoutMs };
-    const [tools, prompts, resources] = await Promise.all([
-      list('tools/list', caps.tools, async () => (await client.listTools(undefined, options)).tools),
-      list('prompts/list', caps.prompts, async () => (await client.listPrompts(undefined, options)).prompts),
-      list('resources/list', caps.resources, async () => (await client.listResources(undefined, options)).resources),
-      this.refreshTemplates(generation),
-    ]);
-    if (generation !== this.generation) return;
-    this.tools = tools;
-    this.prompts = prompts;
-    this.resources = resources;
-    this.fire();
-  }
-
-  private async refreshTemplates(generation: number): Promise<void> {
-    const client = this.session?.client;
-    if (!client?.getServerCapabilities()?.resources) return;
-    try {
-      const { resourceTemplates } = await client.listResourceTemplates(undefined, { timeout: this.definition.requestTimeoutMs });
-      if (generation === this.generation) this.resourceTemplates = resourceTemplates;
-    } catch (error) {
-      this.deps.log.warn(`resources/templates/list failed: ${(error as Error).message}`);
-    }
-  }
-
   private async onClosed(generation: number): Promise<void> {
     if (generation !== this.generation || this.status === 'stopping') return;
     this.generation++;
@@ -339,7 +279,7 @@ export class ServerConnection implements Disposable {
     this.session = undefined;
     this.liveTransport = undefined;
     this.disposeSession();
-    this.clearLists();
+    this.lists.clear();
     if (pid !== undefined) await terminateProcesses(await listDescendants(pid));
     const last = this.stderrTail.at(-1);
     this.scheduleRestart(`the server stopped unexpectedly${last ? ` (last output: ${last.slice(0, 200)})` : ''}`);
@@ -379,13 +319,6 @@ export class ServerConnection implements Disposable {
 
   private disposeSession(): void {
     for (const disposable of this.sessionDisposables.splice(0)) disposable.dispose();
-  }
-
-  private clearLists(): void {
-    this.tools = [];
-    this.prompts = [];
-    this.resources = [];
-    this.resourceTemplates = [];
   }
 
   private setStatus(status: ServerStatus, reason?: string): void {

@@ -5,6 +5,9 @@ import type { ResolvedServerDefinition, TransportKind } from '../config/serverDe
 import type { ExecutableResolver } from './executableResolver';
 import type { ServerLog } from './serverLog';
 
+/** Large resources arrive as one base64 line; the SDK's 10 MB default would drop the connection. */
+export const STDIO_MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
+
 export interface CreatedTransport {
   readonly transport: Transport;
   readonly kind: TransportKind;
@@ -31,7 +34,7 @@ export async function createTransport(
       if (value === null) delete env[name];
       else env[name] = value;
     }
-    const stdio = new StdioClientTransport({ command, args: [...def.args], env, cwd: def.cwd, stderr: 'pipe' });
+    const stdio = new StdioClientTransport({ command, args: [...def.args], env, cwd: def.cwd, stderr: 'pipe', maxBufferSize: STDIO_MAX_MESSAGE_BYTES });
     return { transport: stdio, kind, stdio };
   }
   const url = new URL(def.url ?? '');

@@ -52,7 +52,7 @@ describe('ServerConnection against real fixture servers', () => {
     assert.equal(snap.era, 'legacy');
     assert.equal(snap.protocolVersion, '2025-11-25');
     assert.equal(snap.serverName, 'fixture-legacy');
-    assert.deepEqual(snap.tools.map((t) => t.name).sort(), ['add', 'add-tool', 'echo', 'hang', 'log', 'pid', 'roots', 'slow']);
+    assert.deepEqual(snap.tools.map((t) => t.name).sort(), ['add', 'add-tool', 'echo', 'hang', 'log', 'payload', 'pid', 'roots', 'slow']);
     assert.deepEqual(snap.prompts.map((p) => p.name), ['greet']);
     assert.deepEqual(snap.resources.map((r) => r.uri), ['fixture://readme']);
     assert.ok(snap.pid && isAlive(snap.pid));
@@ -165,13 +165,15 @@ describe('ServerConnection against real fixture servers', () => {
     assert.match(connection.snapshot().reason ?? '', /stopped 3 times within 1 min; not restarting again\. Use Restart to try again\./);
   });
 
-  it('times out a request that gets no answer and says which server and how long', async () => {
-    const { connection } = connect(stdioDefinition('hangs', fixture('legacyStdio'), { requestTimeoutMs: 1_000 }));
+  it('times out a request that gets no answer, says which server and how long, and cancels it on the wire', async () => {
+    const log = new RecordingLog('trace');
+    const { connection } = connect(stdioDefinition('hangs', fixture('legacyStdio'), { requestTimeoutMs: 1_000 }), { log });
     await connection.start();
     await assert.rejects(
       connection.request('tools/call', (c, o) => c.callTool({ name: 'hang' }, o)),
       /MCP server "hangs" did not answer tools\/call within 1 s; the request was cancelled\./,
     );
+    await waitFor('notifications/cancelled', () => log.lines.some((l) => l.startsWith('trace → ') && l.includes('"method":"notifications/cancelled"')));
   });
 
   it('cancels a request when the caller aborts and sends notifications/cancelled to the server', async () => {

@@ -1,0 +1,85 @@
+import type { Client, ListChangedHandlers, Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
+import type { ServerLog } from './serverLog';
+
+/**
+ * A server's tools, prompts, resources and templates: fetched in full (the SDK walks every page),
+ * cached, and replaced when the server says a list changed (legacy notifications, or the
+ * 2026-07-28 subscriptions/listen stream the SDK opens). `isCurrent` guards against late answers
+ * from a session that has since ended.
+ */
+export class ServerLists {
+  tools: readonly Tool[] = [];
+  prompts: readonly Prompt[] = [];
+  resources: readonly Resource[] = [];
+  resourceTemplates: readonly ResourceTemplateType[] = [];
+
+  constructor(
+    private readonly log: ServerLog,
+    private readonly timeoutMs: number,
+    private readonly onChange: () => void,
+  ) {}
+
+  /** `listChanged` options for a new client. */
+  changeHandlers(client: () => Client | undefined, isCurrent: () => boolean): ListChangedHandlers {
+    const changed = <T>(apply: (items: T[]) => void, after?: () => Promise<void>) => ({
+      onChanged: (error: Error | null, items: T[] | null) => {
+        if (!isCurrent()) return;
+        if (error) return this.log.warn(`Refreshing a list failed: ${error.message}`);
+        if (items) apply(items);
+        void (after?.() ?? Promise.resolve()).then(() => isCurrent() && this.onChange());
+      },
+    });
+    return {
+      tools: changed<Tool>((items) => (this.tools = items)),
+      prompts: changed<Prompt>((items) => (this.prompts = items)),
+      // Templates have no list_changed of their own; they travel with resources.
+      resources: changed<Resource>(
+        (items) => (this.resources = items),
+        () => this.refreshTemplates(client(), isCurrent),
+      ),
+    };
+  }
+
+  async refreshAll(client: Client, isCurrent: () => boolean): Promise<void> {
+    const caps = client.getServerCapabilities();
+    if (!caps) return;
+    const options = { timeout: this.timeoutMs };
+    const [tools, prompts, resources] = await Promise.all([
+      this.fetch('tools/list', caps.tools, async () => (await client.listTools(undefined, options)).tools),
+      this.fetch('prompts/list', caps.prompts, async () => (await client.listPrompts(undefined, options)).prompts),
+      this.fetch('resources/list', caps.resources, async () => (await client.listResources(undefined, options)).resources),
+      this.refreshTemplates(client, isCurrent),
+    ]);
+    if (!isCurrent()) return;
+    this.tools = tools;
+    this.prompts = prompts;
+    this.resources = resources;
+    this.onChange();
+  }
+
+  clear(): void {
+    this.tools = [];
+    this.prompts = [];
+    this.resources = [];
+    this.resourceTemplates = [];
+  }
+
+  private async refreshTemplates(client: Client | undefined, isCurrent: () => boolean): Promise<void> {
+    if (!client) return;
+    const templates = await this.fetch('resources/templates/list', client.getServerCapabilities()?.resources, async () =>
+      (await client.listResourceTemplates(undefined, { timeout: this.timeoutMs })).resourceTemplates,
+    );
+    if (isCurrent()) this.resourceTemplates = templates;
+  }
+
+  /** A list the server does not offer is empty; one that fails is logged and left empty. */
+  private async fetch<T>(label: string, offered: unknown, run: () => Promise<T[]>): Promise<T[]> {
+    if (!offered) return [];
+    try {
+      return await run();
+    } catch (error) {
+      this.log.warn(`${label} failed: ${(error as Error).message}`);
+      return [];
+    }
+  }
+}
