@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { statSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import * as path from 'node:path';
+import { measureEditorFootprint } from './editorFootprint';
 
 const quick = process.argv.includes('--quick');
 const REPO = path.resolve(__dirname, '../..');
@@ -13,7 +14,8 @@ type Figures = Record<string, number>;
 
 function probe(scenario: string, variant: string, params: Record<string, string | number> = {}): Figures {
   const args = [PROBE, scenario, variant, ...Object.entries(params).map(([k, v]) => `${k}=${v}`)];
-  return JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 20, timeout: 300_000 }).trim().split('\n').pop()!) as Figures;
+  const output = execFileSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 20, timeout: 300_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  return JSON.parse(output.trim().split('\n').pop()!) as Figures;
 }
 
 function median(values: number[]): number {
@@ -56,7 +58,7 @@ const started = Date.now();
 
 // 1. Tool-call round trip.
 for (const era of ['legacy', 'modern']) {
-  const r = compare('roundTrip', ['host', 'raw', 'floor'], { era, calls: quick ? 50 : 500 }, reps, 'medianMs');
+  const r = compare('roundTrip', ['host', 'raw', 'floor'], { era, calls: quick ? 100 : 2000 }, reps, 'medianMs');
   results[`roundTrip.${era}`] = r;
   row(`tool call round trip, stdio, ${era}`, fmt(r.host, 'ms', 3), `${fmt(r.raw, 'ms', 3)} raw SDK; ${fmt(r.floor, 'ms', 3)} floor`, r.host / r.raw, '≤ 1.10');
 }
@@ -125,12 +127,33 @@ try {
   row('.vsix', 'not built (npm run package)', '', undefined);
 }
 
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
-const widths = ['measure', 'host', 'baseline', 'ratio', 'target'].map((k) => Math.max(k.length, ...rows.map((r) => r[k as keyof Row].length)));
-const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
-console.log(`\nMCP Host benchmark${quick ? ' (quick)' : ''} — ${machine}`);
-console.log(line(['measure', 'host', 'baseline', 'ratio', 'target']));
-console.log(line(widths.map((w) => '-'.repeat(w))));
-for (const r of rows) console.log(line([r.measure, r.host, r.baseline, r.ratio, r.target]));
-console.log(`\n${quick ? 'quick mode' : `medians of ${reps} runs`}; ${Math.round((Date.now() - started) / 1000)} s`);
-writeFileSync(path.join(REPO, 'bench/results.json'), JSON.stringify({ machine, quick, date: new Date().toISOString(), results, rows }, null, 2));
+async function footprintInEditor(): Promise<void> {
+  if (quick) {
+    row('activation / idle CPU in VS Code', 'skipped in --quick', '', undefined);
+    return;
+  }
+  const { activations, idle } = await measureEditorFootprint(3);
+  const host = median(activations.map((a) => a.mcpHostMs));
+  const minimal = median(activations.map((a) => a.minimalMs));
+  results.activation = { activations, medianMs: host, minimalMedianMs: minimal };
+  results.idleCpu = idle;
+  row(`activate() in VS Code (median of ${activations.length} window loads)`, fmt(host, 'ms', 1), `${fmt(minimal, 'ms', 1)} minimal extension`, host / minimal);
+  row('extension host CPU over 30 s idle, 3 servers', fmt(idle.withServersMs, 'ms', 0), `${fmt(idle.withoutServersMs, 'ms', 0)} with no servers`, idle.withServersMs / Math.max(idle.withoutServersMs, 10), 'no timers or polling');
+}
+
+void footprintInEditor().then(report, (error) => {
+  console.error(error);
+  process.exit(1);
+});
+
+function report(): void {
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  const widths = ['measure', 'host', 'baseline', 'ratio', 'target'].map((k) => Math.max(k.length, ...rows.map((r) => r[k as keyof Row].length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  console.log(`\nMCP Host benchmark${quick ? ' (quick)' : ''} — ${machine}`);
+  console.log(line(['measure', 'host', 'baseline', 'ratio', 'target']));
+  console.log(line(widths.map((w) => '-'.repeat(w))));
+  for (const r of rows) console.log(line([r.measure, r.host, r.baseline, r.ratio, r.target]));
+  console.log(`\n${quick ? 'quick mode' : `medians of ${reps} runs`}; ${Math.round((Date.now() - started) / 1000)} s`);
+  writeFileSync(path.join(REPO, 'bench/results.json'), JSON.stringify({ machine, quick, date: new Date().toISOString(), results, rows }, null, 2));
+}

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
+import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { ExecutableResolver } from './core/connection/executableResolver';
 import { McpHost } from './core/host/mcpHost';
@@ -16,6 +17,8 @@ import { EditorUserPrompts } from './editor/userPrompts';
 let host: McpHost | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<McpHostApi> {
+  const activationStart = performance.now();
+  let activationMs = 0;
   const logs = new ServerLogChannels();
   const secrets = new SecretInputs(context.secrets);
   const resolver = new ExecutableResolver();
@@ -43,7 +46,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   const mcp = host;
   const reload = () => mcp.applySettings(readServerSettings());
   const tree = new ServersTreeProvider(mcp);
-  const api = createPublicApi(mcp);
+  const api = createPublicApi(mcp, () => activationMs);
   context.subscriptions.push(
     logs,
     tree,
@@ -63,7 +66,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   await mcp.setWorkspaceFolders(workspaceFolderRefs());
   // Not awaited: a consent dialog must not hold up activation.
   void reload();
-  logs.hostLog.info(`MCP Host ${context.extension.packageJSON.version} activated.`);
+  activationMs = performance.now() - activationStart;
+  logs.hostLog.info(`MCP Host ${context.extension.packageJSON.version} activated in ${activationMs.toFixed(1)} ms.`);
   return api;
 }
 

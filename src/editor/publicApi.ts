@@ -16,6 +16,8 @@ export type McpServerInfo = Omit<ServerSnapshot, 'tools' | 'prompts' | 'resource
  */
 export interface McpHostApi {
   readonly version: 1;
+  /** How long `activate()` took, in milliseconds (diagnostics; the benchmark reads it). */
+  readonly activationMs: number;
   readonly onDidChangeServers: vscode.Event<void>;
   listServers(): McpServerInfo[];
   listTools(serverId: string): Tool[];
@@ -29,7 +31,7 @@ export interface McpHostApi {
   stopServer(serverId: string): Promise<void>;
 }
 
-export function createPublicApi(host: McpHost): McpHostApi & vscode.Disposable {
+export function createPublicApi(host: McpHost, activationMs: () => number): McpHostApi & vscode.Disposable {
   const changed = new vscode.EventEmitter<void>();
   const subscription = host.onDidChangeServers(() => changed.fire());
   const server = (id: string) => {
@@ -39,6 +41,9 @@ export function createPublicApi(host: McpHost): McpHostApi & vscode.Disposable {
   };
   return {
     version: 1,
+    get activationMs() {
+      return activationMs();
+    },
     onDidChangeServers: changed.event,
     listServers: () =>
       host.servers().map(({ tools, prompts, resources, resourceTemplates, ...rest }) => ({

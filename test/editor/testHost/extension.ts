@@ -1,10 +1,12 @@
 // Test-only extension. It reaches MCP Host the way any other extension would (its exported API),
 // and lets the test runner outside the editor ask it things over a loopback HTTP control channel.
 import { createServer, type Server } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { McpHostApi } from '../../../src/editor/publicApi';
 
 let server: Server | undefined;
+let ownActivationMs = 0;
 
 async function hostApi(): Promise<McpHostApi> {
   const extension = vscode.extensions.getExtension<McpHostApi>('mcp-host.mcp-host');
@@ -32,6 +34,8 @@ const operations: Record<string, Operation> = {
     return (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString());
   },
   isTrusted: async () => vscode.workspace.isTrusted,
+  // This extension is the minimal one the benchmark compares MCP Host's activation with.
+  activation: async () => ({ mcpHostMs: (await hostApi()).activationMs, minimalMs: ownActivationMs, pid: process.pid }),
   runSuite: async ({ index, grep }) => {
     const suite = require(index) as { run(options?: { grep?: string }): Promise<unknown> };
     return suite.run({ grep });
@@ -39,6 +43,7 @@ const operations: Record<string, Operation> = {
 };
 
 export function activate(): void {
+  const started = performance.now();
   const port = Number(process.env.MCPHOST_TEST_CONTROL_PORT);
   if (!port) return;
   server = createServer((req, res) => {
@@ -57,6 +62,7 @@ export function activate(): void {
     });
   });
   server.listen(port, '127.0.0.1');
+  ownActivationMs = performance.now() - started;
 }
 
 export function deactivate(): void {
