@@ -148,7 +148,8 @@ export class McpHost implements Disposable {
       entry.definition = def;
       try {
         entry.target = describeTarget(await resolveDefinition(def, displayContext(env.variableContext())));
-      } catch (error) {
+      } catch {
+        // A variable that cannot resolve is reported when the server starts; show it unresolved.
         entry.target = describeTarget(def);
       }
       entry.consentHash = definitionHash({ id: def.id, scope: def.scope, folder: def.folder?.path, def });
