@@ -19,7 +19,7 @@ const [scenario, variant, ...rest] = process.argv.slice(2);
 const params = Object.fromEntries(rest.map((kv) => kv.split('=') as [string, string]));
 const num = (key: string, fallback: number) => (params[key] === undefined ? fallback : Number(params[key]));
 const script = path.join(FIXTURES, params.era === 'modern' ? 'modernStdio.js' : 'legacyStdio.js');
-const serverArgs = [script, ...(params.tools ? ['--extra-tools', params.tools] : [])];
+const serverArgs = [script, ...(params.tools ? ['--extra-tools', params.tools] : []), ...(params.resources ? ['--extra-resources', params.resources] : [])];
 const resolver = new ExecutableResolver();
 // Same work: servers get the user's whole environment from the host (proxies, certificates, tokens),
 // so the raw SDK gets it too rather than the SDK's minimal default.

@@ -99,6 +99,12 @@ for (const tools of quick ? [100] : [100, 1000, 10000]) {
   row(`list_changed → lists updated, ${tools} tools`, `${fmt(host.ms, 'ms', 0)}, ${fmt(host.peakRssMb, 'MB', 0)} RSS`, `${fmt(raw.ms, 'ms', 0)}, ${fmt(raw.peakRssMb, 'MB', 0)} raw SDK`, host.ms / raw.ms);
 }
 
+for (const resources of quick ? [100] : [100, 1000, 10000]) {
+  const { host, raw } = compareAll('connect', ['host', 'raw'], { resources }, quick ? 1 : 3);
+  results[`resources.${resources}`] = { host, raw };
+  row(`connect until lists loaded, ${resources} resources`, fmt(host.ms, 'ms', 0), `${fmt(raw.ms, 'ms', 0)} raw SDK`, host.ms / raw.ms);
+}
+
 // 5. Big payloads.
 for (const bytes of quick ? [1_000_000] : [1_000_000, 50_000_000]) {
   for (const kind of ['resource', 'tool']) {
