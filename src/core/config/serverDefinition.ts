@@ -42,6 +42,8 @@ export interface ServerDefinition {
   readonly enabled: boolean;
   readonly autoStart: boolean;
   readonly requestTimeoutMs: number;
+  /** How long the server may take to start and answer the handshake (npx may download first). */
+  readonly startTimeoutMs: number;
   readonly maxTotalTimeoutMs: number;
   readonly roots?: readonly string[];
   readonly restart: RestartSettings;
@@ -61,6 +63,7 @@ export interface ResolvedServerDefinition extends Omit<ServerDefinition, 'env' |
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+export const DEFAULT_START_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
 export const DEFAULT_RESTART: RestartSettings = {
   enabled: true,

@@ -40,7 +40,7 @@ export async function openSession(
     try {
       const session = await connectOnce(def, deps, def.transport, pinned, signal);
       // A modern pin connects with zero round trips; one discover proves the server still speaks it.
-      if (pinned.kind === 'modern') await verify(session, Math.min(def.requestTimeoutMs, PROBE_TIMEOUT_CAP_MS), signal);
+      if (pinned.kind === 'modern') await verify(session, Math.min(def.startTimeoutMs, PROBE_TIMEOUT_CAP_MS), signal);
       return session;
     } catch (error) {
       if (signal.aborted) throw error;
@@ -72,14 +72,14 @@ async function connectOnce(
   const client = deps.createClient({
     versionNegotiation: {
       mode: 'auto',
-      probe: { timeoutMs: Math.min(def.requestTimeoutMs, PROBE_TIMEOUT_CAP_MS) },
+      probe: { timeoutMs: Math.min(def.startTimeoutMs, PROBE_TIMEOUT_CAP_MS) },
     },
   });
   const created = await createTransport(def, deps.resolver, kind);
   traceTraffic(created.transport, deps.log);
   deps.onTransport?.(created);
   try {
-    await client.connect(created.transport, { prior, timeout: def.requestTimeoutMs, signal });
+    await client.connect(created.transport, { prior, timeout: def.startTimeoutMs, signal });
   } catch (error) {
     await client.close().catch(() => undefined);
     throw error;

@@ -114,8 +114,8 @@ describe('ServerConnection against real fixture servers', () => {
     assert.equal(log.lines.filter((l) => l.startsWith('error')).length, 0);
   });
 
-  it('reports a server that never answers initialize as an error once the timeout passes', async () => {
-    const { connection } = connect(stdioDefinition('silent', fixture('silentStdio'), { requestTimeoutMs: 1_000 }));
+  it('reports a server that never answers initialize as an error once the start timeout passes', async () => {
+    const { connection } = connect(stdioDefinition('silent', fixture('silentStdio'), { startTimeoutMs: 1_000 }));
     await connection.start();
     const snap = connection.snapshot();
     assert.equal(snap.status, 'error');

@@ -21,6 +21,7 @@ const BASE = {
   enabled: true,
   autoStart: true,
   requestTimeoutMs: 10_000,
+  startTimeoutMs: 30_000,
   maxTotalTimeoutMs: 60_000,
   restart: { ...DEFAULT_RESTART, initialDelayMs: 100, maxDelayMs: 400 },
 } as const;
