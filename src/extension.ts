@@ -53,7 +53,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     api,
     new StatusBarSummary(mcp),
     vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true }),
-    ...registerServerCommands(mcp, logs, reload),
+    ...registerServerCommands(mcp, logs, () => mcp.refresh(readServerSettings())),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(SERVERS_SETTING)) void reload();
     }),

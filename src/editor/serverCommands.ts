@@ -6,7 +6,7 @@ import type { ServerLogChannels } from './serverLogs';
 /** A command's target: a tree node (from the view), a server id (from the API or a keybinding), or nothing (pick). */
 type Target = { server?: ServerSnapshot } | string | undefined;
 
-export function registerServerCommands(host: McpHost, logs: ServerLogChannels, reload: () => Promise<unknown>): vscode.Disposable[] {
+export function registerServerCommands(host: McpHost, logs: ServerLogChannels, refresh: () => Promise<unknown>): vscode.Disposable[] {
   const withServer = (action: (id: string) => Promise<unknown> | void, verb: string) => async (target: Target) => {
     const id = typeof target === 'string' ? target : (target?.server?.id ?? (await pickServer(host, verb)));
     if (!id) return;
@@ -25,7 +25,9 @@ export function registerServerCommands(host: McpHost, logs: ServerLogChannels, r
     vscode.commands.registerCommand('mcpHost.restartServer', withServer((id) => host.restart(id), vscode.l10n.t('Restarting'))),
     vscode.commands.registerCommand('mcpHost.showOutput', withServer((id) => logs.show(id), vscode.l10n.t('Showing output of'))),
     vscode.commands.registerCommand('mcpHost.openSettings', (target: Target) => openSettings(typeof target === 'object' ? target?.server : undefined)),
-    vscode.commands.registerCommand('mcpHost.refresh', () => reload()),
+    vscode.commands.registerCommand('mcpHost.refresh', () =>
+      vscode.window.withProgress({ location: { viewId: 'mcpHost.servers' }, title: vscode.l10n.t('Refreshing MCP servers…') }, () => refresh()),
+    ),
   ];
 }
 

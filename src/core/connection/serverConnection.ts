@@ -151,6 +151,15 @@ export class ServerConnection implements Disposable {
     return { [LOG_LEVEL_META_KEY]: mcpLevelFor(this.deps.log.level) };
   }
 
+  /** Re-fetches every list of a running server (the user asked to refresh). */
+  async refreshLists(): Promise<void> {
+    const client = this.session?.client;
+    if (!client || this.status !== 'running') return;
+    const generation = this.generation;
+    await this.lists.refreshAll(client, () => generation === this.generation);
+    if (generation === this.generation) this.fire();
+  }
+
   /** Workspace folders changed: legacy servers are told; modern ones ask through input requests. */
   async notifyRootsChanged(): Promise<void> {
     const client = this.session?.client;

@@ -40,6 +40,7 @@ export class ServerLists {
     };
   }
 
+  /** Fetches every list; the caller announces the change (at start it comes with the status). */
   async refreshAll(client: Client, isCurrent: () => boolean): Promise<void> {
     const caps = client.getServerCapabilities();
     if (!caps) return;
@@ -54,7 +55,6 @@ export class ServerLists {
     this.tools = tools;
     this.prompts = prompts;
     this.resources = resources;
-    this.onChange();
   }
 
   clear(): void {

@@ -63,6 +63,13 @@ export class McpHost implements Disposable {
     return run;
   }
 
+  /** The Refresh action: re-reads settings, then re-fetches the lists of the servers that run. */
+  async refresh(settings: readonly ServerSettingsEntry[]): Promise<readonly ServerConfigError[]> {
+    const errors = await this.applySettings(settings);
+    await Promise.all([...this.entries.values()].map((e) => e.connection?.refreshLists()));
+    return errors;
+  }
+
   /** Re-applies the last settings, e.g. after the workspace became trusted. */
   reapply(): Promise<readonly ServerConfigError[]> {
     return this.applySettings(this.lastSettings);

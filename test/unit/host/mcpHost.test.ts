@@ -189,6 +189,23 @@ describe('McpHost', () => {
     assert.deepEqual(pids.map(isAlive), [false, false]);
   });
 
+  it('re-reads settings and re-fetches the lists of running servers on refresh', async () => {
+    const { host, env } = harness();
+    hosts.push(host);
+    await host.applySettings(entries({ a: legacy() }));
+    const pid = (await running(host, 'a')).pid;
+    const log = env.logFor('a') as RecordingLog;
+    log.setLevel('trace');
+    const before = log.lines.filter((l) => l.includes('"method":"tools/list"')).length;
+    let fired = 0;
+    host.onDidChangeServers(() => fired++);
+    await host.refresh(entries({ a: legacy(), b: legacy() }));
+    assert.equal(log.lines.filter((l) => l.startsWith('trace → ') && l.includes('"method":"tools/list"')).length, before + 1);
+    assert.equal(host.server('a')!.pid, pid, 'refresh does not restart an unchanged server');
+    assert.ok(host.server('b'), 'refresh picks up a server added to settings');
+    assert.ok(fired > 0);
+  });
+
   it('fails a call to an unknown server or a stopped one with a clear message', async () => {
     const { host } = harness();
     hosts.push(host);
