@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { Client, type PriorDiscovery } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { definitionHash } from '../src/core/config/definitionHash';
-import { DEFAULT_RESTART, type ResolvedServerDefinition } from '../src/core/config/serverDefinition';
+import { DEFAULT_RESTART, NO_TOOL_POLICY, type ResolvedServerDefinition } from '../src/core/config/serverDefinition';
 import { InMemoryEraPinStore } from '../src/core/connection/eraPins';
 import { ExecutableResolver } from '../src/core/connection/executableResolver';
 import { ServerConnection } from '../src/core/connection/serverConnection';
@@ -28,7 +28,7 @@ const fullEnv = Object.fromEntries(Object.entries(process.env).filter((e): e is 
 function definition(id = 'bench'): ResolvedServerDefinition {
   return {
     id, scope: 'user', transport: 'stdio', command: process.execPath, args: serverArgs, env: {}, headers: {},
-    enabled: true, autoStart: true, requestTimeoutMs: 120_000, startTimeoutMs: 120_000, maxTotalTimeoutMs: 600_000, restart: DEFAULT_RESTART,
+    enabled: true, autoStart: true, requestTimeoutMs: 120_000, startTimeoutMs: 120_000, maxTotalTimeoutMs: 600_000, restart: DEFAULT_RESTART, toolPolicy: NO_TOOL_POLICY,
   };
 }
 

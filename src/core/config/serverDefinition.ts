@@ -47,6 +47,15 @@ export interface ServerDefinition {
   readonly maxTotalTimeoutMs: number;
   readonly roots?: readonly string[];
   readonly restart: RestartSettings;
+  /** How calls to this server's tools are confirmed; changing it never restarts the server. */
+  readonly toolPolicy: ToolPolicySettings;
+}
+
+export interface ToolPolicySettings {
+  /** Tool names that run without confirmation; `*` for all. */
+  readonly autoApprove: readonly string[];
+  /** Whether `readOnlyHint` annotations are honoured. */
+  readonly trusted: boolean;
 }
 
 export interface ResolvedRoot {
@@ -62,6 +71,7 @@ export interface ResolvedServerDefinition extends Omit<ServerDefinition, 'env' |
   readonly roots?: readonly ResolvedRoot[];
 }
 
+export const NO_TOOL_POLICY: ToolPolicySettings = { autoApprove: [], trusted: false };
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 export const DEFAULT_START_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;

@@ -88,6 +88,10 @@ export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation
       maxTotalTimeoutMs: (value.maxTotalTimeoutMs as number | undefined) ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS,
       roots: value.roots as string[] | undefined,
       restart: { ...DEFAULT_RESTART, ...restart },
+      toolPolicy: {
+        autoApprove: (value.autoApprove as string[] | undefined) ?? [],
+        trusted: (value.trusted as boolean | undefined) ?? false,
+      },
     },
   };
 }

@@ -129,7 +129,12 @@ export class ServerConnection implements Disposable {
    * Runs a request against the live session with this server's timeouts. Every failure comes back
    * as an error naming the server; a server that dies mid-request fails the request at once.
    */
-  async request<T>(label: string, run: (client: Client, options: RequestOptions) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  async request<T>(
+    label: string,
+    run: (client: Client, options: RequestOptions) => Promise<T>,
+    signal?: AbortSignal,
+    onProgress?: RequestOptions['onprogress'],
+  ): Promise<T> {
     const session = this.session;
     if (!session || this.status !== 'running') throw new ServerUnavailableError(this.id, this.status, this.reason);
     const options: RequestOptions = {
@@ -137,6 +142,7 @@ export class ServerConnection implements Disposable {
       resetTimeoutOnProgress: true,
       maxTotalTimeout: this.definition.maxTotalTimeoutMs,
       signal,
+      onprogress: onProgress,
     };
     try {
       return await run(session.client, options);

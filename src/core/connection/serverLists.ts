@@ -1,4 +1,5 @@
 import type { Client, ListChangedHandlers, Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
+import { toolNameProblem } from '../tools/toolNames';
 import type { ServerLog } from './serverLog';
 
 /**
@@ -30,7 +31,7 @@ export class ServerLists {
       },
     });
     return {
-      tools: changed<Tool>((items) => (this.tools = items)),
+      tools: changed<Tool>((items) => this.setTools(items)),
       prompts: changed<Prompt>((items) => (this.prompts = items)),
       // Templates have no list_changed of their own; they travel with resources.
       resources: changed<Resource>(
@@ -52,9 +53,22 @@ export class ServerLists {
       this.refreshTemplates(client, isCurrent),
     ]);
     if (!isCurrent()) return;
-    this.tools = tools;
+    this.setTools(tools);
     this.prompts = prompts;
     this.resources = resources;
+  }
+
+  private readonly warnedNames = new Set<string>();
+
+  /** Names outside the spec's rules still work, but the user is told once per name. */
+  private setTools(tools: readonly Tool[]): void {
+    this.tools = tools;
+    for (const tool of tools) {
+      const problem = toolNameProblem(tool.name);
+      if (!problem || this.warnedNames.has(tool.name)) continue;
+      this.warnedNames.add(tool.name);
+      this.log.warn(`Tool name ${JSON.stringify(tool.name)} ${problem}; it may not work with every chat model.`);
+    }
   }
 
   clear(): void {

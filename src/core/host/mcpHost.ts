@@ -1,6 +1,6 @@
-import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
+import type { CallToolResult, GetPromptResult, Progress, ReadResourceResult } from '@modelcontextprotocol/client';
 import { definitionHash } from '../config/definitionHash';
-import { describeTarget, type FolderRef, type ServerDefinition, type ServerSettingsEntry } from '../config/serverDefinition';
+import { describeTarget, NO_TOOL_POLICY, type FolderRef, type ServerDefinition, type ServerSettingsEntry, type ToolPolicySettings } from '../config/serverDefinition';
 import { ServerConfigError, validateServerEntry } from '../config/validateServerEntry';
 import { displayContext, resolveDefinition } from '../config/variableResolver';
 import type { EraPinStore } from '../connection/eraPins';
@@ -103,15 +103,31 @@ export class McpHost implements Disposable {
     await entry.connection.restart();
   }
 
+  /** How calls to a server's tools are confirmed, from its latest valid settings. */
+  toolPolicy(id: string): ToolPolicySettings {
+    return this.entries.get(id)?.definition?.toolPolicy ?? NO_TOOL_POLICY;
+  }
+
   connection(id: string): ServerConnection {
     const entry = this.requireEntry(id);
     if (!entry.connection) throw new ServerUnavailableError(id, entry.placeholder?.status ?? 'stopped', entry.placeholder?.reason);
     return entry.connection;
   }
 
-  callTool(id: string, name: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
+  callTool(
+    id: string,
+    name: string,
+    args: Record<string, unknown> | undefined,
+    signal?: AbortSignal,
+    onProgress?: (progress: Progress) => void,
+  ): Promise<CallToolResult> {
     const connection = this.connection(id);
-    return connection.request(`tools/call "${name}"`, (client, options) => client.callTool({ name, arguments: args, _meta: connection.requestMeta() }, options), signal);
+    return connection.request(
+      `tools/call "${name}"`,
+      (client, options) => client.callTool({ name, arguments: args, _meta: connection.requestMeta() }, options),
+      signal,
+      onProgress,
+    );
   }
 
   getPrompt(id: string, name: string, args: Record<string, string> | undefined, signal?: AbortSignal): Promise<GetPromptResult> {
@@ -212,7 +228,8 @@ export class McpHost implements Disposable {
       this.setPlaceholder(entry, 'error', message);
       return;
     }
-    const hash = definitionHash(resolved);
+    // The tool policy only changes how calls are confirmed: editing it must not restart the server.
+    const hash = definitionHash({ ...resolved, toolPolicy: undefined });
     if (entry.connection?.hash === hash) return;
     if (entry.connection) env.hostLog.info(`Definition of "${def.id}" changed; restarting it.`);
     await this.dropConnection(entry);

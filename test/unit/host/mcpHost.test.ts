@@ -1,64 +1,10 @@
 import * as assert from 'node:assert/strict';
-import * as sinon from 'sinon';
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { ServerSettingsEntry } from '../../../src/core/config/serverDefinition';
-import { InMemoryEraPinStore } from '../../../src/core/connection/eraPins';
-import { ExecutableResolver } from '../../../src/core/connection/executableResolver';
 import { isAlive } from '../../../src/core/connection/processTree';
-import { McpHost } from '../../../src/core/host/mcpHost';
-import type { HostEnvironment, StartConsentRequest } from '../../../src/core/host/ports';
 import { fixture, RecordingLog, waitFor } from '../support/fixtures';
+import { app, entries, harness, hosts, legacy, lib, modern, node, running, uri, workspace } from '../support/hostHarness';
 
-const node = process.execPath;
-const workspace = mkdtempSync(path.join(tmpdir(), 'mcp-ws-'));
-const app = path.join(workspace, 'app');
-const lib = path.join(workspace, 'lib');
-mkdirSync(app);
-mkdirSync(lib);
-const uri = (p: string) => pathToFileURL(p).toString();
-const legacy = (extra: Record<string, unknown> = {}) => ({ command: node, args: [fixture('legacyStdio')], ...extra });
-const modern = (extra: Record<string, unknown> = {}) => ({ command: node, args: [fixture('modernStdio')], ...extra });
-
-function harness(options: { trusted?: boolean; consent?: (requests: readonly StartConsentRequest[]) => string[] } = {}) {
-  const consentAnswers = new Map<string, string>();
-  const confirm = sinon.spy(async (requests: readonly StartConsentRequest[]) => new Set(options.consent ? options.consent(requests) : requests.map((r) => r.serverId)));
-  const showConfigError = sinon.spy();
-  const logs = new Map<string, RecordingLog>();
-  const env: HostEnvironment = {
-    prompts: { confirmWorkspaceServers: confirm, showConfigError },
-    consent: { allowedHash: (key) => consentAnswers.get(key), allow: (key, hash) => void consentAnswers.set(key, hash) },
-    trust: { isTrusted: options.trusted ?? true },
-    variableContext: () => ({
-      workspaceFolders: [{ name: 'app', path: app }],
-      userHome: '/home/me',
-      env: {},
-      input: async (id) => `secret-${id}`,
-      readFile: async () => '',
-    }),
-    logFor: (id) => logs.get(id) ?? logs.set(id, new RecordingLog()).get(id)!,
-    hostLog: new RecordingLog(),
-  };
-  const host = new McpHost({ clientInfo: { name: 'test', version: '0' }, resolver: new ExecutableResolver(), eraPins: new InMemoryEraPinStore(), env });
-  return { host, confirm, showConfigError, env };
-}
-
-const hosts: McpHost[] = [];
 afterEach(async () => Promise.all(hosts.splice(0).map((h) => h.dispose())));
-
-function entries(servers: Record<string, unknown>, scope: ServerSettingsEntry['scope'] = 'user'): ServerSettingsEntry[] {
-  return Object.entries(servers).map(([id, raw]) => ({ id, scope, raw }));
-}
-
-async function running(host: McpHost, id: string) {
-  return waitFor(`${id} running`, () => {
-    const s = host.server(id);
-    if (s?.status === 'error') throw new Error(s.reason);
-    return s?.status === 'running' && s.tools.length > 0 && s;
-  });
-}
 
 function rootsOf(result: { content: unknown[] }) {
   return JSON.parse((result.content[0] as { text: string }).text);

@@ -1,0 +1,109 @@
+import type { Tool } from '@modelcontextprotocol/client';
+import type { ToolPolicySettings } from '../config/serverDefinition';
+import { definitionHash } from '../config/definitionHash';
+
+/** How long an approval lasts: this window, this workspace, or everywhere. */
+export type ApprovalScope = 'session' | 'workspace' | 'always';
+export const APPROVAL_SCOPES: readonly ApprovalScope[] = ['session', 'workspace', 'always'];
+
+/** What the user saw when they approved a tool; a later difference asks again. */
+export interface ApprovedToolShape {
+  readonly title?: string;
+  readonly description?: string;
+  readonly inputSchema?: unknown;
+  readonly annotations?: unknown;
+}
+
+/** Keeps approvals of one scope (memory, workspace state, global state). */
+export interface ApprovalStore {
+  get(key: string): ApprovedToolShape | undefined;
+  set(key: string, shape: ApprovedToolShape): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+export interface ToolChange {
+  readonly field: 'title' | 'description' | 'input schema' | 'annotations';
+  readonly before: string;
+  readonly after: string;
+}
+
+export type ApprovalDecision =
+  | { readonly kind: 'allowed'; readonly because: 'autoApprove' | 'trusted read-only' | ApprovalScope }
+  | { readonly kind: 'ask'; readonly changes: readonly ToolChange[] };
+
+/**
+ * Decides whether a tool call needs the user's confirmation. Annotations are hints from the server;
+ * they count only for servers the user marked trusted. An approval covers the tool as it was shown:
+ * if its description, schema or annotations change, the user is asked again and shown the change.
+ */
+export class ToolApprovals {
+  constructor(
+    private readonly stores: Readonly<Record<ApprovalScope, ApprovalStore>>,
+    private readonly policyFor: (serverId: string) => ToolPolicySettings,
+  ) {}
+
+  decide(serverId: string, tool: Tool): ApprovalDecision {
+    const policy = this.policyFor(serverId);
+    if (policy.autoApprove.includes('*') || policy.autoApprove.includes(tool.name)) return { kind: 'allowed', because: 'autoApprove' };
+    if (policy.trusted && tool.annotations?.readOnlyHint === true && tool.annotations.destructiveHint !== true) {
+      return { kind: 'allowed', because: 'trusted read-only' };
+    }
+    const shape = shapeOf(tool);
+    const key = approvalKey(serverId, tool.name);
+    let changes: ToolChange[] = [];
+    for (const scope of APPROVAL_SCOPES) {
+      const approved = this.stores[scope].get(key);
+      if (!approved) continue;
+      const found = compareShapes(approved, shape);
+      if (found.length === 0) return { kind: 'allowed', because: scope };
+      changes = found;
+    }
+    return { kind: 'ask', changes };
+  }
+
+  /** Remembers the tool as the user saw it now; other scopes' outdated approvals are dropped. */
+  async approve(serverId: string, tool: Tool, scope: ApprovalScope): Promise<void> {
+    const key = approvalKey(serverId, tool.name);
+    for (const other of APPROVAL_SCOPES) if (other !== scope) await this.stores[other].delete(key);
+    await this.stores[scope].set(key, shapeOf(tool));
+  }
+}
+
+export function approvalKey(serverId: string, toolName: string): string {
+  return `${serverId}\u0000${toolName}`;
+}
+
+function shapeOf(tool: Tool): ApprovedToolShape {
+  return { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations };
+}
+
+function compareShapes(before: ApprovedToolShape, after: ApprovedToolShape): ToolChange[] {
+  const changes: ToolChange[] = [];
+  const text = (v: unknown) => (v === undefined ? '(none)' : typeof v === 'string' ? v : JSON.stringify(v, null, 2));
+  const fields: [ToolChange['field'], keyof ApprovedToolShape][] = [
+    ['title', 'title'],
+    ['description', 'description'],
+    ['input schema', 'inputSchema'],
+    ['annotations', 'annotations'],
+  ];
+  for (const [field, key] of fields) {
+    if (definitionHash(before[key] ?? null) !== definitionHash(after[key] ?? null)) {
+      changes.push({ field, before: text(before[key]), after: text(after[key]) });
+    }
+  }
+  return changes;
+}
+
+/** A store in memory: the session scope, and tests. */
+export class MemoryApprovalStore implements ApprovalStore {
+  private readonly map = new Map<string, ApprovedToolShape>();
+  get(key: string): ApprovedToolShape | undefined {
+    return this.map.get(key);
+  }
+  async set(key: string, shape: ApprovedToolShape): Promise<void> {
+    this.map.set(key, shape);
+  }
+  async delete(key: string): Promise<void> {
+    this.map.delete(key);
+  }
+}

@@ -1,0 +1,93 @@
+import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/client';
+import type { ResultOutcome } from '../../shared/protocol/toolResultView';
+import type { McpHost } from '../host/mcpHost';
+import type { ApprovalScope, ToolApprovals, ToolChange } from './toolApprovals';
+
+/** Who asked for the call: the user from a command, or a chat model. */
+export type ToolCallOrigin = 'user' | 'model';
+
+export interface ToolConfirmationRequest {
+  readonly serverId: string;
+  readonly tool: Tool;
+  readonly args: Record<string, unknown>;
+  readonly origin: ToolCallOrigin;
+  /** What changed since the user last approved this tool; empty on a first approval. */
+  readonly changes: readonly ToolChange[];
+}
+
+/** `once`: run this call only; a scope: also remember the approval. */
+export type ConfirmationAnswer = 'once' | ApprovalScope | 'deny';
+
+export interface ToolConfirmationPort {
+  confirm(request: ToolConfirmationRequest, signal: AbortSignal): Promise<ConfirmationAnswer>;
+}
+
+export interface ToolInvocation {
+  readonly serverId: string;
+  readonly tool: Tool;
+  readonly args: Record<string, unknown>;
+  readonly outcome: ResultOutcome | 'denied';
+  readonly result?: CallToolResult;
+  /** Protocol errors, invalid output, or the denial, as a sentence naming the server and tool. */
+  readonly error?: string;
+  readonly durationMs: number;
+}
+
+export interface InvokeOptions {
+  readonly origin: ToolCallOrigin;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: Progress) => void;
+}
+
+const OUTPUT_SCHEMA_FAILURE = /Structured content does not match the tool's output schema|has an output schema but did not return structured content/;
+
+/**
+ * Runs a tool the way every caller in the editor must: find it, confirm it (unless the user
+ * allowed it), call it with progress and cancellation, and sort the outcome into the kinds the
+ * user sees differently.
+ */
+export class ToolInvoker {
+  constructor(
+    private readonly host: McpHost,
+    private readonly approvals: ToolApprovals,
+    private readonly confirmation: ToolConfirmationPort,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  findTool(serverId: string, toolName: string): Tool {
+    const server = this.host.server(serverId);
+    if (!server) throw new Error(`There is no MCP server "${serverId}" in the settings.`);
+    const tool = server.tools.find((t) => t.name === toolName);
+    if (!tool) {
+      throw new Error(
+        server.status === 'running'
+          ? `MCP server "${serverId}" has no tool "${toolName}" (it offers ${server.tools.map((t) => t.name).join(', ') || 'no tools'}).`
+          : `MCP server "${serverId}" is ${server.status}; start it to use its tool "${toolName}".`,
+      );
+    }
+    return tool;
+  }
+
+  async invoke(serverId: string, toolName: string, args: Record<string, unknown>, options: InvokeOptions): Promise<ToolInvocation> {
+    const tool = this.findTool(serverId, toolName);
+    const signal = options.signal ?? new AbortController().signal;
+    const decision = this.approvals.decide(serverId, tool);
+    if (decision.kind === 'ask') {
+      const answer = await this.confirmation.confirm({ serverId, tool, args, origin: options.origin, changes: decision.changes }, signal);
+      if (answer === 'deny') {
+        return { serverId, tool, args, outcome: 'denied', error: `The user declined to run "${tool.name}" on MCP server "${serverId}".`, durationMs: 0 };
+      }
+      if (answer !== 'once') await this.approvals.approve(serverId, tool, answer);
+    }
+    const started = this.now();
+    try {
+      const result = await this.host.callTool(serverId, tool.name, args, signal, options.onProgress);
+      const durationMs = this.now() - started;
+      return { serverId, tool, args, outcome: result.isError ? 'toolError' : 'ok', result, durationMs };
+    } catch (error) {
+      const durationMs = this.now() - started;
+      const message = (error as Error).message;
+      return { serverId, tool, args, outcome: OUTPUT_SCHEMA_FAILURE.test(message) ? 'invalidOutput' : 'protocolError', error: message, durationMs };
+    }
+  }
+}

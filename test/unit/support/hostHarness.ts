@@ -1,0 +1,60 @@
+import * as sinon from 'sinon';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ServerSettingsEntry } from '../../../src/core/config/serverDefinition';
+import { InMemoryEraPinStore } from '../../../src/core/connection/eraPins';
+import { ExecutableResolver } from '../../../src/core/connection/executableResolver';
+import { McpHost } from '../../../src/core/host/mcpHost';
+import type { HostEnvironment, StartConsentRequest } from '../../../src/core/host/ports';
+import { fixture, RecordingLog, waitFor } from './fixtures';
+
+// A real McpHost over real fixture servers, with the user's answers given by the test.
+export const node = process.execPath;
+export const workspace = mkdtempSync(path.join(tmpdir(), 'mcp-ws-'));
+export const app = path.join(workspace, 'app');
+export const lib = path.join(workspace, 'lib');
+mkdirSync(app);
+mkdirSync(lib);
+export const uri = (p: string) => pathToFileURL(p).toString();
+export const legacy = (extra: Record<string, unknown> = {}) => ({ command: node, args: [fixture('legacyStdio')], ...extra });
+export const modern = (extra: Record<string, unknown> = {}) => ({ command: node, args: [fixture('modernStdio')], ...extra });
+
+export function harness(options: { trusted?: boolean; consent?: (requests: readonly StartConsentRequest[]) => string[] } = {}) {
+  const consentAnswers = new Map<string, string>();
+  const confirm = sinon.spy(async (requests: readonly StartConsentRequest[]) => new Set(options.consent ? options.consent(requests) : requests.map((r) => r.serverId)));
+  const showConfigError = sinon.spy();
+  const logs = new Map<string, RecordingLog>();
+  const env: HostEnvironment = {
+    prompts: { confirmWorkspaceServers: confirm, showConfigError },
+    consent: { allowedHash: (key) => consentAnswers.get(key), allow: (key, hash) => void consentAnswers.set(key, hash) },
+    trust: { isTrusted: options.trusted ?? true },
+    variableContext: () => ({
+      workspaceFolders: [{ name: 'app', path: app }],
+      userHome: '/home/me',
+      env: {},
+      input: async (id) => `secret-${id}`,
+      readFile: async () => '',
+    }),
+    logFor: (id) => logs.get(id) ?? logs.set(id, new RecordingLog()).get(id)!,
+    hostLog: new RecordingLog(),
+  };
+  const host = new McpHost({ clientInfo: { name: 'test', version: '0' }, resolver: new ExecutableResolver(), eraPins: new InMemoryEraPinStore(), env });
+  return { host, confirm, showConfigError, env };
+}
+
+export const hosts: McpHost[] = [];
+
+export function entries(servers: Record<string, unknown>, scope: ServerSettingsEntry['scope'] = 'user'): ServerSettingsEntry[] {
+  return Object.entries(servers).map(([id, raw]) => ({ id, scope, raw }));
+}
+
+export async function running(host: McpHost, id: string) {
+  return waitFor(`${id} running`, () => {
+    const s = host.server(id);
+    if (s?.status === 'error') throw new Error(s.reason);
+    return s?.status === 'running' && s.tools.length > 0 && s;
+  });
+}
+

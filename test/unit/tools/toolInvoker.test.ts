@@ -1,0 +1,100 @@
+import * as assert from 'node:assert/strict';
+import type { Progress } from '@modelcontextprotocol/client';
+import { MemoryApprovalStore, ToolApprovals } from '../../../src/core/tools/toolApprovals';
+import { ToolInvoker, type ConfirmationAnswer, type ToolConfirmationRequest } from '../../../src/core/tools/toolInvoker';
+import { resultItems, resultText } from '../../../src/core/tools/toolResults';
+import { entries, harness, hosts, legacy, modern, running } from '../support/hostHarness';
+
+afterEach(async () => Promise.all(hosts.splice(0).map((h) => h.dispose())));
+
+async function setup(answers: ConfirmationAnswer[] = [], servers: Record<string, unknown> = { fx: legacy() }) {
+  const { host } = harness();
+  hosts.push(host);
+  await host.applySettings(entries(servers));
+  for (const id of Object.keys(servers)) await running(host, id);
+  const asked: ToolConfirmationRequest[] = [];
+  const stores = { session: new MemoryApprovalStore(), workspace: new MemoryApprovalStore(), always: new MemoryApprovalStore() };
+  const approvals = new ToolApprovals(stores, (id) => host.toolPolicy(id));
+  const invoker = new ToolInvoker(host, approvals, {
+    confirm: async (request) => {
+      asked.push(request);
+      return answers.shift() ?? 'deny';
+    },
+  });
+  return { host, invoker, asked };
+}
+
+describe('ToolInvoker against a real fixture server', () => {
+  it('confirms, runs and times a call, and remembers "for this session"', async () => {
+    const { invoker, asked } = await setup(['session']);
+    const first = await invoker.invoke('fx', 'add', { a: 2, b: 3 }, { origin: 'user' });
+    assert.equal(first.outcome, 'ok');
+    assert.equal(resultText(first.result!), '5');
+    assert.ok(first.durationMs > 0);
+    assert.deepEqual(asked.map((r) => [r.serverId, r.tool.name, r.args, r.origin]), [['fx', 'add', { a: 2, b: 3 }, 'user']]);
+    const second = await invoker.invoke('fx', 'add', { a: 1, b: 1 }, { origin: 'model' });
+    assert.equal(resultText(second.result!), '2');
+    assert.equal(asked.length, 1, 'the session approval covers the second call');
+  });
+
+  it('"once" approves one call only, and a denial never reaches the server', async () => {
+    const { invoker, asked } = await setup(['once', 'deny']);
+    assert.equal((await invoker.invoke('fx', 'echo', { text: 'hi' }, { origin: 'user' })).outcome, 'ok');
+    const denied = await invoker.invoke('fx', 'echo', { text: 'again' }, { origin: 'model' });
+    assert.deepEqual([denied.outcome, denied.error, denied.result], ['denied', 'The user declined to run "echo" on MCP server "fx".', undefined]);
+    assert.equal(asked.length, 2);
+  });
+
+  it('skips confirmation for tools listed in autoApprove', async () => {
+    const { invoker, asked } = await setup([], { fx: legacy({ autoApprove: ['echo'] }) });
+    assert.equal((await invoker.invoke('fx', 'echo', { text: 'hi' }, { origin: 'model' })).outcome, 'ok');
+    assert.equal(asked.length, 0);
+  });
+
+  it('sorts tool errors, protocol errors and invalid structured output apart', async () => {
+    const { invoker } = await setup([], { fx: legacy({ autoApprove: ['*'] }) });
+    const failed = await invoker.invoke('fx', 'fail', {}, { origin: 'user' });
+    assert.deepEqual([failed.outcome, resultText(failed.result!)], ['toolError', 'The fixture failed on purpose.']);
+    const bad = await invoker.invoke('fx', 'add', { a: 'x' }, { origin: 'user' });
+    // Invalid arguments are a tool execution error (the model can correct them), not a protocol error.
+    assert.equal(bad.outcome, 'toolError');
+    assert.match(resultText(bad.result!), /number/i);
+    const invalid = await invoker.invoke('fx', 'report', { valid: false }, { origin: 'user' });
+    assert.equal(invalid.outcome, 'invalidOutput');
+    assert.match(invalid.error!, /does not match the tool's output schema/);
+    const valid = await invoker.invoke('fx', 'report', { valid: true }, { origin: 'user' });
+    assert.deepEqual(resultItems(valid.result!).at(-1), { kind: 'structured', json: '{\n  "total": 42,\n  "currency": "EUR"\n}' });
+    const hung = await invoker.invoke('fx', 'hang', {}, { origin: 'user', signal: AbortSignal.timeout(200) });
+    assert.equal(hung.outcome, 'protocolError');
+    assert.match(hung.error!, /cancel/i);
+  });
+
+  it('reports progress from the server while the call runs', async () => {
+    const { invoker } = await setup([], { fx: modern({ autoApprove: ['slow'] }) });
+    const seen: Progress[] = [];
+    const result = await invoker.invoke('fx', 'slow', { ms: 350 }, { origin: 'user', onProgress: (p) => seen.push(p) });
+    assert.equal(resultText(result.result!), 'waited 350 ms');
+    assert.ok(seen.length >= 2, `saw ${seen.length} progress notifications`);
+    assert.equal(seen[0].total, 350);
+  });
+
+  it('maps every content kind of a result for the panel and for a model', async () => {
+    const { invoker } = await setup([], { fx: legacy({ autoApprove: ['gallery'] }) });
+    const { result } = await invoker.invoke('fx', 'gallery', {}, { origin: 'user' });
+    assert.deepEqual(
+      resultItems(result!).map((i) => i.kind),
+      ['text', 'image', 'resourceLink', 'resource'],
+    );
+    assert.equal((resultItems(result!)[0] as { markdown: boolean }).markdown, true);
+    assert.equal(
+      resultText(result!),
+      '# Gallery\n\nA **bold** claim and a `code` span.\n[image image/png, 70 bytes]\n[resource link fixture://readme "readme"]\nResource fixture://note:\nAn embedded note.',
+    );
+  });
+
+  it('names the server and its tools when a tool is not there', async () => {
+    const { invoker } = await setup();
+    await assert.rejects(invoker.invoke('fx', 'nope', {}, { origin: 'user' }), /MCP server "fx" has no tool "nope" \(it offers echo, add, /);
+    await assert.rejects(invoker.invoke('ghost', 'x', {}, { origin: 'user' }), /There is no MCP server "ghost"/);
+  });
+});
