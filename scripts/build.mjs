@@ -21,9 +21,21 @@ const options = {
   metafile: true,
 };
 
+// Webviews: browser bundles, one per panel, with the VS Code-styled web components inside.
+const webviewOptions = {
+  entryPoints: { toolForm: 'webview-ui/toolForm/main.ts', toolResult: 'webview-ui/toolResult/main.ts' },
+  bundle: true,
+  outdir: 'dist/webview',
+  format: 'iife',
+  platform: 'browser',
+  target: 'chrome120',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'info',
+};
+
 if (watch) {
-  const ctx = await esbuild.context(options);
-  await ctx.watch();
+  for (const config of [options, webviewOptions]) await (await esbuild.context(config)).watch();
 } else {
-  await esbuild.build(options);
+  await Promise.all([esbuild.build(options), esbuild.build(webviewOptions)]);
 }

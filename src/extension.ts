@@ -4,7 +4,12 @@ import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { ExecutableResolver } from './core/connection/executableResolver';
 import { McpHost } from './core/host/mcpHost';
-import { MementoConsentStore, MementoEraPinStore } from './editor/mementoStores';
+import { MemoryApprovalStore, ToolApprovals } from './core/tools/toolApprovals';
+import { ToolInvoker } from './core/tools/toolInvoker';
+import { registerChatParticipant } from './editor/chat/mcpChatParticipant';
+import { registerLanguageModelTools } from './editor/chat/languageModelTools';
+import { MementoApprovalStore, MementoConsentStore, MementoEraPinStore } from './editor/mementoStores';
+import { registerPromptCommands } from './editor/prompts/promptCommands';
 import { createPublicApi, type McpHostApi } from './editor/publicApi';
 import { SecretInputs } from './editor/secretInputs';
 import { registerServerCommands } from './editor/serverCommands';
@@ -12,7 +17,10 @@ import { ServerLogChannels } from './editor/serverLogs';
 import { readServerSettings, SERVERS_SETTING, workspaceFolderRefs } from './editor/serverSettingsReader';
 import { ServersTreeProvider } from './editor/serversTreeProvider';
 import { StatusBarSummary } from './editor/statusBarSummary';
+import { registerToolCommands } from './editor/tools/toolCommands';
+import { ToolConfirmationDialog } from './editor/tools/toolConfirmationDialog';
 import { EditorUserPrompts } from './editor/userPrompts';
+import { openResourceDocument } from './editor/resourceDocuments';
 
 let host: McpHost | undefined;
 
@@ -46,7 +54,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   const mcp = host;
   const reload = () => mcp.applySettings(readServerSettings());
   const tree = new ServersTreeProvider(mcp);
-  const api = createPublicApi(mcp, () => activationMs);
+  const approvals = new ToolApprovals(
+    { session: new MemoryApprovalStore(), workspace: new MementoApprovalStore(context.workspaceState), always: new MementoApprovalStore(context.globalState) },
+    (id) => mcp.toolPolicy(id),
+  );
+  const invoker = new ToolInvoker(mcp, approvals, new ToolConfirmationDialog());
+  const openResource = (serverId: string, uri: string) => openResourceDocument(mcp, serverId, uri);
+  const api = createPublicApi(mcp, invoker, () => activationMs);
   context.subscriptions.push(
     logs,
     tree,
@@ -54,6 +68,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     new StatusBarSummary(mcp),
     vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true }),
     ...registerServerCommands(mcp, logs, () => mcp.refresh(readServerSettings())),
+    ...registerToolCommands({ host: mcp, invoker, extensionUri: context.extensionUri, openResource }),
+    ...registerPromptCommands(mcp),
+    ...registerLanguageModelTools(mcp, invoker),
+    registerChatParticipant(mcp, invoker, context.extensionUri),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(SERVERS_SETTING)) void reload();
     }),

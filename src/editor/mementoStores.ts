@@ -2,9 +2,11 @@ import type { Memento } from 'vscode';
 import type { PriorDiscovery } from '@modelcontextprotocol/client';
 import type { EraPinStore } from '../core/connection/eraPins';
 import type { ConsentStore } from '../core/host/ports';
+import type { ApprovalStore, ApprovedToolShape } from '../core/tools/toolApprovals';
 
 const ERA_PINS = 'mcpHost.eraPins';
 const CONSENT = 'mcpHost.startConsent';
+const APPROVALS = 'mcpHost.toolApprovals';
 const MAX_PINS = 200;
 
 /** Era pins in global state: the same definition in any window skips the probe. */
@@ -37,5 +39,24 @@ export class MementoConsentStore implements ConsentStore {
   }
   allow(serverKey: string, definitionHash: string): Promise<void> {
     return Promise.resolve(this.memento.update(CONSENT, { ...this.memento.get<Record<string, string>>(CONSENT, {}), [serverKey]: definitionHash }));
+  }
+}
+
+/** Tool approvals of one scope: workspace state ("this workspace") or global state ("always"). */
+export class MementoApprovalStore implements ApprovalStore {
+  constructor(private readonly memento: Memento) {}
+  get(key: string): ApprovedToolShape | undefined {
+    return this.all()[key];
+  }
+  set(key: string, shape: ApprovedToolShape): Promise<void> {
+    return Promise.resolve(this.memento.update(APPROVALS, { ...this.all(), [key]: shape }));
+  }
+  delete(key: string): Promise<void> {
+    const all = { ...this.all() };
+    delete all[key];
+    return Promise.resolve(this.memento.update(APPROVALS, all));
+  }
+  private all(): Record<string, ApprovedToolShape> {
+    return this.memento.get<Record<string, ApprovedToolShape>>(APPROVALS, {});
   }
 }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
 import type { ServerSnapshot } from '../core/connection/serverSnapshot';
 import type { McpHost } from '../core/host/mcpHost';
+import type { ToolInvocation, ToolInvoker } from '../core/tools/toolInvoker';
 
 /** What other extensions see of one server. */
 export type McpServerInfo = Omit<ServerSnapshot, 'tools' | 'prompts' | 'resources' | 'resourceTemplates'> & {
@@ -24,14 +25,26 @@ export interface McpHostApi {
   listPrompts(serverId: string): Prompt[];
   listResources(serverId: string): Resource[];
   listResourceTemplates(serverId: string): ResourceTemplateType[];
+  /** Calls a tool directly (extensions are trusted code): no confirmation. */
   callTool(serverId: string, name: string, args?: Record<string, unknown>, token?: vscode.CancellationToken): Promise<CallToolResult>;
+  /** Calls a tool the way a chat model does: confirmed by the user's approval policy, outcome sorted. */
+  invokeTool(serverId: string, name: string, args?: Record<string, unknown>, token?: vscode.CancellationToken): Promise<McpToolInvocation>;
+  /** `completion/complete` suggestions for a prompt argument. */
+  completePromptArgument(serverId: string, prompt: string, argument: string, value: string, context?: Record<string, string>): Promise<string[]>;
   getPrompt(serverId: string, name: string, args?: Record<string, string>, token?: vscode.CancellationToken): Promise<GetPromptResult>;
   readResource(serverId: string, uri: string, token?: vscode.CancellationToken): Promise<ReadResourceResult>;
   startServer(serverId: string): Promise<void>;
   stopServer(serverId: string): Promise<void>;
 }
 
-export function createPublicApi(host: McpHost, activationMs: () => number): McpHostApi & vscode.Disposable {
+export interface McpToolInvocation {
+  readonly outcome: ToolInvocation['outcome'];
+  readonly result?: CallToolResult;
+  readonly error?: string;
+  readonly durationMs: number;
+}
+
+export function createPublicApi(host: McpHost, invoker: ToolInvoker, activationMs: () => number): McpHostApi & vscode.Disposable {
   const changed = new vscode.EventEmitter<void>();
   const subscription = host.onDidChangeServers(() => changed.fire());
   const server = (id: string) => {
@@ -57,6 +70,13 @@ export function createPublicApi(host: McpHost, activationMs: () => number): McpH
     listResources: (id) => [...server(id).resources],
     listResourceTemplates: (id) => [...server(id).resourceTemplates],
     callTool: (id, name, args, token) => withCancellation(token, (signal) => host.callTool(id, name, args, signal)),
+    invokeTool: (id, name, args, token) =>
+      withCancellation(token, async (signal) => {
+        const { outcome, result, error, durationMs } = await invoker.invoke(id, name, args ?? {}, { origin: 'model', signal });
+        return { outcome, result, error, durationMs };
+      }),
+    completePromptArgument: (id, prompt, argument, value, context) =>
+      host.complete(id, { ref: { type: 'ref/prompt', name: prompt }, argument: { name: argument, value }, context: context && { arguments: context } }),
     getPrompt: (id, name, args, token) => withCancellation(token, (signal) => host.getPrompt(id, name, args, signal)),
     readResource: (id, uri, token) => withCancellation(token, (signal) => host.readResource(id, uri, signal)),
     startServer: (id) => host.start(id),

@@ -69,7 +69,7 @@ function buildField(raw: Schema, ctx: Context): FormField {
         pattern: str(schema.pattern),
         minLength: num(schema.minLength),
         maxLength: num(schema.maxLength),
-        multiline: schema.format === undefined && (num(schema.maxLength) ?? 1000) > 200,
+        multiline: schema.format === undefined && (num(schema.maxLength) ?? 0) > 200,
       };
     case 'number':
     case 'integer':

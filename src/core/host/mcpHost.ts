@@ -1,4 +1,4 @@
-import type { CallToolResult, GetPromptResult, Progress, ReadResourceResult } from '@modelcontextprotocol/client';
+import type { CallToolResult, CompleteRequest, GetPromptResult, Progress, ReadResourceResult } from '@modelcontextprotocol/client';
 import { definitionHash } from '../config/definitionHash';
 import { describeTarget, NO_TOOL_POLICY, type FolderRef, type ServerDefinition, type ServerSettingsEntry, type ToolPolicySettings } from '../config/serverDefinition';
 import { ServerConfigError, validateServerEntry } from '../config/validateServerEntry';
@@ -133,6 +133,17 @@ export class McpHost implements Disposable {
   getPrompt(id: string, name: string, args: Record<string, string> | undefined, signal?: AbortSignal): Promise<GetPromptResult> {
     const connection = this.connection(id);
     return connection.request(`prompts/get "${name}"`, (client, options) => client.getPrompt({ name, arguments: args, _meta: connection.requestMeta() }, options), signal);
+  }
+
+  /** `completion/complete` suggestions; none when the server does not offer completions. */
+  async complete(id: string, params: CompleteRequest['params'], signal?: AbortSignal): Promise<string[]> {
+    const connection = this.connection(id);
+    const result = await connection.request(
+      'completion/complete',
+      async (client, options) => (client.getServerCapabilities()?.completions ? client.complete({ ...params, _meta: connection.requestMeta() }, options) : undefined),
+      signal,
+    );
+    return result?.completion.values ?? [];
   }
 
   readResource(id: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {

@@ -25,7 +25,7 @@ export function packageTestHost(): string {
   if (testHostVsix) return testHostVsix;
   const dir = mkdtempSync(path.join(tmpdir(), 'mcp-host-testhost-'));
   copyFileSync(path.join(REPO, 'test/editor/testHost/package.json'), path.join(dir, 'package.json'));
-  copyFileSync(path.join(OUT, 'test/editor/testHost/extension.js'), path.join(dir, 'extension.js'));
+  for (const file of ['extension.js', 'fixtureChatModel.js']) copyFileSync(path.join(OUT, 'test/editor/testHost', file), path.join(dir, file));
   writeFileSync(path.join(dir, 'README.md'), '# MCP Host test host\nTest-only extension.\n');
   writeFileSync(path.join(dir, 'LICENSE'), 'MIT\n');
   writeFileSync(path.join(dir, '.vscodeignore'), '*.vsix\n');

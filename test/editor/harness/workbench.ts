@@ -1,7 +1,7 @@
 // Drives the VS Code workbench in Chromium as a user would, with playwright-core.
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type Frame, type Locator, type Page } from 'playwright-core';
 
 export const SCREENSHOTS = path.resolve(__dirname, '../../../../test-results/screenshots');
 
@@ -71,6 +71,66 @@ export class Workbench {
     await input.fill(`>${title}`);
     await this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
     await this.page.keyboard.press('Enter');
+  }
+
+  /**
+   * The frame of the webview showing `selector` (webviews are nested iframes); waits for it. The
+   * newest matching frame wins, so a panel opened after an older one is found.
+   */
+  async webview(selector: string, timeoutMs = 30_000): Promise<Frame> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      for (const frame of [...this.page.frames()].reverse()) {
+        if (await frame.locator(selector).count().catch(() => 0)) return frame;
+      }
+      await this.page.waitForTimeout(200);
+    }
+    throw new Error(`no webview shows ${selector}`);
+  }
+
+  /** The modal dialog's text, once it is shown. */
+  async dialog(timeoutMs = 30_000): Promise<Locator> {
+    const dialog = this.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: timeoutMs });
+    return dialog;
+  }
+
+  /** Picks a quick-pick row that shows every given text. */
+  async pick(...texts: string[]): Promise<void> {
+    let row = this.page.locator('.quick-input-list .monaco-list-row');
+    for (const text of texts) row = row.filter({ hasText: text });
+    await row.first().click();
+  }
+
+  /** Opens the Chat view with its keyboard shortcut (Ctrl+Alt+I). */
+  async openChat(): Promise<void> {
+    await this.page.keyboard.press('Control+Alt+KeyI');
+    await this.page.locator('.interactive-input-part .monaco-editor').first().waitFor({ timeout: 30_000 });
+  }
+
+  /** Types a request into the chat input and sends it. */
+  async sendChat(text: string): Promise<void> {
+    const input = this.page.locator('.interactive-input-part .monaco-editor').first();
+    await input.waitFor({ timeout: 30_000 });
+    await input.click();
+    await this.page.keyboard.press('ControlOrMeta+A');
+    await this.page.keyboard.press('Backspace');
+    await this.page.keyboard.type(text, { delay: 5 });
+    await this.page.keyboard.press('Escape'); // close any suggestion so Enter sends
+    await input.click();
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** The text of the newest chat response once it matches. */
+  async lastChatResponse(pattern: RegExp, timeoutMs = 60_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    let last = '';
+    while (Date.now() < deadline) {
+      last = ((await this.page.locator('.interactive-item-container.interactive-response').last().textContent().catch(() => '')) ?? '').replace(/\u00a0/g, ' ');
+      if (pattern.test(last)) return last;
+      await this.page.waitForTimeout(250);
+    }
+    throw new Error(`the last chat response never matched ${pattern}; last seen: "${last}"`);
   }
 
   /** Visible notification toasts' messages. */

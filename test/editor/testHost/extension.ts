@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { McpHostApi } from '../../../src/editor/publicApi';
+import { recorded, registerFixtureChatModel } from './fixtureChatModel';
 
 let server: Server | undefined;
 let ownActivationMs = 0;
@@ -34,6 +35,10 @@ const operations: Record<string, Operation> = {
     return (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString());
   },
   isTrusted: async () => vscode.workspace.isTrusted,
+  modelRequests: async () => recorded,
+  executeCommand: async ({ command, args }) => vscode.commands.executeCommand(command, ...(args ?? [])),
+  chatModels: async () => (await vscode.lm.selectChatModels({ vendor: 'mcp-host-test' })).map((m) => m.id),
+  invokeTool: async ({ serverId, name, args }) => (await hostApi()).invokeTool(serverId, name, args),
   // This extension is the minimal one the benchmark compares MCP Host's activation with.
   activation: async () => ({ mcpHostMs: (await hostApi()).activationMs, minimalMs: ownActivationMs, pid: process.pid }),
   runSuite: async ({ index, grep }) => {
@@ -42,8 +47,9 @@ const operations: Record<string, Operation> = {
   },
 };
 
-export function activate(): void {
+export function activate(context: vscode.ExtensionContext): void {
   const started = performance.now();
+  context.subscriptions.push(registerFixtureChatModel());
   const port = Number(process.env.MCPHOST_TEST_CONTROL_PORT);
   if (!port) return;
   server = createServer((req, res) => {

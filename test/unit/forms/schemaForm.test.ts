@@ -21,7 +21,8 @@ describe('schema → form model', () => {
       price: { type: 'number', exclusiveMinimum: 0 },
       email: { type: 'string', format: 'email' },
       code: { type: 'string', pattern: '^[A-Z]{3}$', maxLength: 3 },
-      notes: { type: 'string' },
+      notes: { type: 'string', maxLength: 2000 },
+      name: { type: 'string' },
       breakfast: { type: 'boolean', default: false },
       tags: { type: 'array', items: { type: 'string', enum: ['a', 'b', 'c'] }, minItems: 1, maxItems: 2 },
       extras: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }, maxItems: 3 },
@@ -67,6 +68,8 @@ describe('schema → form model', () => {
     assert.deepEqual(code.kind === 'string' && [code.pattern, code.maxLength, code.multiline], ['^[A-Z]{3}$', 3, false]);
     const notes = field(form, '/notes');
     assert.equal(notes.kind === 'string' && notes.multiline, true);
+    const name = field(form, '/name');
+    assert.equal(name.kind === 'string' && name.multiline, false);
     assert.deepEqual(field(form, '/breakfast'), { kind: 'boolean', path: '/breakfast', label: 'breakfast', description: undefined, required: false, default: false });
   });
 

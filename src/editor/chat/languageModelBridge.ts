@@ -1,0 +1,67 @@
+import type { GetPromptResult } from '@modelcontextprotocol/client';
+import * as vscode from 'vscode';
+import type { LoopMessage, LoopModel, LoopPart, LoopTool } from '../../core/chat/toolCallLoop';
+import { contentText } from '../../core/prompts/promptMessages';
+
+/** The tool-call loop's model, played by a VS Code chat model. */
+export class LanguageModelBridge implements LoopModel {
+  /** Messages in the model's own form that precede the loop's (prompt messages with images). */
+  constructor(
+    private readonly model: vscode.LanguageModelChat,
+    private readonly token: vscode.CancellationToken,
+    private readonly preamble: readonly vscode.LanguageModelChatMessage[] = [],
+  ) {}
+
+  async *send(messages: readonly LoopMessage[], tools: readonly LoopTool[]): AsyncIterable<LoopPart> {
+    const response = await this.model.sendRequest(
+      [...this.preamble, ...messages.map(toChatMessage)],
+      {
+        tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+        toolMode: vscode.LanguageModelChatToolMode.Auto,
+        justification: vscode.l10n.t('MCP Host sends your request and the tools of your MCP servers to the model.'),
+      },
+      this.token,
+    );
+    for await (const part of response.stream) {
+      if (part instanceof vscode.LanguageModelTextPart) yield { kind: 'text', text: part.value };
+      else if (part instanceof vscode.LanguageModelToolCallPart) yield { kind: 'toolCall', callId: part.callId, name: part.name, input: part.input as Record<string, unknown> };
+    }
+  }
+}
+
+function toChatMessage(message: LoopMessage): vscode.LanguageModelChatMessage {
+  if (message.role === 'assistant') {
+    return vscode.LanguageModelChatMessage.Assistant(
+      message.parts.flatMap((p): (vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart)[] => (p.kind === 'text' ? [new vscode.LanguageModelTextPart(p.text)] : p.kind === 'toolCall' ? [new vscode.LanguageModelToolCallPart(p.callId, p.name, p.input)] : [])),
+    );
+  }
+  return vscode.LanguageModelChatMessage.User(
+    message.parts.flatMap((p): (vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart)[] =>
+      p.kind === 'text'
+        ? [new vscode.LanguageModelTextPart(p.text)]
+        : p.kind === 'toolResult'
+          ? [new vscode.LanguageModelToolResultPart(p.callId, [new vscode.LanguageModelTextPart(p.isError ? `Error: ${p.text}` : p.text)])]
+          : [],
+    ),
+  );
+}
+
+/**
+ * A prompt's messages for a chat model: text as text, images (and image resources) as image data,
+ * embedded text resources as text. What the model API cannot take is described in text.
+ */
+export function promptToChatMessages(result: GetPromptResult): vscode.LanguageModelChatMessage[] {
+  return result.messages.map((message) => {
+    const c = message.content as Record<string, unknown>;
+    const resource = (c.resource ?? {}) as Record<string, unknown>;
+    let part: vscode.LanguageModelTextPart | vscode.LanguageModelDataPart;
+    if (message.content.type === 'image' && typeof c.data === 'string') {
+      part = vscode.LanguageModelDataPart.image(Buffer.from(c.data, 'base64'), String(c.mimeType));
+    } else if (message.content.type === 'resource' && typeof resource.blob === 'string' && String(resource.mimeType).startsWith('image/')) {
+      part = vscode.LanguageModelDataPart.image(Buffer.from(resource.blob, 'base64'), String(resource.mimeType));
+    } else {
+      part = new vscode.LanguageModelTextPart(contentText(message.content));
+    }
+    return message.role === 'assistant' ? vscode.LanguageModelChatMessage.Assistant([part]) : vscode.LanguageModelChatMessage.User([part]);
+  });
+}

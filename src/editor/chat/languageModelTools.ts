@@ -1,0 +1,49 @@
+import * as vscode from 'vscode';
+import type { McpHost } from '../../core/host/mcpHost';
+import type { ToolInvoker } from '../../core/tools/toolInvoker';
+import { resultText } from '../../core/tools/toolResults';
+
+interface ListInput {
+  readonly server?: string;
+}
+interface CallInput {
+  readonly server: string;
+  readonly tool: string;
+  readonly arguments?: Record<string, unknown>;
+}
+
+/**
+ * Two fixed language-model tools (tool contributions are static) through which any chat
+ * participant or agent finds and calls MCP tools: list, then call. Calls are confirmed like every
+ * other call, by the host's own policy.
+ */
+export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker): vscode.Disposable[] {
+  return [
+    vscode.lm.registerTool<ListInput>('mcpHost_listTools', {
+      invoke: (options) => {
+        const servers = host.servers().filter((s) => s.status === 'running' && (!options.input.server || s.id === options.input.server));
+        if (options.input.server && servers.length === 0) {
+          throw new Error(`No running MCP server "${options.input.server}". Running: ${host.servers().filter((s) => s.status === 'running').map((s) => s.id).join(', ') || 'none'}.`);
+        }
+        const listing = servers.flatMap((s) => s.tools.map((t) => ({ server: s.id, tool: t.name, description: t.description, inputSchema: t.inputSchema })));
+        return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify(listing))]);
+      },
+    }),
+    vscode.lm.registerTool<CallInput>('mcpHost_callTool', {
+      prepareInvocation: (options) => ({ invocationMessage: vscode.l10n.t('Running {0} on MCP server {1}', options.input.tool, options.input.server) }),
+      invoke: async (options, token) => {
+        const controller = new AbortController();
+        const cancel = token.onCancellationRequested(() => controller.abort());
+        try {
+          const done = await invoker.invoke(options.input.server, options.input.tool, options.input.arguments ?? {}, { origin: 'model', signal: controller.signal });
+          if (done.outcome === 'ok') return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(resultText(done.result!))]);
+          // Tool errors go back as text the model can act on; other failures throw, so the caller shows them as such.
+          if (done.outcome === 'toolError') return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(`The tool reported an error: ${resultText(done.result!)}`)]);
+          throw new Error(done.error);
+        } finally {
+          cancel.dispose();
+        }
+      },
+    }),
+  ];
+}

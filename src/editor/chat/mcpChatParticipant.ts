@@ -1,0 +1,194 @@
+import * as vscode from 'vscode';
+import { runToolLoop, type LoopMessage, type LoopTool, type ToolOutcome } from '../../core/chat/toolCallLoop';
+import type { McpHost } from '../../core/host/mcpHost';
+import { parsePromptArguments } from '../../core/prompts/promptArguments';
+import type { ToolInvoker } from '../../core/tools/toolInvoker';
+import { modelToolNames, promptCommandName, type QualifiedTool } from '../../core/tools/toolNames';
+import { resultText } from '../../core/tools/toolResults';
+import { askPromptArguments } from '../prompts/promptArgumentsInput';
+import { LanguageModelBridge, promptToChatMessages } from './languageModelBridge';
+
+/** Chat models reject requests with more tools than this; the first ones by server order are sent. */
+const MAX_MODEL_TOOLS = 128;
+const SLASH = /^\s*\/([A-Za-z0-9_-]+\.[A-Za-z0-9_.-]+)(?:\s+([\s\S]*))?$/;
+
+/**
+ * `@mcp`: `/server.prompt args` runs a server's prompt and sends its messages to the chat model;
+ * anything else goes to the model with the tools of the running servers, whose calls are
+ * confirmed and run through the host. `/prompts` lists the prompts there are.
+ */
+export function registerChatParticipant(host: McpHost, invoker: ToolInvoker, extensionUri: vscode.Uri): vscode.Disposable {
+  const participant = vscode.chat.createChatParticipant('mcpHost.chat', (request, context, stream, token) =>
+    handle(host, invoker, request, context, stream, token),
+  );
+  participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'mcp.svg');
+  participant.followupProvider = {
+    // Slash commands are static in package.json, so the prompts of running servers are offered here.
+    provideFollowups: () => promptIndex(host).slice(0, 8).map(([command, entry]) => ({ prompt: `/${command} `, label: `/${command}`, participant: 'mcpHost.chat', title: entry.description })),
+  };
+  return participant;
+}
+
+interface PromptEntry {
+  readonly serverId: string;
+  readonly promptName: string;
+  readonly description?: string;
+}
+
+function promptIndex(host: McpHost): [string, PromptEntry][] {
+  return host
+    .servers()
+    .filter((s) => s.status === 'running')
+    .flatMap((s) => s.prompts.map((p) => [promptCommandName(s.id, p.name), { serverId: s.id, promptName: p.name, description: p.description }] as [string, PromptEntry]));
+}
+
+async function handle(
+  host: McpHost,
+  invoker: ToolInvoker,
+  request: vscode.ChatRequest,
+  context: vscode.ChatContext,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+): Promise<vscode.ChatResult> {
+  if (request.command === 'prompts') return listPrompts(host, stream);
+  const controller = new AbortController();
+  const cancel = token.onCancellationRequested(() => controller.abort());
+  try {
+    const slash = SLASH.exec(request.prompt);
+    if (slash) {
+      const entry = promptIndex(host).find(([command]) => command === slash[1])?.[1];
+      if (!entry) {
+        stream.markdown(vscode.l10n.t('There is no prompt `/{0}` on a running MCP server. Use `/prompts` to see them.', slash[1]));
+        return { errorDetails: { message: vscode.l10n.t('Unknown prompt /{0}.', slash[1]) } };
+      }
+      return await runPrompt(host, invoker, entry, slash[2] ?? '', request, stream, token, controller.signal);
+    }
+    const history = historyMessages(context);
+    return await converse(host, invoker, request.model, [], [...history, { role: 'user', parts: [{ kind: 'text', text: request.prompt }] }], stream, token, controller.signal);
+  } catch (error) {
+    if (token.isCancellationRequested) return {};
+    return { errorDetails: { message: (error as Error).message } };
+  } finally {
+    cancel.dispose();
+  }
+}
+
+async function runPrompt(
+  host: McpHost,
+  invoker: ToolInvoker,
+  entry: PromptEntry,
+  text: string,
+  request: vscode.ChatRequest,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+  signal: AbortSignal,
+): Promise<vscode.ChatResult> {
+  const prompt = host.server(entry.serverId)?.prompts.find((p) => p.name === entry.promptName);
+  if (!prompt) throw new Error(vscode.l10n.t('MCP server "{0}" no longer offers the prompt "{1}".', entry.serverId, entry.promptName));
+  const parsed = parsePromptArguments(text, prompt.arguments ?? []);
+  for (const problem of parsed.problems) stream.markdown(`${problem}\n\n`);
+  const args = parsed.missing.length ? await askPromptArguments(host, entry.serverId, prompt, parsed.missing, parsed.values) : parsed.values;
+  if (!args) return { errorDetails: { message: vscode.l10n.t('Cancelled: the prompt needs {0}.', parsed.missing.map((a) => a.name).join(', ')) } };
+  stream.progress(vscode.l10n.t('Getting prompt "{0}" from {1}…', prompt.name, entry.serverId));
+  const result = await host.getPrompt(entry.serverId, prompt.name, args, signal);
+  const preamble = promptToChatMessages(result);
+  stream.markdown(vscode.l10n.t('*Prompt `{0}` from {1}: {2} message(s).*\n\n', prompt.name, entry.serverId, result.messages.length));
+  return converse(host, invoker, request.model, preamble, [], stream, token, signal);
+}
+
+async function converse(
+  host: McpHost,
+  invoker: ToolInvoker,
+  model: vscode.LanguageModelChat,
+  preamble: vscode.LanguageModelChatMessage[],
+  messages: LoopMessage[],
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+  signal: AbortSignal,
+): Promise<vscode.ChatResult> {
+  const { tools, names } = toolsForModel(host);
+  if (names.size > MAX_MODEL_TOOLS) stream.markdown(vscode.l10n.t('*{0} tools are available; the first {1} are offered to the model.*\n\n', names.size, MAX_MODEL_TOOLS));
+  const outcome = await runToolLoop(
+    new LanguageModelBridge(model, token, preamble),
+    tools.slice(0, MAX_MODEL_TOOLS),
+    messages,
+    {
+      onText: (text) => stream.markdown(text),
+      onToolCall: (call) => {
+        const target = names.get(call.name);
+        stream.progress(target ? vscode.l10n.t('Running {0} on {1}…', target.toolName, target.serverId) : vscode.l10n.t('The model asked for an unknown tool {0}.', call.name));
+      },
+      runTool: (call, callSignal) => runForModel(invoker, names.get(call.name), call.name, call.input, stream, callSignal),
+    },
+    signal,
+  );
+  if (outcome.stoppedAtLimit) stream.markdown(vscode.l10n.t('\n\n*Stopped after {0} rounds of tool calls.*', outcome.rounds));
+  return {};
+}
+
+export function toolsForModel(host: McpHost): { tools: LoopTool[]; names: Map<string, QualifiedTool> } {
+  const running = host.servers().filter((s) => s.status === 'running');
+  const names = modelToolNames(running.flatMap((s) => s.tools.map((t) => ({ serverId: s.id, toolName: t.name }))));
+  const tools = [...names.entries()].map(([name, target]) => {
+    const tool = running.find((s) => s.id === target.serverId)!.tools.find((t) => t.name === target.toolName)!;
+    return { name, description: `${tool.description ?? tool.title ?? tool.name} (MCP server "${target.serverId}")`, inputSchema: tool.inputSchema };
+  });
+  return { tools, names };
+}
+
+async function runForModel(
+  invoker: ToolInvoker,
+  target: QualifiedTool | undefined,
+  modelName: string,
+  input: Record<string, unknown>,
+  stream: vscode.ChatResponseStream,
+  signal: AbortSignal,
+): Promise<ToolOutcome> {
+  if (!target) return { text: `There is no tool named ${modelName}.`, isError: true };
+  const label = `\`${target.serverId}/${target.toolName}\``;
+  try {
+    const done = await invoker.invoke(target.serverId, target.toolName, input, { origin: 'model', signal });
+    switch (done.outcome) {
+      case 'ok':
+      case 'toolError': {
+        const text = resultText(done.result!);
+        stream.markdown(`\n\n> ${label} ${done.outcome === 'ok' ? vscode.l10n.t('returned') : vscode.l10n.t('**reported an error**')}: ${quote(text)}\n\n`);
+        return { text, isError: done.outcome === 'toolError' };
+      }
+      case 'denied':
+        stream.markdown(`\n\n> ${vscode.l10n.t('You declined {0}.', label)}\n\n`);
+        return { text: done.error!, isError: true };
+      default:
+        stream.markdown(`\n\n> ${vscode.l10n.t('**{0} could not run**: {1}', label, quote(done.error ?? ''))}\n\n`);
+        return { text: `The call could not be completed: ${done.error}`, isError: true };
+    }
+  } catch (error) {
+    stream.markdown(`\n\n> **${quote((error as Error).message)}**\n\n`);
+    return { text: (error as Error).message, isError: true };
+  }
+}
+
+function listPrompts(host: McpHost, stream: vscode.ChatResponseStream): vscode.ChatResult {
+  const index = promptIndex(host);
+  if (index.length === 0) {
+    stream.markdown(vscode.l10n.t('No running MCP server offers prompts.'));
+    return {};
+  }
+  stream.markdown(vscode.l10n.t('Prompts of the running MCP servers. Type `@mcp /server.prompt` followed by arguments (`name=value` or in order):\n\n'));
+  for (const [command, entry] of index) stream.markdown(`- \`/${command}\`${entry.description ? ` — ${entry.description}` : ''}\n`);
+  return {};
+}
+
+/** Earlier turns of this participant, as plain text, so follow-up questions have their context. */
+function historyMessages(context: vscode.ChatContext): LoopMessage[] {
+  return context.history.flatMap((turn): LoopMessage[] => {
+    if (turn instanceof vscode.ChatRequestTurn) return [{ role: 'user', parts: [{ kind: 'text', text: turn.prompt }] }];
+    const text = turn.response.flatMap((part) => (part instanceof vscode.ChatResponseMarkdownPart ? [part.value.value] : [])).join('');
+    return text ? [{ role: 'assistant', parts: [{ kind: 'text', text }] }] : [];
+  });
+}
+
+function quote(text: string): string {
+  const short = text.length > 400 ? `${text.slice(0, 400)}…` : text;
+  return short.replace(/\n/g, '\n> ');
+}

@@ -1,0 +1,46 @@
+import * as vscode from 'vscode';
+import type { ToolInvocation } from '../../core/tools/toolInvoker';
+import { resultItems, resultText } from '../../core/tools/toolResults';
+import type { ResultPanelToHost, ToolResultView } from '../../shared/protocol/toolResultView';
+import { openWebviewPanel } from '../webviews/webviewPanel';
+import { toolLabel } from './toolLabels';
+
+/** Opens a resource a result links to; supplied by whoever can read resources. */
+export type ResourceOpener = (serverId: string, uri: string) => Promise<void>;
+
+/** Shows one tool call's outcome: content, errors, duration, with Copy and resource links. */
+export function showToolResult(extensionUri: vscode.Uri, invocation: ToolInvocation, openResource: ResourceOpener): vscode.WebviewPanel {
+  const view = resultView(invocation);
+  const panel = openWebviewPanel(extensionUri, 'mcpHost.toolResult', vscode.l10n.t('Result: {0}', view.toolLabel), 'toolResult');
+  panel.webview.onDidReceiveMessage(async (message: ResultPanelToHost) => {
+    switch (message.type) {
+      case 'ready':
+        void panel.webview.postMessage({ type: 'show', view });
+        break;
+      case 'copy':
+        await vscode.env.clipboard.writeText(invocation.result ? resultText(invocation.result) : (invocation.error ?? ''));
+        void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the result of {0}.', view.toolLabel), 3000);
+        break;
+      case 'openResource':
+        try {
+          await openResource(invocation.serverId, message.uri);
+        } catch (error) {
+          void vscode.window.showErrorMessage((error as Error).message);
+        }
+        break;
+    }
+  });
+  return panel;
+}
+
+export function resultView(invocation: ToolInvocation): ToolResultView {
+  return {
+    serverId: invocation.serverId,
+    toolLabel: toolLabel(invocation.tool),
+    arguments: JSON.stringify(invocation.args, null, 2),
+    outcome: invocation.outcome === 'denied' ? 'protocolError' : invocation.outcome,
+    durationMs: invocation.durationMs,
+    error: invocation.error,
+    items: invocation.result ? resultItems(invocation.result) : [],
+  };
+}

@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+
+/**
+ * Opens a webview panel running one of our bundled scripts under a strict CSP: scripts only with
+ * this page's nonce, styles and fonts only from the extension, images and audio only as data: URIs
+ * (tool results carry them inline), nothing fetched from anywhere else.
+ */
+export function openWebviewPanel(extensionUri: vscode.Uri, viewType: string, title: string, script: 'toolForm' | 'toolResult'): vscode.WebviewPanel {
+  const panel = vscode.window.createWebviewPanel(viewType, title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
+    enableScripts: true,
+    retainContextWhenHidden: true,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
+  });
+  const webview = panel.webview;
+  const nonce = randomBytes(16).toString('base64');
+  const scriptUri = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', `${script}.js`));
+  const styleUri = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'webview.css'));
+  const csp = [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src ${webview.cspSource} 'unsafe-inline'`,
+    `font-src ${webview.cspSource}`,
+    'img-src data:',
+    'media-src data:',
+  ].join('; ');
+  webview.html = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${styleUri.toString()}">
+<title>${escapeHtml(title)}</title>
+</head>
+<body>
+<main id="app" aria-live="polite"></main>
+<script nonce="${nonce}" src="${scriptUri.toString()}"></script>
+</body>
+</html>`;
+  return panel;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}

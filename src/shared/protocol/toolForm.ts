@@ -1,0 +1,22 @@
+import type { FieldProblem, JsonValue, ObjectField } from './formModel';
+
+/** Messages between the extension and the tool arguments form. */
+export interface ToolFormInit {
+  readonly title: string;
+  readonly serverId: string;
+  readonly description?: string;
+  /** Annotation hints as short badges ("read-only", "destructive"…), shown but not trusted. */
+  readonly badges: readonly string[];
+  readonly form: ObjectField;
+  readonly submitLabel: string;
+}
+
+export type FormToHost =
+  | { readonly type: 'ready' }
+  | { readonly type: 'validate'; readonly values: { [key: string]: JsonValue } }
+  | { readonly type: 'submit'; readonly values: { [key: string]: JsonValue } }
+  | { readonly type: 'cancel' };
+
+export type HostToForm =
+  | { readonly type: 'init'; readonly init: ToolFormInit }
+  | { readonly type: 'problems'; readonly problems: readonly FieldProblem[]; readonly submitted: boolean };

@@ -1,0 +1,134 @@
+// Tools, prompts and chat in a real VS Code (code-server) driven through Chromium, as a user would.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Frame } from 'playwright-core';
+import { EditorSession, OUT, REPO } from '../harness/editorSession';
+import { startHttpFixture, type RunningProcess } from '../../unit/support/fixtures';
+
+const fixtureServer = { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js')] };
+const everything = { command: process.execPath, args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] };
+
+interface RecordedRequest {
+  texts: string[];
+  tools: string[];
+}
+
+describe('Tools, prompts and chat in a real VS Code', function () {
+  this.timeout(180_000);
+  let editor: EditorSession;
+  let http: RunningProcess;
+
+  before(async () => {
+    http = await startHttpFixture();
+    const servers = { fixture: fixtureServer, everything, 'modern-http': { type: 'http', url: `http://127.0.0.1:${http.port}/mcp` } };
+    editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, {
+      trusted: true,
+      // The harness turns AI features off for the other scenarios; chat needs them.
+      userSettings: { 'mcpHost.servers': servers, 'chat.disableAIFeatures': false },
+    });
+    await editor.workbench.openMcpView();
+    for (const id of Object.keys(servers)) await editor.workbench.waitForServerDescription(id, /^running · \d+ tools/, 90_000);
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await editor?.workbench.screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`);
+    await editor?.workbench.page.keyboard.press('Escape');
+    // One panel at a time, so each test finds its own webview.
+    await editor?.control('executeCommand', { command: 'workbench.action.closeAllEditors' });
+  });
+
+  after(async () => {
+    await editor?.stop();
+    await http?.stop();
+  });
+
+  const field = (form: Frame, id: string) => form.locator(`#field_${id} input`);
+  const problem = (form: Frame, id: string) => form.locator(`[data-problem-for="/${id}"]`);
+
+  async function runToolFromPalette(label: string, server: string): Promise<void> {
+    await editor.workbench.runCommand('MCP: Run Tool…');
+    await editor.workbench.page.locator('.quick-input-widget input').fill(label);
+    await editor.workbench.pick(label, server);
+  }
+
+  async function approve(button: string, expect: RegExp[]): Promise<string> {
+    const dialog = await editor.workbench.dialog();
+    const text = (await dialog.textContent()) ?? '';
+    for (const pattern of expect) assert.match(text, pattern);
+    await dialog.getByRole('button', { name: button, exact: true }).click();
+    return text;
+  }
+
+  it('runs get-sum on server-everything from the palette through the generated form and shows the sum', async () => {
+    await runToolFromPalette('Get Sum Tool', 'everything');
+    const form = await editor.workbench.webview('#field_a');
+    await field(form, 'a').fill('19');
+    await field(form, 'b').fill('23');
+    await editor.workbench.screenshot('20-tool-form-get-sum');
+    await form.locator('#submit').click();
+    const shown = await approve('Run', [/MCP server "everything": run tool "Get Sum Tool"\?/, /"a": 19/, /"b": 23/]);
+    assert.match(shown, /Arguments:/);
+    const result = await editor.workbench.webview('#outcome');
+    await result.locator('#items', { hasText: '42' }).waitFor();
+    assert.match((await result.locator('#outcome').textContent()) ?? '', /^Succeeded · \d+ ms$/);
+    assert.match((await result.locator('#items').textContent()) ?? '', /The sum of 19 and 23 is 42/);
+    await editor.workbench.screenshot('21-tool-result-get-sum');
+  });
+
+  it('validates a form with an enum, a bounded number and a required string before running', async () => {
+    await runToolFromPalette('Book a room', 'fixture');
+    const form = await editor.workbench.webview('#field_guest');
+    assert.equal(await form.locator('label[for="field_guest"]').getAttribute('class'), 'required');
+    assert.equal(await field(form, 'nights').inputValue(), '1', 'the default is pre-filled');
+    await field(form, 'nights').fill('40');
+    await problem(form, 'nights').filter({ hasText: 'Must be at most 14.' }).waitFor();
+    await form.locator('#submit').click();
+    await problem(form, 'guest').filter({ hasText: 'Required.' }).waitFor();
+    await problem(form, 'room').filter({ hasText: 'Required.' }).waitFor();
+    await editor.workbench.screenshot('22-tool-form-validation');
+    await field(form, 'guest').fill('Ann');
+    await field(form, 'nights').fill('2');
+    // The select as a keyboard user drives it: open, move down to the second room, choose.
+    await form.locator('#field_room').focus();
+    for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown', 'Enter']) await editor.workbench.page.keyboard.press(key);
+    await problem(form, 'nights').filter({ hasText: /^$/ }).waitFor({ state: 'attached' });
+    await form.locator('#submit').click();
+    await approve('Allow in This Session', [/run tool "Book a room"/, /"guest": "Ann"/, /"nights": 2/]);
+    const result = await editor.workbench.webview('#outcome');
+    await result.locator('#items', { hasText: 'Booked Grace for Ann, 2 night(s).' }).waitFor();
+  });
+
+  it('runs a 2026-07-28 tool that needs roots through input_required and shows the workspace root', async () => {
+    await runToolFromPalette('roots', 'modern-http');
+    await approve('Run', [/MCP server "modern-http": run tool "roots"/]);
+    const result = await editor.workbench.webview('#outcome');
+    const alpha = pathToFileURL(path.join(editor.root, 'alpha')).toString();
+    await result.locator('#items', { hasText: alpha }).waitFor();
+    await editor.workbench.screenshot('23-tool-result-roots-modern');
+  });
+
+  it('runs /everything.args-prompt from the @mcp participant and the prompt reaches the chat model', async () => {
+    const models = await editor.control<string[]>('chatModels');
+    assert.ok(models.includes('fixture-model'), `the fixture chat model is registered (models: ${models.join(', ')})`);
+    await editor.workbench.openChat();
+    await editor.workbench.sendChat('@mcp /everything.args-prompt city=Paris state=Texas');
+    const response = await editor.workbench.lastChatResponse(/Model saw:/);
+    assert.match(response, /Model saw: .*Paris.*Texas/);
+    const requests = await editor.control<RecordedRequest[]>('modelRequests');
+    assert.ok(requests.at(-1)!.texts.some((t) => /Paris/.test(t) && /Texas/.test(t)), JSON.stringify(requests.at(-1)));
+    await editor.workbench.screenshot('24-chat-prompt');
+  });
+
+  it('lets the chat model call an MCP tool after the user confirms it, and shows the answer', async () => {
+    await editor.workbench.sendChat('@mcp use get-sum {"a":20,"b":22}');
+    const shown = await approve('Run', [/A chat model wants to run this tool\./, /MCP server "everything": run tool "Get Sum Tool"/, /"a": 20/]);
+    assert.match(shown, /"b": 22/);
+    const response = await editor.workbench.lastChatResponse(/Tool results:/);
+    assert.match(response, /Tool results: The sum of 20 and 22 is 42/);
+    const requests = await editor.control<RecordedRequest[]>('modelRequests');
+    assert.ok(requests.at(-2)!.tools.includes('everything_get-sum'), requests.at(-2)!.tools.join(', '));
+    assert.ok(requests.at(-2)!.tools.includes('fixture_echo') && requests.at(-2)!.tools.includes('modern-http_echo'), 'both servers\' tools, prefixed apart');
+    await editor.workbench.screenshot('25-chat-tool-call');
+  });
+});

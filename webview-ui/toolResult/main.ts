@@ -1,0 +1,75 @@
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import MarkdownIt from 'markdown-it';
+import type { ResultHostToPanel, ResultItem, ResultPanelToHost, ToolResultView } from '../../src/shared/protocol/toolResultView';
+import { h, onMessage, post } from '../shared/vscodeApi';
+
+// Server text is untrusted: raw HTML in Markdown is shown as text, never parsed.
+const markdown = new MarkdownIt({ html: false, linkify: false });
+const send = (message: ResultPanelToHost) => post(message);
+
+onMessage<ResultHostToPanel>((message) => show(message.view));
+send({ type: 'ready' });
+
+const OUTCOME_TEXT: Record<ToolResultView['outcome'], string> = {
+  ok: 'Succeeded',
+  toolError: 'The tool reported an error',
+  protocolError: 'The call failed',
+  invalidOutput: "The output does not match the tool's output schema",
+};
+
+function show(view: ToolResultView): void {
+  const copy = h('vscode-button', { id: 'copy', secondary: true }, 'Copy');
+  copy.addEventListener('click', () => send({ type: 'copy' }));
+  const app = document.getElementById('app')!;
+  const parts = [
+    h('header', {},
+      h('h1', {}, view.toolLabel),
+      h('div', { class: 'server' }, `MCP server: ${view.serverId}`),
+      h('div', { class: `outcome ${view.outcome}`, id: 'outcome', role: 'status' }, `${OUTCOME_TEXT[view.outcome]} · ${formatDuration(view.durationMs)}`),
+      copy,
+    ),
+    h('details', { class: 'arguments' }, h('summary', {}, 'Arguments'), h('pre', {}, view.arguments)),
+    view.error ? h('div', { class: 'error-text', id: 'error' }, view.error) : undefined,
+    h('div', { class: 'items', id: 'items' }, ...view.items.map(renderItem)),
+  ];
+  app.replaceChildren(...parts.filter((p): p is HTMLElement => p !== undefined));
+}
+
+function renderItem(item: ResultItem): HTMLElement {
+  switch (item.kind) {
+    case 'text': {
+      if (!item.markdown) return h('pre', { class: 'item text' }, item.text);
+      const div = h('div', { class: 'item markdown' });
+      // markdown-it with html disabled escapes every tag the server sent.
+      div.innerHTML = markdown.render(item.text);
+      return div;
+    }
+    case 'image':
+      return h('div', { class: 'item image' }, h('img', { src: `data:${item.mimeType};base64,${item.data}`, alt: `Image (${item.mimeType}) from the tool` }));
+    case 'audio':
+      return h('div', { class: 'item audio' }, h('audio', { controls: true, src: `data:${item.mimeType};base64,${item.data}` }));
+    case 'resourceLink': {
+      const open = h('a', { href: '#', class: 'resource-link' }, item.label);
+      open.addEventListener('click', (event) => {
+        event.preventDefault();
+        send({ type: 'openResource', uri: item.uri });
+      });
+      return h('div', { class: 'item link' }, 'Resource: ', open, ` ${item.uri}`, item.description ? h('div', { class: 'hint' }, item.description) : undefined);
+    }
+    case 'resource':
+      return h(
+        'div',
+        { class: 'item resource' },
+        h('div', { class: 'hint' }, `Embedded resource ${item.uri}${item.mimeType ? ` (${item.mimeType})` : ''}`),
+        item.text !== undefined ? h('pre', {}, item.text) : h('div', {}, `Binary, ${item.bytes ?? 0} bytes`),
+      );
+    case 'structured':
+      return h('div', { class: 'item structured' }, h('div', { class: 'hint' }, 'Structured content'), h('pre', {}, item.json));
+    case 'unsupported':
+      return h('div', { class: 'item unsupported' }, h('div', { class: 'hint' }, `Content of type "${item.type}" this host does not display:`), h('pre', {}, item.json));
+  }
+}
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
