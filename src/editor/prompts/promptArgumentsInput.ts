@@ -28,6 +28,7 @@ function askOne(host: McpHost, serverId: string, prompt: Prompt, argument: Promp
     pick.title = vscode.l10n.t('{0} ({1}): {2}{3}', prompt.title ?? prompt.name, serverId, argument.name, argument.required ? ' *' : '');
     pick.placeholder = argument.description ?? (argument.required ? vscode.l10n.t('Required') : vscode.l10n.t('Optional: press Enter to leave empty'));
     pick.ignoreFocusOut = true;
+    pick.sortByLabel = false; // keep the server's order, suggestions before the typed text
     let generation = 0;
     let settled = false;
     const suggest = async (value: string) => {
@@ -40,8 +41,9 @@ function askOne(host: McpHost, serverId: string, prompt: Prompt, argument: Promp
           context: Object.keys(context).length ? { arguments: context } : undefined,
         });
         if (mine !== generation) return;
-        const typed = value ? [{ label: value, description: vscode.l10n.t('as typed') }] : [];
-        pick.items = [...typed, ...values.filter((v) => v !== value).map((label) => ({ label }))];
+        // Suggestions first, so Enter takes the best match; the typed text stays one arrow away.
+        const typed = value && !values.includes(value) ? [{ label: value, description: vscode.l10n.t('as typed') }] : [];
+        pick.items = [...values.map((label) => ({ label })), ...typed];
       } catch {
         // Suggestions are a convenience: a server that fails them still gets its argument typed.
         if (mine === generation) pick.items = value ? [{ label: value }] : [];

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Frame } from 'playwright-core';
 import { EditorSession, OUT, REPO } from '../harness/editorSession';
-import { startHttpFixture, type RunningProcess } from '../../unit/support/fixtures';
+import { startHttpFixture, waitFor, type RunningProcess } from '../../unit/support/fixtures';
 
 const fixtureServer = { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js')] };
 const everything = { command: process.execPath, args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] };
@@ -99,13 +99,28 @@ describe('Tools, prompts and chat in a real VS Code', function () {
     await result.locator('#items', { hasText: 'Booked Grace for Ann, 2 night(s).' }).waitFor();
   });
 
+  it('shows a running tool\'s progress and cancels it from the notification, which the server hears', async () => {
+    await runToolFromPalette('slow', 'fixture');
+    const form = await editor.workbench.webview('#field_ms');
+    await field(form, 'ms').fill('60000');
+    await form.locator('#submit').click();
+    await approve('Run', [/run tool "slow"/, /"ms": 60000/]);
+    const toast = editor.workbench.page.locator('.notification-toast', { hasText: 'Running slow on fixture' });
+    await toast.locator('.notification-list-item-details-row, .notification-list-item-message', { hasText: /\d+ \/ 60000/ }).first().waitFor();
+    await editor.workbench.screenshot('23-tool-progress');
+    await toast.getByRole('button', { name: 'Cancel' }).click();
+    const result = await editor.workbench.webview('#outcome');
+    await result.locator('#outcome', { hasText: 'The call failed' }).waitFor();
+    assert.match((await result.locator('#error').textContent()) ?? '', /cancel/i);
+  });
+
   it('runs a 2026-07-28 tool that needs roots through input_required and shows the workspace root', async () => {
     await runToolFromPalette('roots', 'modern-http');
     await approve('Run', [/MCP server "modern-http": run tool "roots"/]);
     const result = await editor.workbench.webview('#outcome');
     const alpha = pathToFileURL(path.join(editor.root, 'alpha')).toString();
     await result.locator('#items', { hasText: alpha }).waitFor();
-    await editor.workbench.screenshot('23-tool-result-roots-modern');
+    await editor.workbench.screenshot('24-tool-result-roots-modern');
   });
 
   it('runs /everything.args-prompt from the @mcp participant and the prompt reaches the chat model', async () => {
@@ -113,22 +128,37 @@ describe('Tools, prompts and chat in a real VS Code', function () {
     assert.ok(models.includes('fixture-model'), `the fixture chat model is registered (models: ${models.join(', ')})`);
     await editor.workbench.openChat();
     await editor.workbench.sendChat('@mcp /everything.args-prompt city=Paris state=Texas');
-    const response = await editor.workbench.lastChatResponse(/Model saw:/);
-    assert.match(response, /Model saw: .*Paris.*Texas/);
+    const response = await editor.workbench.lastChatResponse(/Model saw: .*Paris.*Texas/);
+    assert.match(response, /Prompt args-prompt from everything: 1 message\(s\)\./);
     const requests = await editor.control<RecordedRequest[]>('modelRequests');
     assert.ok(requests.at(-1)!.texts.some((t) => /Paris/.test(t) && /Texas/.test(t)), JSON.stringify(requests.at(-1)));
-    await editor.workbench.screenshot('24-chat-prompt');
+    await editor.workbench.screenshot('25-chat-prompt');
+  });
+
+  it('asks for a missing prompt argument with completion/complete suggestions that use the earlier ones', async () => {
+    await editor.workbench.sendChat('@mcp /everything.completable-prompt department=Sales');
+    const picker = editor.workbench.page.locator('.quick-input-widget');
+    await picker.locator('.quick-input-title', { hasText: 'Team Management (everything): name *' }).waitFor();
+    const rows = picker.locator('.quick-input-list .monaco-list-row');
+    await rows.filter({ hasText: 'Frank' }).waitFor();
+    const labels = await rows.evaluateAll((els) => els.map((el) => el.querySelector('.label-name')?.textContent?.trim()));
+    assert.deepEqual(labels, ['David', 'Eve', 'Frank'], 'the Sales team, from the server');
+    await editor.workbench.screenshot('26-prompt-argument-completion');
+    await editor.workbench.page.keyboard.type('E');
+    await waitFor('the suggestions narrowed to Eve', async () => (await rows.evaluateAll((els) => els.map((el) => el.querySelector('.label-name')?.textContent?.trim()))).join() === 'Eve,E');
+    await editor.workbench.page.keyboard.press('Enter');
+    await editor.workbench.lastChatResponse(/Model saw: Please promote Eve to the head of the Sales team\./);
   });
 
   it('lets the chat model call an MCP tool after the user confirms it, and shows the answer', async () => {
     await editor.workbench.sendChat('@mcp use get-sum {"a":20,"b":22}');
     const shown = await approve('Run', [/A chat model wants to run this tool\./, /MCP server "everything": run tool "Get Sum Tool"/, /"a": 20/]);
     assert.match(shown, /"b": 22/);
-    const response = await editor.workbench.lastChatResponse(/Tool results:/);
-    assert.match(response, /Tool results: The sum of 20 and 22 is 42/);
+    const response = await editor.workbench.lastChatResponse(/Tool results: The sum of 20 and 22 is 42/);
+    assert.match(response, /everything\/get-sum returned: The sum of 20 and 22 is 42\./);
     const requests = await editor.control<RecordedRequest[]>('modelRequests');
     assert.ok(requests.at(-2)!.tools.includes('everything_get-sum'), requests.at(-2)!.tools.join(', '));
     assert.ok(requests.at(-2)!.tools.includes('fixture_echo') && requests.at(-2)!.tools.includes('modern-http_echo'), 'both servers\' tools, prefixed apart');
-    await editor.workbench.screenshot('25-chat-tool-call');
+    await editor.workbench.screenshot('27-chat-tool-call');
   });
 });
