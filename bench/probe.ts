@@ -7,6 +7,9 @@ import { performance } from 'node:perf_hooks';
 import { Client, type PriorDiscovery } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { definitionHash } from '../src/core/config/definitionHash';
+import { MemoryApprovalStore, ToolApprovals } from '../src/core/tools/toolApprovals';
+import { ToolInvoker } from '../src/core/tools/toolInvoker';
+import { resultItems } from '../src/core/tools/toolResults';
 import { DEFAULT_RESTART, NO_TOOL_POLICY, type ResolvedServerDefinition } from '../src/core/config/serverDefinition';
 import { InMemoryEraPinStore } from '../src/core/connection/eraPins';
 import { ExecutableResolver } from '../src/core/connection/executableResolver';
@@ -57,6 +60,20 @@ async function caller(): Promise<{ call: (name: string, args: Record<string, unk
   if (variant === 'host') {
     const c = await hostConnection();
     return { call: (name, args) => c.request('tools/call', (client, o) => client.callTool({ name, arguments: args }, o)), close: () => c.stop() };
+  }
+  if (variant === 'policy') {
+    // The editor's whole path: find the tool, the approval policy (allowed for the session), the
+    // call with its error mapping, and the result mapped for the panel.
+    const c = await hostConnection();
+    const stores = { session: new MemoryApprovalStore(), workspace: new MemoryApprovalStore(), always: new MemoryApprovalStore() };
+    const approvals = new ToolApprovals(stores, () => NO_TOOL_POLICY);
+    const host = {
+      server: () => c.snapshot(),
+      callTool: (_id: string, name: string, args: Record<string, unknown> | undefined, signal?: AbortSignal) =>
+        c.request('tools/call', (client, o) => client.callTool({ name, arguments: args }, o), signal),
+    };
+    const invoker = new ToolInvoker(host, approvals, { confirm: async () => 'session' });
+    return { call: async (name, args) => resultItems((await invoker.invoke('bench', name, args, { origin: 'model' })).result!), close: () => c.stop() };
   }
   if (variant === 'raw') {
     const c = await rawClient();

@@ -58,9 +58,10 @@ const started = Date.now();
 
 // 1. Tool-call round trip.
 for (const era of ['legacy', 'modern']) {
-  const r = compare('roundTrip', ['host', 'raw', 'floor'], { era, calls: quick ? 100 : 2000 }, reps, 'medianMs');
+  const r = compare('roundTrip', ['host', 'policy', 'raw', 'floor'], { era, calls: quick ? 100 : 2000 }, reps, 'medianMs');
   results[`roundTrip.${era}`] = r;
   row(`tool call round trip, stdio, ${era}`, fmt(r.host, 'ms', 3), `${fmt(r.raw, 'ms', 3)} raw SDK; ${fmt(r.floor, 'ms', 3)} floor`, r.host / r.raw, '≤ 1.10');
+  row(`  with approval policy and result mapping, ${era}`, fmt(r.policy, 'ms', 3), `${fmt(r.raw, 'ms', 3)} raw SDK`, r.policy / r.raw, '≤ 1.10');
 }
 
 // 2. Connect until tools are listed (era pinned), and the first-contact probe separately.

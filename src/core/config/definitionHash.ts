@@ -5,7 +5,8 @@ export function definitionHash(value: unknown): string {
   return createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 32);
 }
 
-function canonicalJson(value: unknown): string {
+/** JSON with object keys sorted and undefined members dropped: equal values give equal text. */
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)

@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ToolPolicySettings } from '../config/serverDefinition';
-import { definitionHash } from '../config/definitionHash';
+import { canonicalJson } from '../config/definitionHash';
 
 /** How long an approval lasts: this window, this workspace, or everywhere. */
 export type ApprovalScope = 'session' | 'workspace' | 'always';
@@ -54,9 +54,8 @@ export class ToolApprovals {
     for (const scope of APPROVAL_SCOPES) {
       const approved = this.stores[scope].get(key);
       if (!approved) continue;
-      const found = compareShapes(approved, shape);
-      if (found.length === 0) return { kind: 'allowed', because: scope };
-      changes = found;
+      if (canonicalShape(approved) === canonicalShape(tool)) return { kind: 'allowed', because: scope };
+      changes = compareShapes(approved, shape);
     }
     return { kind: 'ask', changes };
   }
@@ -77,6 +76,18 @@ function shapeOf(tool: Tool): ApprovedToolShape {
   return { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations };
 }
 
+// Every model tool call checks its approval: the canonical form of a tool (or a stored shape) is
+// computed once per object, not per call.
+const canonicalCache = new WeakMap<object, string>();
+function canonicalShape(shape: ApprovedToolShape | Tool): string {
+  let text = canonicalCache.get(shape);
+  if (text === undefined) {
+    text = canonicalJson(shapeOf(shape as Tool));
+    canonicalCache.set(shape, text);
+  }
+  return text;
+}
+
 function compareShapes(before: ApprovedToolShape, after: ApprovedToolShape): ToolChange[] {
   const changes: ToolChange[] = [];
   const text = (v: unknown) => (v === undefined ? '(none)' : typeof v === 'string' ? v : JSON.stringify(v, null, 2));
@@ -87,7 +98,7 @@ function compareShapes(before: ApprovedToolShape, after: ApprovedToolShape): Too
     ['annotations', 'annotations'],
   ];
   for (const [field, key] of fields) {
-    if (definitionHash(before[key] ?? null) !== definitionHash(after[key] ?? null)) {
+    if (canonicalJson(before[key] ?? null) !== canonicalJson(after[key] ?? null)) {
       changes.push({ field, before: text(before[key]), after: text(after[key]) });
     }
   }

@@ -46,9 +46,12 @@ const OUTPUT_SCHEMA_FAILURE = /Structured content does not match the tool's outp
  * allowed it), call it with progress and cancellation, and sort the outcome into the kinds the
  * user sees differently.
  */
+/** The part of the host a tool call needs: find the server's tools, and call one. */
+export type ToolHost = Pick<McpHost, 'server' | 'callTool'>;
+
 export class ToolInvoker {
   constructor(
-    private readonly host: McpHost,
+    private readonly host: ToolHost,
     private readonly approvals: ToolApprovals,
     private readonly confirmation: ToolConfirmationPort,
     private readonly now: () => number = () => performance.now(),

@@ -28,7 +28,9 @@ function askOne(host: McpHost, serverId: string, prompt: Prompt, argument: Promp
     pick.title = vscode.l10n.t('{0} ({1}): {2}{3}', prompt.title ?? prompt.name, serverId, argument.name, argument.required ? ' *' : '');
     pick.placeholder = argument.description ?? (argument.required ? vscode.l10n.t('Required') : vscode.l10n.t('Optional: press Enter to leave empty'));
     pick.ignoreFocusOut = true;
-    pick.sortByLabel = false; // keep the server's order, suggestions before the typed text
+    // Keep the server's order, suggestions before the typed text (a property the workbench honours
+    // though the stable typings do not list it).
+    (pick as { sortByLabel?: boolean }).sortByLabel = false;
     let generation = 0;
     let settled = false;
     const suggest = async (value: string) => {
