@@ -7,6 +7,7 @@ import type { EraPinStore } from '../connection/eraPins';
 import type { ExecutableResolver } from '../connection/executableResolver';
 import { ServerConnection } from '../connection/serverConnection';
 import { ServerUnavailableError } from '../connection/serverErrors';
+import { callToolAsTask, mustRunAsTask } from '../connection/toolTasks';
 import type { ServerSnapshot, ServerStatus } from '../connection/serverSnapshot';
 import { Emitter, type Disposable } from '../events';
 import type { HostEnvironment, StartConsentRequest } from './ports';
@@ -122,9 +123,13 @@ export class McpHost implements Disposable {
     onProgress?: (progress: Progress) => void,
   ): Promise<CallToolResult> {
     const connection = this.connection(id);
+    const tool = connection.snapshot().tools.find((t) => t.name === name);
     return connection.request(
       `tools/call "${name}"`,
-      (client, options) => client.callTool({ name, arguments: args, _meta: connection.requestMeta() }, options),
+      (client, options) => {
+        const params = { name, arguments: args, _meta: connection.requestMeta() };
+        return mustRunAsTask(client, tool) ? callToolAsTask(client, params, options, connection.definition.maxTotalTimeoutMs) : client.callTool(params, options);
+      },
       signal,
       onProgress,
     );

@@ -3,6 +3,7 @@ import type { Progress } from '@modelcontextprotocol/client';
 import { MemoryApprovalStore, ToolApprovals } from '../../../src/core/tools/toolApprovals';
 import { ToolInvoker, type ConfirmationAnswer, type ToolConfirmationRequest } from '../../../src/core/tools/toolInvoker';
 import { resultItems, resultText } from '../../../src/core/tools/toolResults';
+import { EVERYTHING } from '../support/fixtures';
 import { entries, harness, hosts, legacy, modern, running } from '../support/hostHarness';
 
 afterEach(async () => Promise.all(hosts.splice(0).map((h) => h.dispose())));
@@ -96,5 +97,31 @@ describe('ToolInvoker against a real fixture server', () => {
     const { invoker } = await setup();
     await assert.rejects(invoker.invoke('fx', 'nope', {}, { origin: 'user' }), /MCP server "fx" has no tool "nope" \(it offers echo, add, /);
     await assert.rejects(invoker.invoke('ghost', 'x', {}, { origin: 'user' }), /There is no MCP server "ghost"/);
+  });
+});
+
+describe('tools that require tasks (server-everything, 2025-11-25)', function () {
+  this.timeout(60_000);
+  const everything = { command: process.execPath, args: [EVERYTHING, 'stdio'], autoApprove: ['*'] };
+
+  it('runs a taskSupport "required" tool as a task, reporting its status as progress', async () => {
+    const { invoker } = await setup([], { ev: everything });
+    const seen: string[] = [];
+    const done = await invoker.invoke('ev', 'simulate-research-query', { topic: 'tides' }, { origin: 'user', onProgress: (p) => seen.push(p.message ?? '') });
+    assert.equal(done.outcome, 'ok', done.error);
+    assert.match(resultText(done.result!), /# Research Report: tides/);
+    assert.ok(seen.includes('Gathering sources...'), seen.join(' | '));
+  });
+
+  it('cancels the task on the server when the user cancels', async () => {
+    const { invoker, host } = await setup([], { ev: everything });
+    const controller = new AbortController();
+    const started = Date.now();
+    const done = await invoker.invoke('ev', 'simulate-research-query', { topic: 'tides' }, { origin: 'user', signal: controller.signal, onProgress: () => controller.abort() });
+    assert.equal(done.outcome, 'protocolError');
+    assert.match(done.error!, /cancel/i);
+    assert.ok(Date.now() - started < 3_000, 'ends without waiting for the task');
+    // The server still answers, so the cancellation left the session usable.
+    assert.match(resultText(await host.callTool('ev', 'get-sum', { a: 1, b: 2 })), /3/);
   });
 });

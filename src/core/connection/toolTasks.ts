@@ -1,0 +1,67 @@
+import type { CallToolResult, Client, Progress, RequestOptions, Tool } from '@modelcontextprotocol/client';
+
+/** Task results are checked by the callers that read them; the SDK only needs a schema to pass them. */
+const passThrough = { '~standard': { version: 1 as const, vendor: 'mcp-host', validate: (value: unknown) => ({ value }) } };
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+const MIN_POLL_MS = 250;
+const MAX_POLL_MS = 5_000;
+
+interface TaskState {
+  readonly taskId: string;
+  readonly status: string;
+  readonly statusMessage?: string;
+  readonly pollInterval?: number;
+}
+
+/**
+ * Whether a call must run as a task: the tool requires it (`execution.taskSupport: "required"`)
+ * and the server takes task-augmented tools/call (2025-11-25; in 2026-07-28 tasks left the core
+ * protocol for an extension).
+ */
+export function mustRunAsTask(client: Client, tool: Tool | undefined): boolean {
+  const execution = (tool as { execution?: { taskSupport?: string } } | undefined)?.execution;
+  const tasks = (client.getServerCapabilities() as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined)?.tasks;
+  return execution?.taskSupport === 'required' && client.getProtocolEra() === 'legacy' && tasks?.requests?.tools?.call !== undefined;
+}
+
+/**
+ * Runs a tools/call as a task: create it, poll its status (reported as progress, so the user sees
+ * it), then fetch the result. Cancelling sends tasks/cancel so the server stops the work.
+ */
+export async function callToolAsTask(
+  client: Client,
+  params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
+  options: RequestOptions,
+  ttlMs: number,
+): Promise<CallToolResult> {
+  const created = (await client.request({ method: 'tools/call', params: { ...params, task: { ttl: ttlMs } } }, passThrough, options)) as { task?: TaskState };
+  let task = created.task;
+  if (!task?.taskId) return created as unknown as CallToolResult; // the server ran it at once
+  const signal = options.signal;
+  let polls = 0;
+  try {
+    while (!TERMINAL.has(task.status) && task.status !== 'input_required') {
+      options.onprogress?.({ progress: ++polls, message: task.statusMessage ?? task.status } satisfies Progress);
+      await delay(Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, task.pollInterval ?? 1_000)), signal);
+      task = (await client.request({ method: 'tasks/get', params: { taskId: task.taskId } }, passThrough, options)) as TaskState;
+    }
+    // tasks/result waits for the end and carries any requests the task makes of the client.
+    return (await client.request({ method: 'tasks/result', params: { taskId: task.taskId } }, passThrough, options)) as CallToolResult;
+  } catch (error) {
+    if (signal?.aborted) {
+      await client.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, passThrough, { timeout: 5_000 }).catch(() => undefined);
+    }
+    throw error;
+  }
+}
+
+function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason ?? new Error('cancelled'));
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason ?? new Error('cancelled'));
+    }, { once: true });
+  });
+}
