@@ -9,25 +9,36 @@ const CONSENT = 'mcpHost.startConsent';
 const APPROVALS = 'mcpHost.toolApprovals';
 const MAX_PINS = 200;
 
+/** A record of values under one memento key, kept at most `limit` entries (oldest dropped). */
+class MementoRecord<T> {
+  constructor(
+    private readonly memento: Memento,
+    private readonly key: string,
+    private readonly limit = Infinity,
+  ) {}
+  get(id: string): T | undefined {
+    return this.all()[id];
+  }
+  set(id: string, value: T): Promise<void> {
+    const all = { ...this.all(), [id]: value };
+    const ids = Object.keys(all);
+    for (const stale of ids.slice(0, Math.max(0, ids.length - this.limit))) delete all[stale];
+    return Promise.resolve(this.memento.update(this.key, all));
+  }
+  delete(id: string): Promise<void> {
+    const all = { ...this.all() };
+    delete all[id];
+    return Promise.resolve(this.memento.update(this.key, all));
+  }
+  private all(): Record<string, T> {
+    return this.memento.get<Record<string, T>>(this.key, {});
+  }
+}
+
 /** Era pins in global state: the same definition in any window skips the probe. */
-export class MementoEraPinStore implements EraPinStore {
-  constructor(private readonly memento: Memento) {}
-  get(hash: string): PriorDiscovery | undefined {
-    return this.all()[hash];
-  }
-  set(hash: string, prior: PriorDiscovery): Promise<void> {
-    const pins = { ...this.all(), [hash]: prior };
-    const keys = Object.keys(pins);
-    for (const stale of keys.slice(0, Math.max(0, keys.length - MAX_PINS))) delete pins[stale];
-    return Promise.resolve(this.memento.update(ERA_PINS, pins));
-  }
-  delete(hash: string): Promise<void> {
-    const pins = { ...this.all() };
-    delete pins[hash];
-    return Promise.resolve(this.memento.update(ERA_PINS, pins));
-  }
-  private all(): Record<string, PriorDiscovery> {
-    return this.memento.get<Record<string, PriorDiscovery>>(ERA_PINS, {});
+export class MementoEraPinStore extends MementoRecord<PriorDiscovery> implements EraPinStore {
+  constructor(memento: Memento) {
+    super(memento, ERA_PINS, MAX_PINS);
   }
 }
 
@@ -43,20 +54,8 @@ export class MementoConsentStore implements ConsentStore {
 }
 
 /** Tool approvals of one scope: workspace state ("this workspace") or global state ("always"). */
-export class MementoApprovalStore implements ApprovalStore {
-  constructor(private readonly memento: Memento) {}
-  get(key: string): ApprovedToolShape | undefined {
-    return this.all()[key];
-  }
-  set(key: string, shape: ApprovedToolShape): Promise<void> {
-    return Promise.resolve(this.memento.update(APPROVALS, { ...this.all(), [key]: shape }));
-  }
-  delete(key: string): Promise<void> {
-    const all = { ...this.all() };
-    delete all[key];
-    return Promise.resolve(this.memento.update(APPROVALS, all));
-  }
-  private all(): Record<string, ApprovedToolShape> {
-    return this.memento.get<Record<string, ApprovedToolShape>>(APPROVALS, {});
+export class MementoApprovalStore extends MementoRecord<ApprovedToolShape> implements ApprovalStore {
+  constructor(memento: Memento) {
+    super(memento, APPROVALS);
   }
 }

@@ -1,14 +1,12 @@
-import type { Tool } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
 import { hasNoParameters } from '../../core/forms/schemaForm';
 import type { McpHost } from '../../core/host/mcpHost';
 import type { ToolInvocation, ToolInvoker } from '../../core/tools/toolInvoker';
+import { pickServerItem, refOf, type ServerItemRef, type ServerItemTarget } from '../serverItemPicker';
 import { askToolArguments } from './toolFormPanel';
 import { annotationBadges, toolLabel } from './toolLabels';
 import { showToolResult, type ResourceOpener } from './toolResultPanel';
 
-/** A command's target: a tool node of the Servers view, or ids from a keybinding or the API. */
-type ToolTarget = { server?: { id: string }; name?: string } | { serverId: string; toolName: string } | undefined;
 
 export interface ToolCommandDeps {
   readonly host: McpHost;
@@ -19,7 +17,7 @@ export interface ToolCommandDeps {
 
 export function registerToolCommands(deps: ToolCommandDeps): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('mcpHost.runTool', async (target: ToolTarget) => {
+    vscode.commands.registerCommand('mcpHost.runTool', async (target: ServerItemTarget) => {
       try {
         return await runTool(deps, target);
       } catch (error) {
@@ -30,10 +28,10 @@ export function registerToolCommands(deps: ToolCommandDeps): vscode.Disposable[]
   ];
 }
 
-async function runTool(deps: ToolCommandDeps, target: ToolTarget): Promise<ToolInvocation | undefined> {
-  const chosen = targetOf(target) ?? (await pickTool(deps.host));
+async function runTool(deps: ToolCommandDeps, target: ServerItemTarget): Promise<ToolInvocation | undefined> {
+  const chosen = refOf(target) ?? (await pickTool(deps.host));
   if (!chosen) return undefined;
-  const tool = deps.invoker.findTool(chosen.serverId, chosen.toolName);
+  const tool = deps.invoker.findTool(chosen.serverId, chosen.name);
   const args = hasNoParameters(tool.inputSchema) ? {} : await askToolArguments(deps.extensionUri, chosen.serverId, tool);
   if (!args) return undefined;
   const invocation = await vscode.window.withProgress(
@@ -69,27 +67,15 @@ async function runTool(deps: ToolCommandDeps, target: ToolTarget): Promise<ToolI
   return invocation;
 }
 
-function targetOf(target: ToolTarget): { serverId: string; toolName: string } | undefined {
-  if (!target) return undefined;
-  if ('serverId' in target) return target;
-  return target.server && target.name ? { serverId: target.server.id, toolName: target.name } : undefined;
-}
-
-async function pickTool(host: McpHost): Promise<{ serverId: string; toolName: string } | undefined> {
-  const running = host.servers().filter((s) => s.status === 'running' && s.tools.length > 0);
-  if (running.length === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No running MCP server offers tools. Start one in the MCP Servers view.'));
-    return undefined;
-  }
-  const items = running.flatMap((server) =>
-    server.tools.map((tool: Tool) => ({
-      label: toolLabel(tool),
-      description: [server.id, ...annotationBadges(tool).map((b) => `[${b}]`)].join('  '),
-      detail: tool.description,
-      serverId: server.id,
-      toolName: tool.name,
-    })),
+function pickTool(host: McpHost): Promise<ServerItemRef | undefined> {
+  return pickServerItem(
+    host,
+    'tools',
+    (server, tool) => ({ label: toolLabel(tool), description: [server.id, ...annotationBadges(tool).map((b) => `[${b}]`)].join('  '), detail: tool.description }),
+    {
+      none: vscode.l10n.t('No running MCP server offers tools. Start one in the MCP Servers view.'),
+      title: vscode.l10n.t('MCP: Run Tool'),
+      placeHolder: vscode.l10n.t('Pick a tool'),
+    },
   );
-  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('MCP: Run Tool'), placeHolder: vscode.l10n.t('Pick a tool'), matchOnDescription: true, matchOnDetail: true });
-  return picked && { serverId: picked.serverId, toolName: picked.toolName };
 }

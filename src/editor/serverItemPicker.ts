@@ -1,0 +1,40 @@
+import type { Prompt, Tool } from '@modelcontextprotocol/client';
+import * as vscode from 'vscode';
+import type { ServerSnapshot } from '../core/connection/serverSnapshot';
+import type { McpHost } from '../core/host/mcpHost';
+
+/** One tool or prompt of one server. */
+export interface ServerItemRef {
+  readonly serverId: string;
+  readonly name: string;
+}
+
+/** A command's target: a tool or prompt node of the Servers view, a reference, or nothing (pick). */
+export type ServerItemTarget = { server?: { id: string }; name?: string } | ServerItemRef | undefined;
+
+export function refOf(target: ServerItemTarget): ServerItemRef | undefined {
+  if (!target) return undefined;
+  if ('serverId' in target) return target;
+  return target.server && target.name ? { serverId: target.server.id, name: target.name } : undefined;
+}
+
+type Kind = 'tools' | 'prompts';
+
+/** A quick pick over the tools (or prompts) of every running server. */
+export async function pickServerItem<K extends Kind>(
+  host: McpHost,
+  kind: K,
+  describe: (server: ServerSnapshot, item: K extends 'tools' ? Tool : Prompt) => vscode.QuickPickItem,
+  texts: { readonly none: string; readonly title: string; readonly placeHolder: string },
+): Promise<ServerItemRef | undefined> {
+  const running = host.servers().filter((s) => s.status === 'running' && s[kind].length > 0);
+  if (running.length === 0) {
+    void vscode.window.showInformationMessage(texts.none);
+    return undefined;
+  }
+  const items = running.flatMap((server) =>
+    (server[kind] as readonly (Tool | Prompt)[]).map((item) => ({ ...describe(server, item as K extends 'tools' ? Tool : Prompt), ref: { serverId: server.id, name: item.name } })),
+  );
+  const picked = await vscode.window.showQuickPick(items, { title: texts.title, placeHolder: texts.placeHolder, matchOnDescription: true, matchOnDetail: true });
+  return picked?.ref;
+}
