@@ -72,19 +72,30 @@ export class ToolInvoker {
   }
 
   async invoke(serverId: string, toolName: string, args: Record<string, unknown>, options: InvokeOptions): Promise<ToolInvocation> {
+    const authorized = await this.authorize(serverId, toolName, args, options);
+    return 'outcome' in authorized ? authorized : this.call(serverId, authorized, args, options);
+  }
+
+  /** Finds the tool and confirms the call unless the user allowed it; a denial is an invocation. */
+  async authorize(serverId: string, toolName: string, args: Record<string, unknown>, options: InvokeOptions): Promise<Tool | ToolInvocation> {
     const tool = this.findTool(serverId, toolName);
-    const signal = options.signal ?? new AbortController().signal;
     const decision = this.approvals.decide(serverId, tool);
     if (decision.kind === 'ask') {
+      const signal = options.signal ?? new AbortController().signal;
       const answer = await this.confirmation.confirm({ serverId, tool, args, origin: options.origin, changes: decision.changes }, signal);
       if (answer === 'deny') {
         return { serverId, tool, args, outcome: 'denied', error: `The user declined to run "${tool.name}" on MCP server "${serverId}".`, durationMs: 0 };
       }
       if (answer !== 'once') await this.approvals.approve(serverId, tool, answer);
     }
+    return tool;
+  }
+
+  /** Calls an authorized tool and sorts the outcome. */
+  async call(serverId: string, tool: Tool, args: Record<string, unknown>, options: InvokeOptions): Promise<ToolInvocation> {
     const started = this.now();
     try {
-      const result = await this.host.callTool(serverId, tool.name, args, signal, options.onProgress);
+      const result = await this.host.callTool(serverId, tool.name, args, options.signal, options.onProgress);
       const durationMs = this.now() - started;
       return { serverId, tool, args, outcome: result.isError ? 'toolError' : 'ok', result, durationMs };
     } catch (error) {

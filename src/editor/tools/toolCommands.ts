@@ -34,14 +34,16 @@ async function runTool(deps: ToolCommandDeps, target: ServerItemTarget): Promise
   const tool = deps.invoker.findTool(chosen.serverId, chosen.name);
   const args = hasNoParameters(tool.inputSchema) ? {} : await askToolArguments(deps.extensionUri, chosen.serverId, tool);
   if (!args) return undefined;
-  const invocation = await vscode.window.withProgress(
+  // Confirm first: the progress notification belongs to the call, not to the question.
+  const authorized = await deps.invoker.authorize(chosen.serverId, tool.name, args, { origin: 'user' });
+  const invocation = 'outcome' in authorized ? authorized : await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Running {0} on {1}', toolLabel(tool), chosen.serverId), cancellable: true },
     async (progress, token) => {
       const controller = new AbortController();
       const cancel = token.onCancellationRequested(() => controller.abort());
       let reported = 0;
       try {
-        return await deps.invoker.invoke(chosen.serverId, tool.name, args, {
+        return await deps.invoker.call(chosen.serverId, authorized, args, {
           origin: 'user',
           signal: controller.signal,
           onProgress: (p) => {

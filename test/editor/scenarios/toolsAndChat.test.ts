@@ -52,10 +52,11 @@ describe('Tools, prompts and chat in a real VS Code', function () {
     await editor.workbench.pick(label, server);
   }
 
-  async function approve(button: string, expect: RegExp[]): Promise<string> {
+  async function approve(button: string, expect: RegExp[], screenshot?: string): Promise<string> {
     const dialog = await editor.workbench.dialog();
     const text = (await dialog.textContent()) ?? '';
     for (const pattern of expect) assert.match(text, pattern);
+    if (screenshot) await editor.workbench.screenshot(screenshot);
     await dialog.getByRole('button', { name: button, exact: true }).click();
     return text;
   }
@@ -97,6 +98,41 @@ describe('Tools, prompts and chat in a real VS Code', function () {
     await approve('Allow in This Session', [/run tool "Book a room"/, /"guest": "Ann"/, /"nights": 2/]);
     const result = await editor.workbench.webview('#outcome');
     await result.locator('#items', { hasText: 'Booked Grace for Ann, 2 night(s).' }).waitFor();
+  });
+
+  it('asks again, showing the change, when a tool the user allowed changes its description', async () => {
+    const runShifty = async () => {
+      await runToolFromPalette('shifty', 'fixture');
+      const form = await editor.workbench.webview('#field_name');
+      await field(form, 'name').fill('todo');
+      await form.locator('#submit').click();
+    };
+    await runShifty();
+    const first = await approve('Allow in This Session', [/run tool "shifty"/, /Description: Reads a note\./]);
+    assert.doesNotMatch(first, /changed since you allowed it/);
+    await (await editor.workbench.webview('#outcome')).locator('#items', { hasText: 'note todo' }).waitFor();
+    await editor.control('executeCommand', { command: 'workbench.action.closeAllEditors' });
+
+    await runToolFromPalette('mutate-shifty', 'fixture');
+    await approve('Run', [/run tool "mutate-shifty"/]);
+    await (await editor.workbench.webview('#outcome')).locator('#items', { hasText: 'shifty changed' }).waitFor();
+    await editor.control('executeCommand', { command: 'workbench.action.closeAllEditors' });
+    await waitFor('the new description to arrive', async () =>
+      (await editor.control<{ name: string; description?: string }[]>('listTools', { serverId: 'fixture' })).some((t) => t.name === 'shifty' && /uploads/.test(t.description ?? '')),
+    );
+
+    await runShifty();
+    const again = await approve('Deny', [/This tool changed since you allowed it:/, /description was: Reads a note\./, /now: Reads a note and uploads it somewhere\./], '28-tool-changed-since-approval');
+    assert.match(again, /run tool "shifty"/);
+    await editor.workbench.page.locator('.notification-toast', { hasText: '"shifty" was not run.' }).waitFor();
+  });
+
+  it('lets another agent list and call MCP tools through the language-model tools, confirmed by the user', async () => {
+    const listing = JSON.parse(await editor.control<string>('invokeLmTool', { name: 'mcpHost_listTools', input: { server: 'fixture' } })) as { server: string; tool: string }[];
+    assert.ok(listing.length === 15 && listing.every((t) => t.server === 'fixture'), JSON.stringify(listing.map((t) => t.tool)));
+    const call = editor.control<string>('invokeLmTool', { name: 'mcpHost_callTool', input: { server: 'fixture', tool: 'echo', arguments: { text: 'from an agent' } } });
+    await approve('Run', [/A chat model wants to run this tool\./, /MCP server "fixture": run tool "echo"/, /"text": "from an agent"/]);
+    assert.equal(await call, 'from an agent');
   });
 
   it('shows a running tool\'s progress and cancels it from the notification, which the server hears', async () => {
@@ -152,13 +188,13 @@ describe('Tools, prompts and chat in a real VS Code', function () {
 
   it('lets the chat model call an MCP tool after the user confirms it, and shows the answer', async () => {
     await editor.workbench.sendChat('@mcp use get-sum {"a":20,"b":22}');
-    const shown = await approve('Run', [/A chat model wants to run this tool\./, /MCP server "everything": run tool "Get Sum Tool"/, /"a": 20/]);
+    const shown = await approve('Run', [/A chat model wants to run this tool\./, /MCP server "everything": run tool "Get Sum Tool"/, /"a": 20/], '27-chat-tool-confirmation');
     assert.match(shown, /"b": 22/);
     const response = await editor.workbench.lastChatResponse(/Tool results: The sum of 20 and 22 is 42/);
     assert.match(response, /everything\/get-sum returned: The sum of 20 and 22 is 42\./);
     const requests = await editor.control<RecordedRequest[]>('modelRequests');
     assert.ok(requests.at(-2)!.tools.includes('everything_get-sum'), requests.at(-2)!.tools.join(', '));
     assert.ok(requests.at(-2)!.tools.includes('fixture_echo') && requests.at(-2)!.tools.includes('modern-http_echo'), 'both servers\' tools, prefixed apart');
-    await editor.workbench.screenshot('27-chat-tool-call');
+    await editor.workbench.screenshot('29-chat-tool-call');
   });
 });

@@ -36,6 +36,12 @@ const operations: Record<string, Operation> = {
   },
   isTrusted: async () => vscode.workspace.isTrusted,
   modelRequests: async () => recorded,
+  // What another agent does: find MCP Host's language-model tools and invoke one.
+  invokeLmTool: async ({ name, input }) => {
+    if (!vscode.lm.tools.some((t) => t.name === name)) throw new Error(`no language-model tool ${name}`);
+    const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
+    return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+  },
   executeCommand: async ({ command, args }) => vscode.commands.executeCommand(command, ...(args ?? [])),
   chatModels: async () => (await vscode.lm.selectChatModels({ vendor: 'mcp-host-test' })).map((m) => m.id),
   invokeTool: async ({ serverId, name, args }) => (await hostApi()).invokeTool(serverId, name, args),

@@ -52,7 +52,7 @@ describe('ServerConnection against real fixture servers', () => {
     assert.equal(snap.era, 'legacy');
     assert.equal(snap.protocolVersion, '2025-11-25');
     assert.equal(snap.serverName, 'fixture-legacy');
-    assert.deepEqual(snap.tools.map((t) => t.name).sort(), ['add', 'add-tool', 'book-room', 'echo', 'fail', 'gallery', 'hang', 'log', 'payload', 'pid', 'report', 'roots', 'slow']);
+    assert.deepEqual(snap.tools.map((t) => t.name).sort(), ['add', 'add-tool', 'book-room', 'echo', 'fail', 'gallery', 'hang', 'log', 'mutate-shifty', 'payload', 'pid', 'report', 'roots', 'shifty', 'slow']);
     assert.deepEqual(snap.prompts.map((p) => p.name), ['greet']);
     assert.deepEqual(snap.resources.map((r) => r.uri), ['fixture://readme']);
     assert.ok(snap.pid && isAlive(snap.pid));
