@@ -231,6 +231,7 @@ export class ServerConnection implements Disposable {
         this.liveTransport = created;
         this.pipeStderr(created);
       },
+      onIncoming: (message: unknown) => this.lists.observeIncoming(message),
     };
   }
 

@@ -59,10 +59,30 @@ export class ServerLists {
   }
 
   private readonly warnedNames = new Set<string>();
+  /** Tools the server listed with `x-mcp-header` declarations, since the last list was applied. */
+  private readonly listedWithHeaders = new Set<string>();
+
+  /**
+   * Notes tools the server lists with `x-mcp-header` declarations. The SDK drops the ones whose
+   * declarations break the spec (2026-07-28 over HTTP) and only tells the console; comparing with
+   * the list it returns lets the server's own log name each dropped tool.
+   */
+  observeIncoming(message: unknown): void {
+    const tools = (message as { result?: { tools?: unknown } } | undefined)?.result?.tools;
+    if (!Array.isArray(tools)) return;
+    for (const tool of tools as { name?: unknown; inputSchema?: unknown }[]) {
+      if (typeof tool?.name === 'string' && JSON.stringify(tool.inputSchema ?? {}).includes('"x-mcp-header"')) this.listedWithHeaders.add(tool.name);
+    }
+  }
 
   /** Names outside the spec's rules still work, but the user is told once per name. */
   private setTools(tools: readonly Tool[]): void {
     this.tools = tools;
+    const kept = new Set(tools.map((t) => t.name));
+    for (const name of this.listedWithHeaders) {
+      if (!kept.has(name)) this.log.warn(`Tool ${JSON.stringify(name)} was left out: its x-mcp-header declarations break the 2026-07-28 rules (see the SDK's reason in the extension host log).`);
+    }
+    this.listedWithHeaders.clear();
     for (const tool of tools) {
       const problem = toolNameProblem(tool.name);
       if (!problem || this.warnedNames.has(tool.name)) continue;

@@ -19,6 +19,8 @@ export interface SessionOpenerDeps {
   createClient(options: ClientOptions): Client;
   /** Lets the caller hook the transport (stderr, pid) before it starts. */
   onTransport?(created: CreatedTransport): void;
+  /** Sees every message from the server before the SDK does (what the SDK filters out, too). */
+  onIncoming?(message: unknown): void;
 }
 
 const PROBE_TIMEOUT_CAP_MS = 10_000;
@@ -76,7 +78,7 @@ async function connectOnce(
     },
   });
   const created = await createTransport(def, deps.resolver, kind);
-  traceTraffic(created.transport, deps.log);
+  traceTraffic(created.transport, deps.log, deps.onIncoming);
   deps.onTransport?.(created);
   try {
     await client.connect(created.transport, { prior, timeout: def.startTimeoutMs, signal });

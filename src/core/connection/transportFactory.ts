@@ -47,7 +47,7 @@ export async function createTransport(
  * Mirrors JSON-RPC traffic into the log at trace level. Patches the instance rather than wrapping
  * it, so the SDK still sees its own StdioClientTransport (it only probes on that exact class).
  */
-export function traceTraffic(transport: Transport, log: ServerLog): void {
+export function traceTraffic(transport: Transport, log: ServerLog, onIncoming?: (message: unknown) => void): void {
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {
     if (log.level === 'trace') log.trace(`→ ${JSON.stringify(message)}`);
@@ -63,6 +63,7 @@ export function traceTraffic(transport: Transport, log: ServerLog): void {
         next &&
         ((message, extra) => {
           if (log.level === 'trace') log.trace(`← ${JSON.stringify(message)}`);
+          onIncoming?.(message);
           next(message, extra);
         });
     },

@@ -281,6 +281,24 @@ describe('ServerConnection against real fixture servers', () => {
       assert.deepEqual(JSON.parse(text(result as { content: unknown[] })), [{ uri: 'file:///work/project', name: 'project' }]);
     });
 
+    it('drops a tool with an invalid x-mcp-header, names it in the server log, and mirrors a valid one', async () => {
+      const headers = await startHttpFixture(['--header-tools']);
+      try {
+        const log = new RecordingLog();
+        const { connection } = connect(httpDefinition('headers', `http://127.0.0.1:${headers.port}/mcp`), { log });
+        await connection.start();
+        const names = connection.snapshot().tools.map((t) => t.name);
+        assert.ok(names.includes('good-header') && !names.includes('bad-header'), names.join(', '));
+        assert.ok(log.lines.some((l) => l.includes('Tool "bad-header" was left out: its x-mcp-header declarations break the 2026-07-28 rules')), log.lines.join('\n'));
+        assert.ok(!log.lines.some((l) => l.includes('"good-header" was left out')));
+        // The server checks Mcp-Param-Region against the body and rejects a mismatch, so this proves the header was sent.
+        const result = await connection.request('tools/call', (c, o) => c.callTool({ name: 'good-header', arguments: { region: 'eu-west' } }, o));
+        assert.equal(text(result as { content: unknown[] }), 'region eu-west');
+      } finally {
+        await headers.stop();
+      }
+    });
+
     it('speaks a 2025 revision to a legacy Streamable HTTP server with sessions', async () => {
       const { connection } = connect(httpDefinition('legacy-http', `http://127.0.0.1:${http.port}/legacy`));
       await connection.start();
