@@ -75,7 +75,10 @@ export class ServerLists {
     }
   }
 
-  /** Names outside the spec's rules still work, but the user is told once per name. */
+  /**
+   * Applies a new tool list. Tools the SDK dropped are named in the log; names outside the spec's
+   * rules still work, but the user is told once per name.
+   */
   private setTools(tools: readonly Tool[]): void {
     this.tools = tools;
     const kept = new Set(tools.map((t) => t.name));

@@ -1,6 +1,6 @@
-import type { CallToolResult, Client, Progress, RequestOptions, Tool } from '@modelcontextprotocol/client';
+import { isCallToolResult, type CallToolResult, type Client, type Progress, type RequestOptions, type Tool } from '@modelcontextprotocol/client';
 
-/** Task results are checked by the callers that read them; the SDK only needs a schema to pass them. */
+/** The task methods have no result schema in the SDK's method map; results are checked below. */
 const passThrough = { '~standard': { version: 1 as const, vendor: 'mcp-host', validate: (value: unknown) => ({ value }) } };
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 const MIN_POLL_MS = 250;
@@ -36,7 +36,11 @@ export async function callToolAsTask(
 ): Promise<CallToolResult> {
   const created = (await client.request({ method: 'tools/call', params: { ...params, task: { ttl: ttlMs } } }, passThrough, options)) as { task?: TaskState };
   let task = created.task;
-  if (!task?.taskId) return created as unknown as CallToolResult; // the server ran it at once
+  if (!task?.taskId) {
+    // The server ran it at once instead of creating a task.
+    if (!isCallToolResult(created)) throw new Error('the task-augmented tools/call returned neither a task nor a result');
+    return created;
+  }
   const signal = options.signal;
   let polls = 0;
   try {
@@ -46,7 +50,9 @@ export async function callToolAsTask(
       task = (await client.request({ method: 'tasks/get', params: { taskId: task.taskId } }, passThrough, options)) as TaskState;
     }
     // tasks/result waits for the end and carries any requests the task makes of the client.
-    return (await client.request({ method: 'tasks/result', params: { taskId: task.taskId } }, passThrough, options)) as CallToolResult;
+    const result = await client.request({ method: 'tasks/result', params: { taskId: task.taskId } }, passThrough, options);
+    if (!isCallToolResult(result)) throw new Error(`tasks/result for task ${task.taskId} is not a tools/call result`);
+    return result;
   } catch (error) {
     if (signal?.aborted) {
       await client.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, passThrough, { timeout: 5_000 }).catch(() => undefined);

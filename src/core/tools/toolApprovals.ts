@@ -42,14 +42,18 @@ export class ToolApprovals {
     private readonly policyFor: (serverId: string) => ToolPolicySettings,
   ) {}
 
-  decide(serverId: string, tool: Tool): ApprovalDecision {
+  /**
+   * `identity` says which server an approval belongs to beyond its id (its command line or URL),
+   * so another workspace's server that reuses the id does not inherit "Always Allow".
+   */
+  decide(serverId: string, tool: Tool, identity = serverId): ApprovalDecision {
     const policy = this.policyFor(serverId);
     if (policy.autoApprove.includes('*') || policy.autoApprove.includes(tool.name)) return { kind: 'allowed', because: 'autoApprove' };
     if (policy.trusted && tool.annotations?.readOnlyHint === true && tool.annotations.destructiveHint !== true) {
       return { kind: 'allowed', because: 'trusted read-only' };
     }
     const shape = shapeOf(tool);
-    const key = approvalKey(serverId, tool.name);
+    const key = approvalKey(identity, tool.name);
     let changes: ToolChange[] = [];
     for (const scope of APPROVAL_SCOPES) {
       const approved = this.stores[scope].get(key);
@@ -61,15 +65,15 @@ export class ToolApprovals {
   }
 
   /** Remembers the tool as the user saw it now; other scopes' outdated approvals are dropped. */
-  async approve(serverId: string, tool: Tool, scope: ApprovalScope): Promise<void> {
-    const key = approvalKey(serverId, tool.name);
+  async approve(identity: string, tool: Tool, scope: ApprovalScope): Promise<void> {
+    const key = approvalKey(identity, tool.name);
     for (const other of APPROVAL_SCOPES) if (other !== scope) await this.stores[other].delete(key);
     await this.stores[scope].set(key, shapeOf(tool));
   }
 }
 
-export function approvalKey(serverId: string, toolName: string): string {
-  return `${serverId}\u0000${toolName}`;
+export function approvalKey(identity: string, toolName: string): string {
+  return `${identity}\u0000${toolName}`;
 }
 
 function shapeOf(tool: Tool): ApprovedToolShape {

@@ -79,14 +79,15 @@ export class ToolInvoker {
   /** Finds the tool and confirms the call unless the user allowed it; a denial is an invocation. */
   async authorize(serverId: string, toolName: string, args: Record<string, unknown>, options: InvokeOptions): Promise<Tool | ToolInvocation> {
     const tool = this.findTool(serverId, toolName);
-    const decision = this.approvals.decide(serverId, tool);
+    const identity = `${serverId}\u0001${this.host.server(serverId)?.target ?? ''}`;
+    const decision = this.approvals.decide(serverId, tool, identity);
     if (decision.kind === 'ask') {
       const signal = options.signal ?? new AbortController().signal;
       const answer = await this.confirmation.confirm({ serverId, tool, args, origin: options.origin, changes: decision.changes }, signal);
       if (answer === 'deny') {
         return { serverId, tool, args, outcome: 'denied', error: `The user declined to run "${tool.name}" on MCP server "${serverId}".`, durationMs: 0 };
       }
-      if (answer !== 'once') await this.approvals.approve(serverId, tool, answer);
+      if (answer !== 'once') await this.approvals.approve(identity, tool, answer);
     }
     return tool;
   }

@@ -66,3 +66,12 @@ describe('tool approvals', () => {
     assert.equal(a.decide('trusted', tool({ annotations: { readOnlyHint: true, destructiveHint: true } })).kind, 'ask');
   });
 });
+
+describe('tool approvals across servers that share an id', () => {
+  it('keeps an approval to the server it was given for (its command line or URL)', async () => {
+    const { approvals: a } = approvals();
+    await a.approve('everything\u0001npx -y @modelcontextprotocol/server-everything', tool(), 'always');
+    assert.equal(a.decide('everything', tool(), 'everything\u0001npx -y @modelcontextprotocol/server-everything').kind, 'allowed');
+    assert.equal(a.decide('everything', tool(), 'everything\u0001node ./evil.js').kind, 'ask');
+  });
+});
