@@ -58,6 +58,13 @@ describe('MCP Host public API, from a second extension', () => {
     assert.equal(text(await host.callTool('modern-http', 'add', { a: 20, b: 22 })), '42');
   });
 
+  it('offers completion/complete suggestions for prompt arguments, using earlier arguments as context', async () => {
+    const host = await api();
+    assert.deepEqual(await host.completePromptArgument('everything', 'completable-prompt', 'department', 'S'), ['Sales', 'Support']);
+    assert.deepEqual(await host.completePromptArgument('everything', 'completable-prompt', 'name', '', { department: 'Marketing' }), ['Grace', 'Henry', 'Iris']);
+    assert.deepEqual(await host.completePromptArgument('fixture', 'greet', 'who', 'A'), [], 'a server without completions offers none');
+  });
+
   it('cancels a call when the caller cancels its token', async () => {
     const host = await api();
     const source = new vscode.CancellationTokenSource();
