@@ -1,0 +1,27 @@
+/** At most N sampling requests per server in any sliding minute; the excess is refused. */
+export class SamplingRateLimiter {
+  private readonly recent = new Map<string, number[]>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** Records a request and says whether it is within the limit (`undefined` limit: no limit). */
+  tryAcquire(serverId: string, maxPerMinute: number | undefined): boolean {
+    if (maxPerMinute === undefined) return true;
+    const now = this.now();
+    const kept = (this.recent.get(serverId) ?? []).filter((t) => now - t < 60_000);
+    if (kept.length >= maxPerMinute) {
+      this.recent.set(serverId, kept);
+      return false;
+    }
+    kept.push(now);
+    this.recent.set(serverId, kept);
+    return true;
+  }
+
+  /** Milliseconds until the next request would be allowed (0 when it would be now). */
+  retryAfterMs(serverId: string, maxPerMinute: number): number {
+    const times = this.recent.get(serverId) ?? [];
+    if (times.length < maxPerMinute) return 0;
+    return Math.max(0, 60_000 - (this.now() - times[times.length - maxPerMinute]));
+  }
+}

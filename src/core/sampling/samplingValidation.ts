@@ -1,0 +1,49 @@
+/**
+ * The spec's rules for the messages of a sampling request with tools: a user message with tool
+ * results holds only tool results, and every tool use is answered by a result in the next
+ * message. Violations are Invalid params (-32602) with the spec's messages.
+ */
+export const INVALID_PARAMS = -32602;
+
+export class SamplingRequestError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Block {
+  readonly type: string;
+  readonly id?: string;
+  readonly toolUseId?: string;
+}
+
+interface Message {
+  readonly role: string;
+  readonly content: Block | readonly Block[];
+}
+
+export function blocksOf(message: Message): readonly Block[] {
+  return Array.isArray(message.content) ? message.content : [message.content as Block];
+}
+
+/** Throws {@link SamplingRequestError} for the first rule the messages break. */
+export function validateSamplingMessages(messages: readonly Message[]): void {
+  messages.forEach((message, index) => {
+    const blocks = blocksOf(message);
+    const results = blocks.filter((b) => b.type === 'tool_result');
+    if (results.length && results.length !== blocks.length) {
+      throw new SamplingRequestError(INVALID_PARAMS, `Tool results mixed with other content (message ${index + 1})`);
+    }
+    const uses = blocks.filter((b) => b.type === 'tool_use');
+    if (message.role !== 'assistant' || uses.length === 0) return;
+    const next = messages[index + 1];
+    const answered = new Set(next && next.role === 'user' ? blocksOf(next).filter((b) => b.type === 'tool_result').map((b) => b.toolUseId) : []);
+    const missing = uses.filter((u) => !answered.has(u.id));
+    if (missing.length) {
+      throw new SamplingRequestError(INVALID_PARAMS, `Tool result missing in request (tool use ${missing.map((u) => JSON.stringify(u.id)).join(', ')} in message ${index + 1} has no result in the next message)`);
+    }
+  });
+}
