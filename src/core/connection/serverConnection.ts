@@ -1,4 +1,4 @@
-import { Client, LOG_LEVEL_META_KEY, type ClientOptions, type RequestOptions } from '@modelcontextprotocol/client';
+import { Client, LOG_LEVEL_META_KEY, type ClientOptions, type CreateMessageRequest, type CreateMessageResult, type RequestOptions } from '@modelcontextprotocol/client';
 import type { ResolvedRoot, ResolvedServerDefinition } from '../config/serverDefinition';
 import { Emitter, type Disposable } from '../events';
 import type { EraPinStore } from './eraPins';
@@ -19,6 +19,11 @@ export interface ServerConnectionDeps {
   readonly log: ServerLog;
   /** The roots this server sees right now. */
   roots(): readonly ResolvedRoot[];
+  /**
+   * Answers the server's sampling requests (legacy requests and 2026-07-28 input requests alike).
+   * Without it the client does not declare `sampling`, so servers do not ask.
+   */
+  sampling?(params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult>;
 }
 
 const STDERR_TAIL_LINES = 20;
@@ -238,13 +243,15 @@ export class ServerConnection implements Disposable {
   private createClient(options: ClientOptions, generation: number): Client {
     const client = new Client(this.deps.clientInfo, {
       ...options,
-      capabilities: { roots: { listChanged: true } },
+      capabilities: { roots: { listChanged: true }, ...(this.deps.sampling ? { sampling: { tools: {} } } : {}) },
       listChanged: this.lists.changeHandlers(
         () => this.session?.client,
         () => generation === this.generation,
       ),
     });
     client.setRequestHandler('roots/list', async () => ({ roots: this.deps.roots().map((r) => ({ uri: r.uri, name: r.name })) }));
+    const sampling = this.deps.sampling;
+    if (sampling) client.setRequestHandler('sampling/createMessage', (request, ctx) => sampling(request.params, ctx.mcpReq.signal));
     // Protocol noise (non-JSON stdout lines, unknown ids) is worth seeing but never fatal.
     client.onerror = (error) => this.deps.log.warn(`Protocol: ${error.message}`);
     client.setNotificationHandler('notifications/message', (notification) => {

@@ -12,12 +12,15 @@ import type { ServerSnapshot, ServerStatus } from '../connection/serverSnapshot'
 import { Emitter, type Disposable } from '../events';
 import type { HostEnvironment, StartConsentRequest } from './ports';
 import { RootsPublisher } from './rootsPublisher';
+import type { SamplingRouter } from '../sampling/samplingRouter';
 
 export interface McpHostOptions {
   readonly clientInfo: { readonly name: string; readonly version: string };
   readonly resolver: ExecutableResolver;
   readonly eraPins: EraPinStore;
   readonly env: HostEnvironment;
+  /** Answers sampling requests; without it servers are not offered sampling. */
+  readonly sampling?: SamplingRouter;
 }
 
 /** One configured server id: its validated definition, and the connection once it may run. */
@@ -255,6 +258,7 @@ export class McpHost implements Disposable {
       eraPins: this.options.eraPins,
       log: env.logFor(def.id),
       roots: () => this.roots.rootsFor(resolved),
+      sampling: this.options.sampling && ((params, signal) => this.options.sampling!.handle(def.id, params, signal)),
     });
     entry.connection = connection;
     entry.placeholder = undefined;
