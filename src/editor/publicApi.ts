@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { withCancellation } from './cancellation';
 import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
 import type { ServerSnapshot } from '../core/connection/serverSnapshot';
 import type { McpHost } from '../core/host/mcpHost';
@@ -86,14 +87,4 @@ export function createPublicApi(host: McpHost, invoker: ToolInvoker, activationM
       changed.dispose();
     },
   };
-}
-
-async function withCancellation<T>(token: vscode.CancellationToken | undefined, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  const listener = token?.onCancellationRequested(() => controller.abort());
-  try {
-    return await run(controller.signal);
-  } finally {
-    listener?.dispose();
-  }
 }

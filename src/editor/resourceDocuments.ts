@@ -1,16 +1,10 @@
 import * as vscode from 'vscode';
+import { withCancellableProgress } from './cancellation';
 import type { McpHost } from '../core/host/mcpHost';
 
 /** Opens a server's resource read-only for reading: text in an editor, binary content described. */
 export async function openResourceDocument(host: McpHost, serverId: string, uri: string): Promise<void> {
-  const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reading {0} from {1}', uri, serverId), cancellable: true },
-    (_progress, token) => {
-      const controller = new AbortController();
-      token.onCancellationRequested(() => controller.abort());
-      return host.readResource(serverId, uri, controller.signal);
-    },
-  );
+  const result = await withCancellableProgress(vscode.l10n.t('Reading {0} from {1}', uri, serverId), (signal) => host.readResource(serverId, uri, signal));
   const texts = result.contents.flatMap((c) => ('text' in c && typeof c.text === 'string' ? [c.text] : []));
   const binaries = result.contents.length - texts.length;
   if (texts.length === 0) {

@@ -18,10 +18,11 @@ interface TaskState {
  * and the server takes task-augmented tools/call (2025-11-25; in 2026-07-28 tasks left the core
  * protocol for an extension).
  */
-export function mustRunAsTask(client: Client, tool: Tool | undefined): boolean {
-  const execution = (tool as { execution?: { taskSupport?: string } } | undefined)?.execution;
+export function mustRunAsTask(client: Client, findTool: () => Tool | undefined): boolean {
   const tasks = (client.getServerCapabilities() as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined)?.tasks;
-  return execution?.taskSupport === 'required' && client.getProtocolEra() === 'legacy' && tasks?.requests?.tools?.call !== undefined;
+  // Most servers take no tasks: the tool is looked up only for those that do.
+  if (client.getProtocolEra() !== 'legacy' || tasks?.requests?.tools?.call === undefined) return false;
+  return (findTool() as { execution?: { taskSupport?: string } } | undefined)?.execution?.taskSupport === 'required';
 }
 
 /**

@@ -126,12 +126,12 @@ export class McpHost implements Disposable {
     onProgress?: (progress: Progress) => void,
   ): Promise<CallToolResult> {
     const connection = this.connection(id);
-    const tool = connection.snapshot().tools.find((t) => t.name === name);
     return connection.request(
       `tools/call "${name}"`,
       (client, options) => {
         const params = { name, arguments: args, _meta: connection.requestMeta() };
-        return mustRunAsTask(client, tool) ? callToolAsTask(client, params, options, connection.definition.maxTotalTimeoutMs) : client.callTool(params, options);
+        const asTask = mustRunAsTask(client, () => connection.snapshot().tools.find((t) => t.name === name));
+        return asTask ? callToolAsTask(client, params, options, connection.definition.maxTotalTimeoutMs) : client.callTool(params, options);
       },
       signal,
       onProgress,

@@ -52,14 +52,13 @@ export class ToolApprovals {
     if (policy.trusted && tool.annotations?.readOnlyHint === true && tool.annotations.destructiveHint !== true) {
       return { kind: 'allowed', because: 'trusted read-only' };
     }
-    const shape = shapeOf(tool);
     const key = approvalKey(identity, tool.name);
     let changes: ToolChange[] = [];
     for (const scope of APPROVAL_SCOPES) {
       const approved = this.stores[scope].get(key);
       if (!approved) continue;
       if (canonicalShape(approved) === canonicalShape(tool)) return { kind: 'allowed', because: scope };
-      changes = compareShapes(approved, shape);
+      changes = compareShapes(approved, shapeOf(tool));
     }
     return { kind: 'ask', changes };
   }

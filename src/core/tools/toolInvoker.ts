@@ -58,6 +58,10 @@ export class ToolInvoker {
   ) {}
 
   findTool(serverId: string, toolName: string): Tool {
+    return this.locate(serverId, toolName).tool;
+  }
+
+  private locate(serverId: string, toolName: string): { tool: Tool; target: string } {
     const server = this.host.server(serverId);
     if (!server) throw new Error(`There is no MCP server "${serverId}" in the settings.`);
     const tool = server.tools.find((t) => t.name === toolName);
@@ -68,7 +72,7 @@ export class ToolInvoker {
           : `MCP server "${serverId}" is ${server.status}; start it to use its tool "${toolName}".`,
       );
     }
-    return tool;
+    return { tool, target: server.target };
   }
 
   async invoke(serverId: string, toolName: string, args: Record<string, unknown>, options: InvokeOptions): Promise<ToolInvocation> {
@@ -78,8 +82,8 @@ export class ToolInvoker {
 
   /** Finds the tool and confirms the call unless the user allowed it; a denial is an invocation. */
   async authorize(serverId: string, toolName: string, args: Record<string, unknown>, options: InvokeOptions): Promise<Tool | ToolInvocation> {
-    const tool = this.findTool(serverId, toolName);
-    const identity = `${serverId}\u0001${this.host.server(serverId)?.target ?? ''}`;
+    const { tool, target } = this.locate(serverId, toolName);
+    const identity = `${serverId}\u0001${target}`;
     const decision = this.approvals.decide(serverId, tool, identity);
     if (decision.kind === 'ask') {
       const signal = options.signal ?? new AbortController().signal;

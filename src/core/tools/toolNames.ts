@@ -26,8 +26,8 @@ export interface QualifiedTool {
  * with the server id so two servers' `search` tools never collide. Names that collide after
  * sanitising or shortening get a short hash of the original pair.
  */
-export function modelToolNames(tools: readonly QualifiedTool[]): Map<string, QualifiedTool> {
-  const byName = new Map<string, QualifiedTool>();
+export function modelToolNames<T extends QualifiedTool>(tools: readonly T[]): Map<string, T> {
+  const byName = new Map<string, T>();
   const candidates = tools.map((tool) => ({ tool, name: sanitise(`${tool.serverId}_${tool.toolName}`) }));
   const counts = new Map<string, number>();
   for (const { name } of candidates) counts.set(name, (counts.get(name) ?? 0) + 1);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { withCancellation } from '../cancellation';
 import type { McpHost } from '../../core/host/mcpHost';
 import type { ToolInvoker } from '../../core/tools/toolInvoker';
 import { resultText } from '../../core/tools/toolResults';
@@ -31,19 +32,14 @@ export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker):
     }),
     vscode.lm.registerTool<CallInput>('mcpHost_callTool', {
       prepareInvocation: (options) => ({ invocationMessage: vscode.l10n.t('Running {0} on MCP server {1}', options.input.tool, options.input.server) }),
-      invoke: async (options, token) => {
-        const controller = new AbortController();
-        const cancel = token.onCancellationRequested(() => controller.abort());
-        try {
-          const done = await invoker.invoke(options.input.server, options.input.tool, options.input.arguments ?? {}, { origin: 'model', signal: controller.signal });
+      invoke: (options, token) =>
+        withCancellation(token, async (signal) => {
+          const done = await invoker.invoke(options.input.server, options.input.tool, options.input.arguments ?? {}, { origin: 'model', signal });
           if (done.outcome === 'ok') return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(resultText(done.result!))]);
           // Tool errors go back as text the model can act on; other failures throw, so the caller shows them as such.
           if (done.outcome === 'toolError') return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(`The tool reported an error: ${resultText(done.result!)}`)]);
           throw new Error(done.error);
-        } finally {
-          cancel.dispose();
-        }
-      },
+        }),
     }),
   ];
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { withCancellation } from '../cancellation';
 import { runToolLoop, type LoopMessage, type LoopTool, type ToolOutcome } from '../../core/chat/toolCallLoop';
 import type { McpHost } from '../../core/host/mcpHost';
 import { parsePromptArguments } from '../../core/prompts/promptArguments';
@@ -19,7 +20,7 @@ const SLASH = /^\s*\/([A-Za-z0-9_-]+\.[A-Za-z0-9_.-]+)(?:\s+([\s\S]*))?$/;
  */
 export function registerChatParticipant(host: McpHost, invoker: ToolInvoker, extensionUri: vscode.Uri): vscode.Disposable {
   const participant = vscode.chat.createChatParticipant('mcpHost.chat', (request, context, stream, token) =>
-    handle(host, invoker, request, context, stream, token),
+    handle(host, invoker, { request, context, stream, token }),
   );
   participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'mcp.svg');
   participant.followupProvider = {
@@ -42,35 +43,36 @@ function promptIndex(host: McpHost): [string, PromptEntry][] {
     .flatMap((s) => s.prompts.map((p) => [promptCommandName(s.id, p.name), { serverId: s.id, promptName: p.name, description: p.description }] as [string, PromptEntry]));
 }
 
-async function handle(
-  host: McpHost,
-  invoker: ToolInvoker,
-  request: vscode.ChatRequest,
-  context: vscode.ChatContext,
-  stream: vscode.ChatResponseStream,
-  token: vscode.CancellationToken,
-): Promise<vscode.ChatResult> {
-  if (request.command === 'prompts') return listPrompts(host, stream);
-  const controller = new AbortController();
-  const cancel = token.onCancellationRequested(() => controller.abort());
+/** One chat request as VS Code hands it to the participant. */
+interface ChatTurn {
+  readonly request: vscode.ChatRequest;
+  readonly context: vscode.ChatContext;
+  readonly stream: vscode.ChatResponseStream;
+  readonly token: vscode.CancellationToken;
+}
+
+async function handle(host: McpHost, invoker: ToolInvoker, turn: ChatTurn): Promise<vscode.ChatResult> {
+  if (turn.request.command === 'prompts') return listPrompts(host, turn.stream);
   try {
-    const slash = SLASH.exec(request.prompt);
-    if (slash) {
-      const entry = promptIndex(host).find(([command]) => command === slash[1])?.[1];
-      if (!entry) {
-        stream.markdown(vscode.l10n.t('There is no prompt `/{0}` on a running MCP server. Use `/prompts` to see them.', slash[1]));
-        return { errorDetails: { message: vscode.l10n.t('Unknown prompt /{0}.', slash[1]) } };
-      }
-      return await runPrompt(host, invoker, entry, slash[2] ?? '', request, stream, token, controller.signal);
-    }
-    const history = historyMessages(context);
-    return await converse(host, invoker, request.model, [], [...history, { role: 'user', parts: [{ kind: 'text', text: request.prompt }] }], stream, token, controller.signal);
+    return await withCancellation(turn.token, (signal) => respond(host, invoker, turn, signal));
   } catch (error) {
-    if (token.isCancellationRequested) return {};
+    if (turn.token.isCancellationRequested) return {};
     return { errorDetails: { message: (error as Error).message } };
-  } finally {
-    cancel.dispose();
   }
+}
+
+async function respond(host: McpHost, invoker: ToolInvoker, { request, context, stream, token }: ChatTurn, signal: AbortSignal): Promise<vscode.ChatResult> {
+  const slash = SLASH.exec(request.prompt);
+  if (slash) {
+    const entry = promptIndex(host).find(([command]) => command === slash[1])?.[1];
+    if (!entry) {
+      stream.markdown(vscode.l10n.t('There is no prompt `/{0}` on a running MCP server. Use `/prompts` to see them.', slash[1]));
+      return { errorDetails: { message: vscode.l10n.t('Unknown prompt /{0}.', slash[1]) } };
+    }
+    return runPrompt(host, invoker, entry, slash[2] ?? '', request, stream, token, signal);
+  }
+  const history = historyMessages(context);
+  return converse(host, invoker, request.model, [], [...history, { role: 'user', parts: [{ kind: 'text', text: request.prompt }] }], stream, token, signal);
 }
 
 async function runPrompt(
@@ -128,11 +130,12 @@ async function converse(
 
 export function toolsForModel(host: McpHost): { tools: LoopTool[]; names: Map<string, QualifiedTool> } {
   const running = host.servers().filter((s) => s.status === 'running');
-  const names = modelToolNames(running.flatMap((s) => s.tools.map((t) => ({ serverId: s.id, toolName: t.name }))));
-  const tools = [...names.entries()].map(([name, target]) => {
-    const tool = running.find((s) => s.id === target.serverId)!.tools.find((t) => t.name === target.toolName)!;
-    return { name, description: `${tool.description ?? tool.title ?? tool.name} (MCP server "${target.serverId}")`, inputSchema: tool.inputSchema };
-  });
+  const names = modelToolNames(running.flatMap((s) => s.tools.map((tool) => ({ serverId: s.id, toolName: tool.name, tool }))));
+  const tools = [...names.entries()].map(([name, { serverId, tool }]) => ({
+    name,
+    description: `${tool.description ?? tool.title ?? tool.name} (MCP server "${serverId}")`,
+    inputSchema: tool.inputSchema,
+  }));
   return { tools, names };
 }
 

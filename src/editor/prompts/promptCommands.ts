@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { withCancellableProgress } from '../cancellation';
 import type { McpHost } from '../../core/host/mcpHost';
 import { promptMarkdown } from '../../core/prompts/promptMessages';
 import { pickServerItem, refOf, type ServerItemRef, type ServerItemTarget } from '../serverItemPicker';
@@ -16,13 +17,8 @@ export function registerPromptCommands(host: McpHost): vscode.Disposable[] {
         if (!prompt) throw new Error(vscode.l10n.t('MCP server "{0}" has no prompt "{1}".', chosen.serverId, chosen.name));
         const args = await askPromptArguments(host, chosen.serverId, prompt, prompt.arguments ?? [], {});
         if (!args) return undefined;
-        const result = await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Getting prompt {0} from {1}', prompt.name, chosen.serverId), cancellable: true },
-          (_progress, token) => {
-            const controller = new AbortController();
-            token.onCancellationRequested(() => controller.abort());
-            return host.getPrompt(chosen.serverId, prompt.name, args, controller.signal);
-          },
+        const result = await withCancellableProgress(vscode.l10n.t('Getting prompt {0} from {1}', prompt.name, chosen.serverId), (signal) =>
+          host.getPrompt(chosen.serverId, prompt.name, args, signal),
         );
         const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: promptMarkdown(chosen.serverId, prompt.name, result) });
         await vscode.window.showTextDocument(document);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { withCancellableProgress } from '../cancellation';
 import { hasNoParameters } from '../../core/forms/schemaForm';
 import type { McpHost } from '../../core/host/mcpHost';
 import type { ToolInvocation, ToolInvoker } from '../../core/tools/toolInvoker';
@@ -36,31 +37,25 @@ async function runTool(deps: ToolCommandDeps, target: ServerItemTarget): Promise
   if (!args) return undefined;
   // Confirm first: the progress notification belongs to the call, not to the question.
   const authorized = await deps.invoker.authorize(chosen.serverId, tool.name, args, { origin: 'user' });
-  const invocation = 'outcome' in authorized ? authorized : await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Running {0} on {1}', toolLabel(tool), chosen.serverId), cancellable: true },
-    async (progress, token) => {
-      const controller = new AbortController();
-      const cancel = token.onCancellationRequested(() => controller.abort());
-      let reported = 0;
-      try {
-        return await deps.invoker.call(chosen.serverId, authorized, args, {
-          origin: 'user',
-          signal: controller.signal,
-          onProgress: (p) => {
-            // Progress totals are optional; without one, show the message or the raw count.
-            const percent = p.total ? Math.min(100, (p.progress / p.total) * 100) : undefined;
-            progress.report({
-              message: p.message ?? (p.total ? `${p.progress} / ${p.total}` : String(p.progress)),
-              increment: percent !== undefined ? Math.max(0, percent - reported) : undefined,
-            });
-            if (percent !== undefined) reported = percent;
-          },
+  const invocation =
+    'outcome' in authorized
+      ? authorized
+      : await withCancellableProgress(vscode.l10n.t('Running {0} on {1}', toolLabel(tool), chosen.serverId), (signal, progress) => {
+          let reported = 0;
+          return deps.invoker.call(chosen.serverId, authorized, args, {
+            origin: 'user',
+            signal,
+            onProgress: (p) => {
+              // Progress totals are optional; without one, show the message or the raw count.
+              const percent = p.total ? Math.min(100, (p.progress / p.total) * 100) : undefined;
+              progress.report({
+                message: p.message ?? (p.total ? `${p.progress} / ${p.total}` : String(p.progress)),
+                increment: percent !== undefined ? Math.max(0, percent - reported) : undefined,
+              });
+              if (percent !== undefined) reported = percent;
+            },
+          });
         });
-      } finally {
-        cancel.dispose();
-      }
-    },
-  );
   if (invocation.outcome === 'denied') {
     void vscode.window.showInformationMessage(vscode.l10n.t('"{0}" was not run.', toolLabel(tool)));
   } else {
