@@ -10,7 +10,7 @@ import { definitionHash } from '../src/core/config/definitionHash';
 import { MemoryApprovalStore, ToolApprovals } from '../src/core/tools/toolApprovals';
 import { ToolInvoker } from '../src/core/tools/toolInvoker';
 import { resultItems } from '../src/core/tools/toolResults';
-import { DEFAULT_RESTART, NO_TOOL_POLICY, type ResolvedServerDefinition } from '../src/core/config/serverDefinition';
+import { DEFAULT_RESTART, DEFAULT_SAMPLING_POLICY, NO_TOOL_POLICY, type ResolvedServerDefinition } from '../src/core/config/serverDefinition';
 import { InMemoryEraPinStore } from '../src/core/connection/eraPins';
 import { ExecutableResolver } from '../src/core/connection/executableResolver';
 import { ServerConnection } from '../src/core/connection/serverConnection';
@@ -31,7 +31,7 @@ const fullEnv = Object.fromEntries(Object.entries(process.env).filter((e): e is 
 function definition(id = 'bench'): ResolvedServerDefinition {
   return {
     id, scope: 'user', transport: 'stdio', command: process.execPath, args: serverArgs, env: {}, headers: {},
-    enabled: true, autoStart: true, requestTimeoutMs: 120_000, startTimeoutMs: 120_000, maxTotalTimeoutMs: 600_000, restart: DEFAULT_RESTART, toolPolicy: NO_TOOL_POLICY,
+    enabled: true, autoStart: true, requestTimeoutMs: 120_000, startTimeoutMs: 120_000, maxTotalTimeoutMs: 600_000, restart: DEFAULT_RESTART, toolPolicy: NO_TOOL_POLICY, samplingPolicy: DEFAULT_SAMPLING_POLICY,
   };
 }
 

@@ -3,25 +3,11 @@
  * tool calls the model asks for, give it the results, and repeat until it answers in text or the
  * round limit is reached. Pure: the model and the tool runner are passed in.
  */
-export type LoopPart =
-  | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'toolCall'; readonly callId: string; readonly name: string; readonly input: Record<string, unknown> }
-  | { readonly kind: 'toolResult'; readonly callId: string; readonly text: string; readonly isError: boolean };
-
-export interface LoopMessage {
-  readonly role: 'user' | 'assistant';
-  readonly parts: readonly LoopPart[];
-}
-
-export interface LoopTool {
-  readonly name: string;
-  readonly description: string;
-  readonly inputSchema: object;
-}
+import type { ModelMessage, ModelPart, ModelTool, ModelToolCall } from '../models/modelMessages';
 
 export interface LoopModel {
   /** Streams the model's answer: text fragments and tool calls. */
-  send(messages: readonly LoopMessage[], tools: readonly LoopTool[], signal: AbortSignal): AsyncIterable<LoopPart>;
+  send(messages: readonly ModelMessage[], tools: readonly ModelTool[], signal: AbortSignal): AsyncIterable<ModelPart>;
 }
 
 /** How one tool call ended: `error` is a tool execution error the model can correct. */
@@ -32,32 +18,32 @@ export interface ToolOutcome {
 
 export interface ToolLoopHooks {
   onText(text: string): void;
-  onToolCall(call: Extract<LoopPart, { kind: 'toolCall' }>): void;
+  onToolCall(call: ModelToolCall): void;
   /** Runs one call; must not throw (failures become outcomes with isError). */
-  runTool(call: Extract<LoopPart, { kind: 'toolCall' }>, signal: AbortSignal): Promise<ToolOutcome>;
+  runTool(call: ModelToolCall, signal: AbortSignal): Promise<ToolOutcome>;
 }
 
 export interface ToolLoopResult {
   readonly rounds: number;
   /** True when the model still asked for tools after the last allowed round. */
   readonly stoppedAtLimit: boolean;
-  readonly messages: readonly LoopMessage[];
+  readonly messages: readonly ModelMessage[];
 }
 
 export const DEFAULT_MAX_ROUNDS = 8;
 
 export async function runToolLoop(
   model: LoopModel,
-  tools: readonly LoopTool[],
-  initial: readonly LoopMessage[],
+  tools: readonly ModelTool[],
+  initial: readonly ModelMessage[],
   hooks: ToolLoopHooks,
   signal: AbortSignal,
   maxRounds = DEFAULT_MAX_ROUNDS,
 ): Promise<ToolLoopResult> {
   const messages = [...initial];
   for (let round = 1; round <= maxRounds; round++) {
-    const assistant: LoopPart[] = [];
-    const calls: Extract<LoopPart, { kind: 'toolCall' }>[] = [];
+    const assistant: ModelPart[] = [];
+    const calls: ModelToolCall[] = [];
     // The last round offers no tools, so the model has to answer in words.
     const offered = round === maxRounds ? [] : tools;
     for await (const part of model.send(messages, offered, signal)) {
@@ -74,10 +60,10 @@ export async function runToolLoop(
     if (assistant.length > 0) messages.push({ role: 'assistant', parts: assistant });
     if (calls.length === 0 || signal.aborted) return { rounds: round, stoppedAtLimit: false, messages };
     if (round === maxRounds) break;
-    const results: LoopPart[] = [];
+    const results: ModelPart[] = [];
     for (const call of calls) {
       const outcome = signal.aborted ? { text: 'Cancelled by the user.', isError: true } : await hooks.runTool(call, signal);
-      results.push({ kind: 'toolResult', callId: call.callId, text: outcome.text, isError: outcome.isError });
+      results.push({ kind: 'toolResult', callId: call.callId, content: [{ kind: 'text', text: outcome.text }], isError: outcome.isError });
     }
     messages.push({ role: 'user', parts: results });
   }

@@ -49,6 +49,18 @@ export interface ServerDefinition {
   readonly restart: RestartSettings;
   /** How calls to this server's tools are confirmed; changing it never restarts the server. */
   readonly toolPolicy: ToolPolicySettings;
+  /** How this server's sampling requests are handled; changing it never restarts the server. */
+  readonly samplingPolicy: SamplingPolicy;
+}
+
+/** A server's sampling policy, from the `sampling` object of its settings. */
+export interface SamplingPolicy {
+  readonly mode: 'ask' | 'allowAlways' | 'deny';
+  /** Allowed model ids or families; empty allows every model. */
+  readonly models: readonly string[];
+  /** Whether the user sees (and may edit or discard) the model's answer before the server does. */
+  readonly reviewResponse: boolean;
+  readonly maxRequestsPerMinute?: number;
 }
 
 export interface ToolPolicySettings {
@@ -72,6 +84,7 @@ export interface ResolvedServerDefinition extends Omit<ServerDefinition, 'env' |
 }
 
 export const NO_TOOL_POLICY: ToolPolicySettings = { autoApprove: [], trusted: false };
+export const DEFAULT_SAMPLING_POLICY: SamplingPolicy = { mode: 'ask', models: [], reviewResponse: true };
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 export const DEFAULT_START_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;

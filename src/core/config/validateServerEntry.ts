@@ -5,7 +5,9 @@ import {
   DEFAULT_MAX_TOTAL_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_RESTART,
+  DEFAULT_SAMPLING_POLICY,
   DEFAULT_START_TIMEOUT_MS,
+  type SamplingPolicy,
   type ServerDefinition,
   type ServerSettingsEntry,
   type TransportKind,
@@ -92,7 +94,19 @@ export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation
         autoApprove: (value.autoApprove as string[] | undefined) ?? [],
         trusted: (value.trusted as boolean | undefined) ?? false,
       },
+      samplingPolicy: samplingPolicyOf(value.sampling as Partial<SamplingPolicy> | undefined),
     },
+  };
+}
+
+function samplingPolicyOf(sampling: Partial<SamplingPolicy> = {}): SamplingPolicy {
+  const mode = sampling.mode ?? DEFAULT_SAMPLING_POLICY.mode;
+  return {
+    mode,
+    models: sampling.models ?? [],
+    // Asking first implies reviewing the answer; allowing always implies not, unless set.
+    reviewResponse: sampling.reviewResponse ?? mode === 'ask',
+    maxRequestsPerMinute: sampling.maxRequestsPerMinute,
   };
 }
 

@@ -1,4 +1,4 @@
-import { Client, LOG_LEVEL_META_KEY, type ClientOptions, type CreateMessageRequest, type CreateMessageResult, type RequestOptions } from '@modelcontextprotocol/client';
+import { Client, LOG_LEVEL_META_KEY, type ClientOptions, type CreateMessageRequest, type CreateMessageResult, type CreateMessageResultWithTools, type RequestOptions } from '@modelcontextprotocol/client';
 import type { ResolvedRoot, ResolvedServerDefinition } from '../config/serverDefinition';
 import { Emitter, type Disposable } from '../events';
 import type { EraPinStore } from './eraPins';
@@ -23,7 +23,7 @@ export interface ServerConnectionDeps {
    * Answers the server's sampling requests (legacy requests and 2026-07-28 input requests alike).
    * Without it the client does not declare `sampling`, so servers do not ask.
    */
-  sampling?(params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult>;
+  sampling?(params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult | CreateMessageResultWithTools>;
 }
 
 const STDERR_TAIL_LINES = 20;

@@ -1,6 +1,6 @@
 import type { CallToolResult, CompleteRequest, GetPromptResult, Progress, ReadResourceResult } from '@modelcontextprotocol/client';
 import { definitionHash } from '../config/definitionHash';
-import { describeTarget, NO_TOOL_POLICY, type FolderRef, type ServerDefinition, type ServerSettingsEntry, type ToolPolicySettings } from '../config/serverDefinition';
+import { DEFAULT_SAMPLING_POLICY, describeTarget, NO_TOOL_POLICY, type FolderRef, type SamplingPolicy, type ServerDefinition, type ServerSettingsEntry, type ToolPolicySettings } from '../config/serverDefinition';
 import { ServerConfigError, validateServerEntry } from '../config/validateServerEntry';
 import { displayContext, resolveDefinition } from '../config/variableResolver';
 import type { EraPinStore } from '../connection/eraPins';
@@ -112,6 +112,15 @@ export class McpHost implements Disposable {
     return this.entries.get(id)?.definition?.toolPolicy ?? NO_TOOL_POLICY;
   }
 
+  samplingPolicy(id: string): SamplingPolicy {
+    return this.entries.get(id)?.definition?.samplingPolicy ?? DEFAULT_SAMPLING_POLICY;
+  }
+
+  /** Where a server's settings live (its scope and folder), so a command can write to them. */
+  definition(id: string): ServerDefinition | undefined {
+    return this.entries.get(id)?.definition;
+  }
+
   connection(id: string): ServerConnection {
     const entry = this.requireEntry(id);
     if (!entry.connection) throw new ServerUnavailableError(id, entry.placeholder?.status ?? 'stopped', entry.placeholder?.reason);
@@ -194,7 +203,8 @@ export class McpHost implements Disposable {
         // A variable that cannot resolve is reported when the server starts; show it unresolved.
         entry.target = describeTarget(def);
       }
-      entry.consentHash = definitionHash({ id: def.id, scope: def.scope, folder: def.folder?.path, def });
+      // What runs decides consent; how its tools and sampling are confirmed does not.
+      entry.consentHash = definitionHash({ id: def.id, scope: def.scope, folder: def.folder?.path, def: { ...def, toolPolicy: undefined, samplingPolicy: undefined } });
       if (!def.enabled) {
         await this.dropConnection(entry);
         this.setPlaceholder(entry, 'disabled', 'disabled in settings ("enabled": false)');
@@ -248,7 +258,7 @@ export class McpHost implements Disposable {
       return;
     }
     // The tool policy only changes how calls are confirmed: editing it must not restart the server.
-    const hash = definitionHash({ ...resolved, toolPolicy: undefined });
+    const hash = definitionHash({ ...resolved, toolPolicy: undefined, samplingPolicy: undefined });
     if (entry.connection?.hash === hash) return;
     if (entry.connection) env.hostLog.info(`Definition of "${def.id}" changed; restarting it.`);
     await this.dropConnection(entry);

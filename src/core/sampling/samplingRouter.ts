@@ -1,116 +1,201 @@
-import { ProtocolError, type CreateMessageRequest, type CreateMessageResult } from '@modelcontextprotocol/client';
+import { ProtocolError, type CreateMessageRequest } from '@modelcontextprotocol/client';
+import type { SamplingPolicy } from '../config/serverDefinition';
+import type { ModelPart } from '../models/modelMessages';
 import { isModelAllowed, selectModel, type ModelChoice, type ModelInfo } from './modelSelection';
+import { SamplingAnswer, toSamplingConversation, type SamplingConversation, type SamplingResult } from './samplingConversation';
 import { SamplingRateLimiter } from './samplingRateLimiter';
-import { SamplingRequestError, validateSamplingMessages } from './samplingValidation';
+import { blocksOf, SamplingRequestError, validateSamplingMessages } from './samplingValidation';
 
 export type SamplingParams = CreateMessageRequest['params'];
-
-/** A server's sampling policy, from its settings. */
-export interface SamplingPolicy {
-  readonly mode: 'ask' | 'allowAlways' | 'deny';
-  /** Allowed model ids or families; empty allows every model. */
-  readonly models: readonly string[];
-  readonly maxRequestsPerMinute?: number;
-}
+export type { SamplingPolicy };
 
 /** The editor's language models. */
 export interface SamplingBackend {
   models(): Promise<ModelInfo[]>;
-  complete(model: ModelInfo, params: SamplingParams, signal: AbortSignal): Promise<CreateMessageResult>;
+  /** Streams the model's answer to a conversation; aborting the signal cancels the model request. */
+  stream(model: ModelInfo, conversation: SamplingConversation, signal: AbortSignal): AsyncIterable<ModelPart>;
 }
 
 /** The user's say on one request: approve (possibly edited, possibly another model) or reject. */
 export type SamplingDecision = { readonly approved: false } | { readonly approved: true; readonly params: SamplingParams; readonly model: ModelInfo };
 
+export interface SamplingReviewRequest {
+  readonly serverId: string;
+  readonly params: SamplingParams;
+  readonly choice: ModelChoice;
+  readonly models: readonly ModelInfo[];
+  /** Whether the user approves the request before it runs (policy `ask`). */
+  readonly askFirst: boolean;
+  /** Whether the user reviews the answer before it goes back. */
+  readonly reviewResponse: boolean;
+}
+
+/** One request in front of the user, from approval to answer. */
+export interface SamplingReview {
+  /** The user's decision on the request (only called when `askFirst`). */
+  decide(): Promise<SamplingDecision>;
+  /** The answer's text so far, while the model streams. */
+  streaming(text: string): void;
+  /** The answer to send (possibly edited), or undefined when the user discards it. */
+  reviewAnswer(result: SamplingResult, dropped: readonly string[]): Promise<SamplingResult | undefined>;
+  /** The request has ended: answered (no failure), failed (the message) or cancelled by the server. */
+  close(failure?: string): void;
+}
+
 export interface SamplingApprovalPort {
-  review(request: { serverId: string; params: SamplingParams; choice: ModelChoice; models: readonly ModelInfo[] }, signal: AbortSignal): Promise<SamplingDecision>;
+  /** Shows a request to the user; `signal` aborts when the server cancels it. */
+  open(request: SamplingReviewRequest, signal: AbortSignal): SamplingReview;
 }
 
 export interface SamplingRecord {
   readonly serverId: string;
   readonly at: number;
-  readonly outcome: 'answered' | 'rejected' | 'refused' | 'failed';
+  readonly outcome: 'answered' | 'rejected' | 'refused' | 'failed' | 'cancelled';
+  /** The start of the last user text, to tell requests apart. */
+  readonly summary: string;
+  readonly durationMs: number;
   readonly model?: string;
   readonly detail?: string;
 }
 
+export interface SamplingRouterOptions {
+  readonly backend: SamplingBackend;
+  readonly approval: SamplingApprovalPort;
+  readonly policyFor: (serverId: string) => SamplingPolicy;
+  /** Tells the user about a problem they can fix (no language model installed). */
+  readonly notify?: (message: string) => void;
+  readonly now?: () => number;
+  readonly historySize?: number;
+}
+
 export const USER_REJECTED = -1;
+const INTERNAL_ERROR = -32603;
 
 /**
  * Answers servers' sampling requests: checks the server's policy and rate limit and the spec's
  * message rules, picks a model from the server's preferences, asks the user (unless the policy
- * allows always), runs the model, and keeps a history. Every request ends with a result or an
- * error the server can read.
+ * allows always), runs the model, lets the user review the answer, and keeps a history. Every
+ * request ends with a result or an error the server can read.
  */
 export class SamplingRouter {
   private readonly limiter: SamplingRateLimiter;
   private readonly records: SamplingRecord[] = [];
+  private readonly now: () => number;
 
-  constructor(
-    private readonly backend: SamplingBackend,
-    private readonly approval: SamplingApprovalPort,
-    private readonly policyFor: (serverId: string) => SamplingPolicy,
-    private readonly now: () => number = Date.now,
-    private readonly historySize = 100,
-  ) {
-    this.limiter = new SamplingRateLimiter(now);
+  constructor(private readonly options: SamplingRouterOptions) {
+    this.now = options.now ?? Date.now;
+    this.limiter = new SamplingRateLimiter(this.now);
   }
 
   history(): readonly SamplingRecord[] {
     return this.records;
   }
 
-  async handle(serverId: string, params: SamplingParams, signal: AbortSignal): Promise<CreateMessageResult> {
-    const policy = this.policyFor(serverId);
+  async handle(serverId: string, params: SamplingParams, signal: AbortSignal): Promise<SamplingResult> {
+    const started = this.now();
+    const record = (outcome: SamplingRecord['outcome'], model?: string, detail?: string) => {
+      this.records.push({ serverId, at: started, outcome, summary: summarize(params), durationMs: this.now() - started, model, detail });
+      if (this.records.length > (this.options.historySize ?? 100)) this.records.shift();
+    };
+    const refuse = (code: number, message: string) => {
+      record('refused', undefined, message);
+      return new ProtocolError(code, message);
+    };
+    const policy = this.options.policyFor(serverId);
+    if (policy.mode === 'deny') throw refuse(USER_REJECTED, `Sampling is turned off for MCP server "${serverId}" (sampling.mode is "deny").`);
+    if (!this.limiter.tryAcquire(serverId, policy.maxRequestsPerMinute)) {
+      const wait = Math.ceil(this.limiter.retryAfterMs(serverId, policy.maxRequestsPerMinute!) / 1000);
+      throw refuse(INTERNAL_ERROR, `Sampling rate limit reached for MCP server "${serverId}": at most ${policy.maxRequestsPerMinute} per minute (next in ${wait} s).`);
+    }
     try {
-      if (policy.mode === 'deny') throw this.refuse(serverId, USER_REJECTED, `Sampling is turned off for MCP server "${serverId}" (sampling.mode is "deny").`);
-      if (!this.limiter.tryAcquire(serverId, policy.maxRequestsPerMinute)) {
-        const wait = Math.ceil(this.limiter.retryAfterMs(serverId, policy.maxRequestsPerMinute!) / 1000);
-        throw this.refuse(serverId, -32603, `Sampling rate limit reached for MCP server "${serverId}": at most ${policy.maxRequestsPerMinute} per minute (next in ${wait} s).`);
-      }
-      try {
-        validateSamplingMessages(params.messages as never);
-      } catch (error) {
-        if (error instanceof SamplingRequestError) throw this.refuse(serverId, error.code, error.message);
-        throw error;
-      }
-      const models = (await this.backend.models()).filter((m) => isModelAllowed(m, policy.models));
-      const choice = selectModel(models, params.modelPreferences);
-      if (!choice) {
-        throw this.refuse(serverId, -32603, policy.models.length
-          ? `No allowed language model is available for MCP server "${serverId}" (sampling.models: ${policy.models.join(', ')}).`
-          : 'No language model is available in the editor to answer the sampling request.');
-      }
-      let model = choice.model;
+      validateSamplingMessages(params.messages as never);
+    } catch (error) {
+      if (error instanceof SamplingRequestError) throw refuse(error.code, error.message);
+      throw error;
+    }
+    const models = (await this.options.backend.models()).filter((m) => isModelAllowed(m, policy.models));
+    const choice = selectModel(models, params.modelPreferences);
+    if (!choice) {
+      const message = policy.models.length
+        ? `No allowed language model is available for MCP server "${serverId}" (sampling.models: ${policy.models.join(', ')}).`
+        : 'No language model is available in the editor to answer the sampling request.';
+      this.options.notify?.(`MCP server "${serverId}" asked for a completion. ${message} Install or sign in to a chat model provider${policy.models.length ? ', or change the server\'s sampling.models setting' : ''}, then retry.`);
+      throw refuse(INTERNAL_ERROR, message);
+    }
+    const askFirst = policy.mode === 'ask';
+    const review = askFirst || policy.reviewResponse ? this.options.approval.open({ serverId, params, choice, models, askFirst, reviewResponse: policy.reviewResponse }, signal) : undefined;
+    let model = choice.model;
+    try {
       let approved = params;
-      if (policy.mode === 'ask') {
-        const decision = await this.approval.review({ serverId, params, choice, models }, signal);
+      if (review && askFirst) {
+        const decision = await untilAborted(review.decide(), signal);
         if (!decision.approved) {
-          this.record({ serverId, at: this.now(), outcome: 'rejected', model: model.id });
+          record('rejected', model.id);
+          review.close();
           throw new ProtocolError(USER_REJECTED, 'User rejected sampling request');
         }
         model = decision.model;
         approved = decision.params;
       }
-      const result = await this.backend.complete(model, approved, signal);
-      this.record({ serverId, at: this.now(), outcome: 'answered', model: model.id, detail: result.stopReason });
-      return result;
-    } catch (error) {
-      if (!(error instanceof ProtocolError)) {
-        this.record({ serverId, at: this.now(), outcome: 'failed', detail: (error as Error).message });
-        throw new ProtocolError(-32603, `Sampling failed: ${(error as Error).message}`);
+      const { result, dropped } = await this.run(model, approved, signal, review);
+      const final = review && policy.reviewResponse ? await untilAborted(review.reviewAnswer(result, dropped), signal) : result;
+      if (!final) {
+        record('rejected', model.id, 'answer discarded');
+        review?.close();
+        throw new ProtocolError(USER_REJECTED, 'User rejected sampling request (the model\'s answer was discarded)');
       }
-      throw error;
+      record('answered', model.id, [final.stopReason, ...dropped].filter(Boolean).join('; '));
+      review?.close();
+      return final;
+    } catch (error) {
+      if (error instanceof ProtocolError) throw error;
+      if (signal.aborted) {
+        record('cancelled', model.id, 'cancelled by the server');
+        review?.close();
+        throw error;
+      }
+      const message = `Sampling failed: ${(error as Error).message}`;
+      record('failed', model.id, (error as Error).message);
+      review?.close(message);
+      throw new ProtocolError(INTERNAL_ERROR, message);
     }
   }
 
-  private refuse(serverId: string, code: number, message: string): ProtocolError {
-    this.record({ serverId, at: this.now(), outcome: 'refused', detail: message });
-    return new ProtocolError(code, message);
+  /** Streams the model's answer (stopping at a stop sequence) into a result. */
+  private async run(model: ModelInfo, params: SamplingParams, signal: AbortSignal, review: SamplingReview | undefined) {
+    const conversation = toSamplingConversation(params);
+    const answer = new SamplingAnswer(conversation.stopSequences);
+    const stop = new AbortController();
+    const onAbort = () => stop.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      for await (const part of this.options.backend.stream(model, conversation, stop.signal)) {
+        if (signal.aborted) break;
+        const more = answer.add(part);
+        if (part.kind === 'text') review?.streaming(answer.textSoFar);
+        if (!more) break;
+      }
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      stop.abort(); // ends the model request when a stop sequence cut it short
+    }
+    if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('Cancelled');
+    return answer.result(model.id, conversation.tools.length > 0 || 'tools' in params);
   }
+}
 
-  private record(entry: SamplingRecord): void {
-    this.records.push(entry);
-    if (this.records.length > this.historySize) this.records.shift();
-  }
+/** The promise's value, or a rejection as soon as the signal aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason ?? new Error('Cancelled'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason ?? new Error('Cancelled'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function summarize(params: SamplingParams): string {
+  const last = [...params.messages].reverse().find((m) => m.role === 'user') ?? params.messages.at(-1);
+  const text = last ? blocksOf(last as never).map((b) => (b.type === 'text' ? (b as { text?: string }).text ?? '' : `[${b.type}]`)).join(' ') : '';
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }

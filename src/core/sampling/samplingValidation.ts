@@ -1,7 +1,8 @@
 /**
  * The spec's rules for the messages of a sampling request with tools: a user message with tool
  * results holds only tool results, and every tool use is answered by a result in the next
- * message. Violations are Invalid params (-32602) with the spec's messages.
+ * message. Content the host cannot pass to a model is refused rather than dropped unseen.
+ * Violations are Invalid params (-32602) with the spec's messages.
  */
 export const INVALID_PARAMS = -32602;
 
@@ -18,7 +19,11 @@ interface Block {
   readonly type: string;
   readonly id?: string;
   readonly toolUseId?: string;
+  readonly content?: readonly { readonly type: string }[];
 }
+
+const MESSAGE_CONTENT = new Set(['text', 'image', 'audio', 'tool_use', 'tool_result']);
+const TOOL_RESULT_CONTENT = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
 
 interface Message {
   readonly role: string;
@@ -33,6 +38,12 @@ export function blocksOf(message: Message): readonly Block[] {
 export function validateSamplingMessages(messages: readonly Message[]): void {
   messages.forEach((message, index) => {
     const blocks = blocksOf(message);
+    for (const block of blocks) {
+      if (!MESSAGE_CONTENT.has(block.type)) throw unsupported(block.type, index);
+      for (const inner of block.type === 'tool_result' ? (block.content ?? []) : []) {
+        if (!TOOL_RESULT_CONTENT.has(inner.type)) throw unsupported(inner.type, index);
+      }
+    }
     const results = blocks.filter((b) => b.type === 'tool_result');
     if (results.length && results.length !== blocks.length) {
       throw new SamplingRequestError(INVALID_PARAMS, `Tool results mixed with other content (message ${index + 1})`);
@@ -46,4 +57,8 @@ export function validateSamplingMessages(messages: readonly Message[]): void {
       throw new SamplingRequestError(INVALID_PARAMS, `Tool result missing in request (tool use ${missing.map((u) => JSON.stringify(u.id)).join(', ')} in message ${index + 1} has no result in the next message)`);
     }
   });
+}
+
+function unsupported(type: string, index: number): SamplingRequestError {
+  return new SamplingRequestError(INVALID_PARAMS, `Unsupported content type ${JSON.stringify(type)} in message ${index + 1}: the host passes text, image, audio, tool_use and tool_result content to the model`);
 }

@@ -1,7 +1,9 @@
 import type { GetPromptResult } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
-import type { LoopMessage, LoopModel, LoopPart, LoopTool } from '../../core/chat/toolCallLoop';
+import type { LoopModel } from '../../core/chat/toolCallLoop';
+import type { ModelMessage, ModelPart, ModelTool } from '../../core/models/modelMessages';
 import { contentText } from '../../core/prompts/promptMessages';
+import { fromResponsePart, toLanguageModelMessage, toLanguageModelTool } from '../models/languageModelMessages';
 
 /** The tool-call loop's model, played by a VS Code chat model. */
 export class LanguageModelBridge implements LoopModel {
@@ -12,38 +14,21 @@ export class LanguageModelBridge implements LoopModel {
     private readonly preamble: readonly vscode.LanguageModelChatMessage[] = [],
   ) {}
 
-  async *send(messages: readonly LoopMessage[], tools: readonly LoopTool[]): AsyncIterable<LoopPart> {
+  async *send(messages: readonly ModelMessage[], tools: readonly ModelTool[]): AsyncIterable<ModelPart> {
     const response = await this.model.sendRequest(
-      [...this.preamble, ...messages.map(toChatMessage)],
+      [...this.preamble, ...messages.map(toLanguageModelMessage)],
       {
-        tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+        tools: tools.map(toLanguageModelTool),
         toolMode: vscode.LanguageModelChatToolMode.Auto,
         justification: vscode.l10n.t('MCP Host sends your request and the tools of your MCP servers to the model.'),
       },
       this.token,
     );
     for await (const part of response.stream) {
-      if (part instanceof vscode.LanguageModelTextPart) yield { kind: 'text', text: part.value };
-      else if (part instanceof vscode.LanguageModelToolCallPart) yield { kind: 'toolCall', callId: part.callId, name: part.name, input: part.input as Record<string, unknown> };
+      const mapped = fromResponsePart(part);
+      if (mapped) yield mapped;
     }
   }
-}
-
-function toChatMessage(message: LoopMessage): vscode.LanguageModelChatMessage {
-  if (message.role === 'assistant') {
-    return vscode.LanguageModelChatMessage.Assistant(
-      message.parts.flatMap((p): (vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart)[] => (p.kind === 'text' ? [new vscode.LanguageModelTextPart(p.text)] : p.kind === 'toolCall' ? [new vscode.LanguageModelToolCallPart(p.callId, p.name, p.input)] : [])),
-    );
-  }
-  return vscode.LanguageModelChatMessage.User(
-    message.parts.flatMap((p): (vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart)[] =>
-      p.kind === 'text'
-        ? [new vscode.LanguageModelTextPart(p.text)]
-        : p.kind === 'toolResult'
-          ? [new vscode.LanguageModelToolResultPart(p.callId, [new vscode.LanguageModelTextPart(p.isError ? `Error: ${p.text}` : p.text)])]
-          : [],
-    ),
-  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { withCancellation } from '../cancellation';
-import { runToolLoop, type LoopMessage, type LoopTool, type ToolOutcome } from '../../core/chat/toolCallLoop';
+import { runToolLoop, type ToolOutcome } from '../../core/chat/toolCallLoop';
+import type { ModelMessage, ModelTool } from '../../core/models/modelMessages';
 import type { McpHost } from '../../core/host/mcpHost';
 import { parsePromptArguments } from '../../core/prompts/promptArguments';
 import type { ToolInvoker } from '../../core/tools/toolInvoker';
@@ -103,7 +104,7 @@ async function converse(
   invoker: ToolInvoker,
   model: vscode.LanguageModelChat,
   preamble: vscode.LanguageModelChatMessage[],
-  messages: LoopMessage[],
+  messages: ModelMessage[],
   stream: vscode.ChatResponseStream,
   token: vscode.CancellationToken,
   signal: AbortSignal,
@@ -128,7 +129,7 @@ async function converse(
   return {};
 }
 
-export function toolsForModel(host: McpHost): { tools: LoopTool[]; names: Map<string, QualifiedTool> } {
+export function toolsForModel(host: McpHost): { tools: ModelTool[]; names: Map<string, QualifiedTool> } {
   const running = host.servers().filter((s) => s.status === 'running');
   const names = modelToolNames(running.flatMap((s) => s.tools.map((tool) => ({ serverId: s.id, toolName: tool.name, tool }))));
   const tools = [...names.entries()].map(([name, { serverId, tool }]) => ({
@@ -183,8 +184,8 @@ function listPrompts(host: McpHost, stream: vscode.ChatResponseStream): vscode.C
 }
 
 /** Earlier turns of this participant, as plain text, so follow-up questions have their context. */
-function historyMessages(context: vscode.ChatContext): LoopMessage[] {
-  return context.history.flatMap((turn): LoopMessage[] => {
+function historyMessages(context: vscode.ChatContext): ModelMessage[] {
+  return context.history.flatMap((turn): ModelMessage[] => {
     if (turn instanceof vscode.ChatRequestTurn) return [{ role: 'user', parts: [{ kind: 'text', text: turn.prompt }] }];
     const text = turn.response.flatMap((part) => (part instanceof vscode.ChatResponseMarkdownPart ? [part.value.value] : [])).join('');
     return text ? [{ role: 'assistant', parts: [{ kind: 'text', text }] }] : [];

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { runToolLoop, type LoopMessage, type LoopModel, type LoopPart, type LoopTool } from '../../../src/core/chat/toolCallLoop';
+import { runToolLoop, type LoopModel } from '../../../src/core/chat/toolCallLoop';
+import { contentTextOf, type ModelMessage, type ModelPart, type ModelTool } from '../../../src/core/models/modelMessages';
 import { MemoryApprovalStore, ToolApprovals } from '../../../src/core/tools/toolApprovals';
 import { ToolInvoker } from '../../../src/core/tools/toolInvoker';
 import { modelToolNames } from '../../../src/core/tools/toolNames';
@@ -10,15 +11,15 @@ afterEach(async () => Promise.all(hosts.splice(0).map((h) => h.dispose())));
 
 /** A model that follows a script: each turn answers with the parts the script gives for what it sees. */
 class ScriptedModel implements LoopModel {
-  readonly seen: { messages: LoopMessage[]; tools: string[] }[] = [];
-  constructor(private readonly script: (turn: number, messages: readonly LoopMessage[]) => LoopPart[]) {}
-  async *send(messages: readonly LoopMessage[], tools: readonly LoopTool[]): AsyncIterable<LoopPart> {
+  readonly seen: { messages: ModelMessage[]; tools: string[] }[] = [];
+  constructor(private readonly script: (turn: number, messages: readonly ModelMessage[]) => ModelPart[]) {}
+  async *send(messages: readonly ModelMessage[], tools: readonly ModelTool[]): AsyncIterable<ModelPart> {
     this.seen.push({ messages: [...messages], tools: tools.map((t) => t.name) });
     for (const part of this.script(this.seen.length, messages)) yield part;
   }
 }
 
-const user = (text: string): LoopMessage => ({ role: 'user', parts: [{ kind: 'text', text }] });
+const user = (text: string): ModelMessage => ({ role: 'user', parts: [{ kind: 'text', text }] });
 
 describe('the chat tool-call loop', () => {
   it('runs the tools a model asks for on a real server and gives it the results until it answers', async () => {
@@ -28,11 +29,11 @@ describe('the chat tool-call loop', () => {
     const server = await running(host, 'fx');
     const invoker = new ToolInvoker(host, new ToolApprovals({ session: new MemoryApprovalStore(), workspace: new MemoryApprovalStore(), always: new MemoryApprovalStore() }, (id) => host.toolPolicy(id)), { confirm: async () => 'deny' });
     const names = modelToolNames(server.tools.map((t) => ({ serverId: 'fx', toolName: t.name })));
-    const tools: LoopTool[] = [...names.keys()].map((name) => ({ name, description: '', inputSchema: {} }));
+    const tools: ModelTool[] = [...names.keys()].map((name) => ({ name, description: '', inputSchema: {} }));
     const model = new ScriptedModel((turn, messages) => {
       if (turn === 1) return [{ kind: 'text', text: 'Let me add.' }, { kind: 'toolCall', callId: 'c1', name: 'fx_add', input: { a: 20, b: 22 } }, { kind: 'toolCall', callId: 'c2', name: 'fx_fail', input: {} }];
       const results = messages.at(-1)!.parts.filter((p) => p.kind === 'toolResult');
-      return [{ kind: 'text', text: `Results: ${results.map((r) => (r.kind === 'toolResult' ? `${r.text}${r.isError ? ' (error)' : ''}` : '')).join('; ')}` }];
+      return [{ kind: 'text', text: `Results: ${results.map((r) => (r.kind === 'toolResult' ? `${contentTextOf(r.content)}${r.isError ? ' (error)' : ''}` : '')).join('; ')}` }];
     });
     const text: string[] = [];
     const calls: string[] = [];

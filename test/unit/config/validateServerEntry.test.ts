@@ -47,6 +47,20 @@ describe('validateServerEntry', () => {
     assert.match(errorOf({ command: 'x', requestTimeoutMs: 5 }), /^MCP server "srv": "requestTimeoutMs" must be >= 1000 \(got number 5\)$/);
   });
 
+  it('reads the sampling policy: ask and review by default, review off with allowAlways unless set', () => {
+    const policy = (sampling?: unknown) => {
+      const result = check({ command: 'x', ...(sampling === undefined ? {} : { sampling }) });
+      assert.ok(result.ok);
+      return result.definition.samplingPolicy;
+    };
+    assert.deepEqual(policy(), { mode: 'ask', models: [], reviewResponse: true, maxRequestsPerMinute: undefined });
+    assert.deepEqual(policy({ mode: 'allowAlways' }), { mode: 'allowAlways', models: [], reviewResponse: false, maxRequestsPerMinute: undefined });
+    assert.deepEqual(policy({ mode: 'allowAlways', reviewResponse: true, models: ['gpt-4o'], maxRequestsPerMinute: 5 }), { mode: 'allowAlways', models: ['gpt-4o'], reviewResponse: true, maxRequestsPerMinute: 5 });
+    assert.equal(errorOf({ command: 'x', sampling: { mode: 'sometimes' } }), 'MCP server "srv": "sampling.mode" must be one of "ask", "allowAlways", "deny" (got "sometimes")');
+    assert.equal(errorOf({ command: 'x', sampling: { maxRequestsPerMinute: 0 } }), 'MCP server "srv": "sampling.maxRequestsPerMinute" must be >= 1 (got number 0)');
+    assert.equal(errorOf({ command: 'x', sampling: { reviewResponses: true } }), 'MCP server "srv": "sampling.reviewResponses" is not a known field');
+  });
+
   it('requires command or url, and keeps stdio and http fields apart', () => {
     assert.equal(errorOf({}), 'MCP server "srv": "command" is required for a stdio server (or set "url" for an HTTP server)');
     assert.equal(errorOf({ type: 'http' }), 'MCP server "srv": "url" is required when "type" is "http"');

@@ -2,6 +2,8 @@ import * as assert from 'node:assert/strict';
 import { isModelAllowed, selectModel, tierOf, type ModelInfo } from '../../../src/core/sampling/modelSelection';
 import { SamplingRateLimiter } from '../../../src/core/sampling/samplingRateLimiter';
 import { SamplingRequestError, validateSamplingMessages } from '../../../src/core/sampling/samplingValidation';
+import type { ModelPart } from '../../../src/core/models/modelMessages';
+import { applySamplingEdits, SamplingAnswer, toSamplingConversation, withAnswerText } from '../../../src/core/sampling/samplingConversation';
 
 const model = (id: string, family = id, maxInputTokens = 128_000): ModelInfo => ({ id, name: id, family, vendor: 'test', maxInputTokens });
 const haiku = model('claude-haiku-4', 'claude-haiku');
@@ -93,3 +95,96 @@ describe('sampling: rate limit per server', () => {
     assert.equal(limiter.tryAcquire('a', undefined), true, 'no limit set');
   });
 });
+
+describe('sampling: request and answer mapping', () => {
+  const png = Buffer.from([137, 80, 78, 71]).toString('base64');
+
+  it('leads with the system prompt and maps text, images, audio and a tool round to model parts', () => {
+    const conversation = toSamplingConversation({
+      systemPrompt: 'Be brief.',
+      maxTokens: 50,
+      temperature: 0.2,
+      stopSequences: ['END'],
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Look:' }, { type: 'image', mimeType: 'image/png', data: png }, { type: 'audio', mimeType: 'audio/wav', data: png }] },
+        { role: 'assistant', content: { type: 'tool_use', id: 'u1', name: 'lookup', input: { q: 'x' } } },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', toolUseId: 'u1', content: [{ type: 'text', text: 'found' }, { type: 'resource_link', uri: 'file:///a', name: 'a' }, { type: 'resource', resource: { uri: 'x://t', text: 'inline' } }] },
+          ],
+        },
+        { role: 'user', content: [{ type: 'tool_result', toolUseId: 'u2', content: [], structuredContent: { n: 1 }, isError: true }] },
+      ],
+      tools: [{ name: 'lookup', inputSchema: { type: 'object' } }],
+      toolChoice: { mode: 'required' },
+    } as never);
+    assert.deepEqual(conversation.messages.map((m) => [m.role, m.parts.map(describePart)]), [
+      ['user', ['Be brief.']],
+      ['user', ['Look:', 'data image/png 4', 'data audio/wav 4']],
+      ['assistant', ['call u1 lookup {"q":"x"}']],
+      ['user', ['result u1 [found|Resource: file:///a|inline]']],
+      ['user', ['result u2 error [{"n":1}]']],
+    ]);
+    assert.deepEqual([conversation.tools.map((t) => t.name), conversation.toolMode, conversation.maxTokens, conversation.temperature, conversation.stopSequences], [['lookup'], 'required', 50, 0.2, ['END']]);
+    const none = toSamplingConversation({ maxTokens: 5, messages: [], tools: [{ name: 'lookup', inputSchema: { type: 'object' } }], toolChoice: { mode: 'none' } } as never);
+    assert.deepEqual([none.tools, none.toolMode], [[], 'auto'], 'toolChoice "none" offers no tools');
+  });
+
+  it('builds one content block for requests without tools, noting what it had to leave out', () => {
+    const answer = new SamplingAnswer();
+    answer.add({ kind: 'text', text: 'Here: ' });
+    answer.add({ kind: 'data', mimeType: 'image/png', data: new Uint8Array([1, 2]) });
+    answer.add({ kind: 'data', mimeType: 'application/x-thing', data: new Uint8Array([1]) });
+    const plain = answer.result('m', false);
+    assert.deepEqual(plain.result, { role: 'assistant', model: 'm', stopReason: 'endTurn', content: { type: 'text', text: 'Here: ' } });
+    assert.deepEqual(plain.dropped, ['application/x-thing data (1 bytes): sampling results carry only text, images and audio', 'image content: a request without tools gets one content block']);
+    const withTools = answer.result('m', true);
+    assert.deepEqual(withTools.result.content, [{ type: 'text', text: 'Here: ' }, { type: 'image', mimeType: 'image/png', data: 'AQI=' }]);
+  });
+
+  it('finds stop sequences that span streamed chunks and reads no further', () => {
+    const answer = new SamplingAnswer(['<END>', 'zz']);
+    assert.equal(answer.add({ kind: 'text', text: 'abc<E' }), true);
+    assert.equal(answer.add({ kind: 'text', text: 'ND>def' }), false);
+    assert.equal(answer.add({ kind: 'text', text: 'more' }), false);
+    assert.deepEqual(answer.result('m', false).result, { role: 'assistant', model: 'm', stopReason: 'stopSequence', content: { type: 'text', text: 'abc' } });
+  });
+
+  it('applies the user\'s edits to the system prompt and text blocks only', () => {
+    const params = {
+      maxTokens: 5,
+      systemPrompt: 'old',
+      messages: [
+        { role: 'user', content: { type: 'text', text: 'q1' } },
+        { role: 'user', content: [{ type: 'text', text: 'q2' }, { type: 'image', mimeType: 'image/png', data: png }] },
+      ],
+    } as never;
+    const edited = applySamplingEdits(params, { systemPrompt: 'new', texts: { '0/0': 'Q1', '1/0': 'Q2', '1/1': 'not an image' } });
+    assert.deepEqual(edited, {
+      maxTokens: 5,
+      systemPrompt: 'new',
+      messages: [
+        { role: 'user', content: { type: 'text', text: 'Q1' } },
+        { role: 'user', content: [{ type: 'text', text: 'Q2' }, { type: 'image', mimeType: 'image/png', data: png }] },
+      ],
+    });
+    const answer = { role: 'assistant', model: 'm', content: { type: 'text', text: 'draft' } } as const;
+    assert.deepEqual(withAnswerText(answer, 'final').content, { type: 'text', text: 'final' });
+    const calls = { role: 'assistant', model: 'm', content: [{ type: 'tool_use', id: '1', name: 'x', input: {} }] } as never;
+    assert.equal(withAnswerText(calls, 'final'), calls, 'answers without exactly one text block stay as they are');
+  });
+});
+
+function describePart(part: ModelPart): string {
+  switch (part.kind) {
+    case 'text':
+      return part.text;
+    case 'data':
+      return `data ${part.mimeType} ${part.data.byteLength}`;
+    case 'toolCall':
+      return `call ${part.callId} ${part.name} ${JSON.stringify(part.input)}`;
+    case 'toolResult':
+      return `result ${part.callId}${part.isError ? ' error' : ''} [${part.content.map(describePart).join('|')}]`;
+  }
+}

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import type { ServerDefinition, ResolvedServerDefinition } from '../../../src/core/config/serverDefinition';
-import { DEFAULT_RESTART, NO_TOOL_POLICY } from '../../../src/core/config/serverDefinition';
+import { DEFAULT_RESTART, DEFAULT_SAMPLING_POLICY, NO_TOOL_POLICY } from '../../../src/core/config/serverDefinition';
 import type { HostLogLevel, ServerLog } from '../../../src/core/connection/serverLog';
 
 export const FIXTURES = path.resolve(__dirname, '../../fixtures/servers');
@@ -25,6 +25,7 @@ const BASE = {
   maxTotalTimeoutMs: 60_000,
   restart: { ...DEFAULT_RESTART, initialDelayMs: 100, maxDelayMs: 400 },
   toolPolicy: NO_TOOL_POLICY,
+  samplingPolicy: DEFAULT_SAMPLING_POLICY,
 } as const;
 
 /** A stdio definition running one of our fixtures with node. */
