@@ -21,6 +21,12 @@ import { registerToolCommands } from './editor/tools/toolCommands';
 import { ToolConfirmationDialog } from './editor/tools/toolConfirmationDialog';
 import { EditorUserPrompts } from './editor/userPrompts';
 import { openResourceDocument } from './editor/resourceDocuments';
+import { SamplingRouter } from './core/sampling/samplingRouter';
+import { PendingRequests } from './editor/pendingRequests';
+import { LanguageModelBackend } from './editor/sampling/languageModelBackend';
+import { SamplingApprovalPanels } from './editor/sampling/samplingApprovalPanel';
+import { registerSamplingHistoryCommand } from './editor/sampling/samplingHistoryCommand';
+import { updateServerField } from './editor/serverSettingsWriter';
 
 let host: McpHost | undefined;
 
@@ -32,7 +38,25 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   const resolver = new ExecutableResolver();
   // The login shell's PATH takes a few hundred ms to read; start now so the first server waits less.
   void resolver.searchPath();
+  const pending = new PendingRequests();
+  const models = new LanguageModelBackend();
+  const sampling: SamplingRouter = new SamplingRouter({
+    backend: models,
+    approval: new SamplingApprovalPanels({
+      extensionUri: context.extensionUri,
+      pending,
+      modelLabel: (id) => models.label(id),
+      allowAlways: async (serverId) => {
+        const definition = mcp.definition(serverId);
+        if (!definition) throw new Error('the server is no longer in the settings');
+        await updateServerField(definition, ['sampling', 'mode'], 'allowAlways');
+      },
+    }),
+    policyFor: (id) => mcp.samplingPolicy(id),
+    notify: (message) => void vscode.window.showWarningMessage(message),
+  });
   host = new McpHost({
+    sampling,
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version) },
     resolver,
     eraPins: new MementoEraPinStore(context.globalState),
@@ -63,6 +87,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   const api = createPublicApi(mcp, invoker, () => activationMs);
   context.subscriptions.push(
     logs,
+    pending,
+    registerSamplingHistoryCommand(sampling),
     tree,
     api,
     new StatusBarSummary(mcp),

@@ -2,6 +2,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import MarkdownIt from 'markdown-it';
 import type { ResultHostToPanel, ResultItem, ResultPanelToHost, ToolResultView } from '../../src/shared/protocol/toolResultView';
 import { h, onMessage, post } from '../shared/vscodeApi';
+import { formatDuration } from '../../src/shared/formatDuration';
 
 // Server text is untrusted: raw HTML in Markdown is shown as text, never parsed.
 const markdown = new MarkdownIt({ html: false, linkify: false });
@@ -68,8 +69,4 @@ function renderItem(item: ResultItem): HTMLElement {
     case 'unsupported':
       return h('div', { class: 'item unsupported' }, h('div', { class: 'hint' }, `Content of type "${item.type}" this host does not display:`), h('pre', {}, item.json));
   }
-}
-
-function formatDuration(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
 }

@@ -11,7 +11,7 @@ export interface ModelInfo {
 
 export interface ModelChoice {
   readonly model: ModelInfo;
-  /** Why this model, in words for the approval panel. */
+  /** Why this model, as a sentence for the approval panel. */
   readonly reason: string;
 }
 
@@ -53,12 +53,12 @@ export function selectModel(models: readonly ModelInfo[], preferences: ModelPref
     const matches = models.filter((m) => [m.id, m.family, m.name].some((field) => field.toLowerCase().includes(name)));
     if (matches.length) {
       const model = matches.includes(preferred) ? preferred : bestByPriorities(matches, preferences, preferred) ?? matches[0];
-      return { model, reason: `matches the server's hint "${hint.name}"` };
+      return { model, reason: `Matches the server's hint "${hint.name}".` };
     }
   }
   const best = bestByPriorities(models, preferences, preferred);
-  if (best) return { model: best, reason: `best for the server's priorities (${describePriorities(preferences!)})` };
-  return { model: preferred, reason: preferredId && preferred.id === preferredId ? 'your choice' : 'the first available model' };
+  if (best) return { model: best, reason: `Fits the server's priorities best (${describePriorities(preferences!)}).` };
+  return { model: preferred, reason: preferredId && preferred.id === preferredId ? 'The model you chose last time for this server.' : 'The first model the editor offers.' };
 }
 
 function bestByPriorities(models: readonly ModelInfo[], preferences: ModelPreferences | undefined, preferred: ModelInfo): ModelInfo | undefined {

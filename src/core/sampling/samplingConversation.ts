@@ -78,8 +78,9 @@ function toContent(block: Block): ModelContent {
 /**
  * Collects a model's streamed answer and turns it into the result the server gets: text (cut at
  * the first stop sequence, since the model API takes none), images and audio, tool calls as
- * `tool_use` with `stopReason: "toolUse"`. Without tools in the request the result holds one
- * content block, as the pre-tools result shape requires; what did not fit is listed in `dropped`.
+ * `tool_use` with `stopReason: "toolUse"`. With tools in the request the content is always an array;
+ * without, it is one block, as the pre-tools result shape requires, and what did not fit is listed
+ * in `dropped`.
  */
 export class SamplingAnswer {
   private text = '';
@@ -128,7 +129,7 @@ export class SamplingAnswer {
       dropped.push(...blocks.slice(1).map((b) => `${String(b.type)} content: a request without tools gets one content block`));
       return { result: { role: 'assistant', model, stopReason, content: blocks[0] } as SamplingResult, dropped };
     }
-    return { result: { role: 'assistant', model, stopReason, content: blocks.length === 1 ? blocks[0] : blocks } as SamplingResult, dropped };
+    return { result: { role: 'assistant', model, stopReason, content: blocks } as SamplingResult, dropped };
   }
 }
 

@@ -80,6 +80,8 @@ const INTERNAL_ERROR = -32603;
 export class SamplingRouter {
   private readonly limiter: SamplingRateLimiter;
   private readonly records: SamplingRecord[] = [];
+  /** The model the user last picked for each server, preferred when the server expresses no preference. */
+  private readonly userChoice = new Map<string, string>();
   private readonly now: () => number;
 
   constructor(private readonly options: SamplingRouterOptions) {
@@ -114,7 +116,7 @@ export class SamplingRouter {
       throw error;
     }
     const models = (await this.options.backend.models()).filter((m) => isModelAllowed(m, policy.models));
-    const choice = selectModel(models, params.modelPreferences);
+    const choice = selectModel(models, params.modelPreferences, this.userChoice.get(serverId));
     if (!choice) {
       const message = policy.models.length
         ? `No allowed language model is available for MCP server "${serverId}" (sampling.models: ${policy.models.join(', ')}).`
@@ -136,6 +138,7 @@ export class SamplingRouter {
         }
         model = decision.model;
         approved = decision.params;
+        if (model.id !== choice.model.id) this.userChoice.set(serverId, model.id);
       }
       const { result, dropped } = await this.run(model, approved, signal, review);
       const final = review && policy.reviewResponse ? await untilAborted(review.reviewAnswer(result, dropped), signal) : result;

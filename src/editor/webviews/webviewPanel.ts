@@ -6,8 +6,15 @@ import * as vscode from 'vscode';
  * this page's nonce, styles and fonts only from the extension, images and audio only as data: URIs
  * (tool results carry them inline), nothing fetched from anywhere else.
  */
-export function openWebviewPanel(extensionUri: vscode.Uri, viewType: string, title: string, script: 'toolForm' | 'toolResult'): vscode.WebviewPanel {
-  const panel = vscode.window.createWebviewPanel(viewType, title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
+export function openWebviewPanel(
+  extensionUri: vscode.Uri,
+  viewType: string,
+  title: string,
+  script: 'toolForm' | 'toolResult' | 'sampling',
+  options: { readonly background?: boolean } = {},
+): vscode.WebviewPanel {
+  // In the background: a tab that waits its turn without taking focus from what the user is doing.
+  const panel = vscode.window.createWebviewPanel(viewType, title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: options.background === true }, {
     enableScripts: true,
     retainContextWhenHidden: true,
     localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],

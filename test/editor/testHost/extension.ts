@@ -43,6 +43,7 @@ const operations: Record<string, Operation> = {
     return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
   },
   executeCommand: async ({ command, args }) => vscode.commands.executeCommand(command, ...(args ?? [])),
+  userSetting: async ({ section }) => vscode.workspace.getConfiguration().inspect(section)?.globalValue,
   chatModels: async () => (await vscode.lm.selectChatModels({ vendor: 'mcp-host-test' })).map((m) => m.id),
   invokeTool: async ({ serverId, name, args }) => (await hostApi()).invokeTool(serverId, name, args),
   // This extension is the minimal one the benchmark compares MCP Host's activation with.

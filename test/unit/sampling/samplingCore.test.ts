@@ -4,6 +4,7 @@ import { SamplingRateLimiter } from '../../../src/core/sampling/samplingRateLimi
 import { SamplingRequestError, validateSamplingMessages } from '../../../src/core/sampling/samplingValidation';
 import type { ModelPart } from '../../../src/core/models/modelMessages';
 import { applySamplingEdits, SamplingAnswer, toSamplingConversation, withAnswerText } from '../../../src/core/sampling/samplingConversation';
+import { samplingRequestView } from '../../../src/core/sampling/samplingView';
 
 const model = (id: string, family = id, maxInputTokens = 128_000): ModelInfo => ({ id, name: id, family, vendor: 'test', maxInputTokens });
 const haiku = model('claude-haiku-4', 'claude-haiku');
@@ -34,12 +35,12 @@ describe('sampling: model selection from preferences', () => {
     assert.equal(tierOf(selectModel(all, { speedPriority: 0.9, costPriority: 0.8, intelligencePriority: 0.1 })!.model), 'small');
     const smart = selectModel(all, { intelligencePriority: 1 })!;
     assert.equal(smart.model, pro, 'the larger context window breaks the tie between large models');
-    assert.match(smart.reason, /priorities \(intelligence 1\)/);
+    assert.match(smart.reason, /priorities best \(intelligence 1\)/);
   });
 
   it('falls back to the user\'s choice, or the first model, without preferences', () => {
-    assert.deepEqual(selectModel(all, undefined, plain.id), { model: plain, reason: 'your choice' });
-    assert.deepEqual(selectModel(all, {}), { model: haiku, reason: 'the first available model' });
+    assert.deepEqual(selectModel(all, undefined, plain.id), { model: plain, reason: 'The model you chose last time for this server.' });
+    assert.deepEqual(selectModel(all, {}), { model: haiku, reason: 'The first model the editor offers.' });
     assert.equal(selectModel([], { hints: [{ name: 'x' }] }), undefined);
   });
 
@@ -188,3 +189,40 @@ function describePart(part: ModelPart): string {
       return `result ${part.callId}${part.isError ? ' error' : ''} [${part.content.map(describePart).join('|')}]`;
   }
 }
+
+describe('sampling: what the approval panel shows', () => {
+  it('shows every block, the preferences, the tools, and says up front that context is not added', () => {
+    const fixture: ModelInfo = model('fixture-model', 'fixture');
+    const view = samplingRequestView(
+      {
+        serverId: 'srv',
+        askFirst: true,
+        reviewResponse: true,
+        models: [fixture],
+        choice: { model: fixture, reason: 'The first model the editor offers.' },
+        params: {
+          maxTokens: 9,
+          includeContext: 'allServers',
+          modelPreferences: { hints: [{ name: 'claude' }, {}], speedPriority: 0.8 },
+          messages: [
+            { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'audio', mimeType: 'audio/wav', data: 'AA==' }] },
+            { role: 'assistant', content: { type: 'tool_use', id: 't', name: 'calc', input: { x: 1 } } },
+            { role: 'user', content: { type: 'tool_result', toolUseId: 't', content: [{ type: 'text', text: '2' }], isError: true } },
+          ],
+          tools: [{ name: 'calc', description: 'Adds.', inputSchema: { type: 'object' } }],
+          toolChoice: { mode: 'auto' },
+        } as never,
+      },
+      (id) => `${id} label`,
+    );
+    assert.deepEqual(view.messages, [
+      { role: 'user', blocks: [{ kind: 'text', key: '0/0', text: 'hi' }, { kind: 'audio', mimeType: 'audio/wav', data: 'AA==' }] },
+      { role: 'assistant', blocks: [{ kind: 'toolUse', id: 't', name: 'calc', input: '{\n  "x": 1\n}' }] },
+      { role: 'user', blocks: [{ kind: 'toolResult', toolUseId: 't', text: '2', isError: true }] },
+    ]);
+    assert.deepEqual(view.preferences, ['hint: claude', 'speed priority: 0.8']);
+    assert.deepEqual([view.tools.map((t) => t.name), view.toolChoice, view.models, view.modelId], [['calc'], 'auto', [{ id: 'fixture-model', label: 'fixture-model label' }], 'fixture-model']);
+    assert.equal(view.notes.length, 1);
+    assert.match(view.notes[0], /include context from "allServers"; this host does not add context/);
+  });
+});

@@ -13,12 +13,12 @@ const fixtureModel: ModelInfo = { id: 'fixture-model', name: 'Fixture Model', fa
 const text = (result: CallToolResult) => result.content.map((c) => ('text' in c ? c.text : '')).join('\n');
 
 /** A scripted model: answers "<id> answers: <every text part>" in two chunks, or what the script says. */
-function scriptedModel(script?: (conversation: SamplingConversation) => ModelPart[]) {
+function scriptedModel(script?: (conversation: SamplingConversation) => ModelPart[], models = [fixtureModel]) {
   const seen: SamplingConversation[] = [];
   return {
     seen,
     backend: {
-      models: async () => [fixtureModel],
+      models: async () => models,
       async *stream(model: ModelInfo, conversation: SamplingConversation, signal: AbortSignal): AsyncIterable<ModelPart> {
         seen.push(conversation);
         const texts = conversation.messages.flatMap((m) => m.parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])));
@@ -135,6 +135,18 @@ describe('SamplingRouter with server-everything over stdio (2025 era)', function
     assert.match(notified[0], /MCP server "ev" asked for a completion\. .* change the server's sampling\.models setting, then retry\./);
   });
 
+  it('offers the model the user picked last time for the server first', async () => {
+    const other: ModelInfo = { ...fixtureModel, id: 'other-model', name: 'Other Model', family: 'other' };
+    const user = scriptedUser((request) => ({ approved: true, params: request.params, model: other }));
+    const { host } = await setup({}, user, scriptedModel(undefined, [fixtureModel, other]));
+    assert.match(text(await host.callTool('ev', 'trigger-sampling-request', { prompt: 'one' })), /other-model answers/);
+    await host.callTool('ev', 'trigger-sampling-request', { prompt: 'two' });
+    assert.deepEqual(user.shown.map((s) => [s.request.choice.model.id, s.request.choice.reason]), [
+      ['fixture-model', 'The first model the editor offers.'],
+      ['other-model', 'The model you chose last time for this server.'],
+    ]);
+  });
+
   it('cuts the answer at the first stop sequence and says so in stopReason', async () => {
     const model = scriptedModel(() => [{ kind: 'text', text: 'one two ST' }, { kind: 'text', text: 'OP three' }, { kind: 'text', text: 'never read' }]);
     const user = scriptedUser((request) => ({ approved: true, model: fixtureModel, params: { ...request.params, stopSequences: ['STOP'] } }));
@@ -189,7 +201,7 @@ describe('SamplingRouter with our fixture servers', function () {
     const model = scriptedModel((c) => [{ kind: 'text', text: JSON.stringify(c.messages.map((m) => [m.role, m.parts.map((p) => (p.kind === 'toolResult' ? `result ${p.callId}: ${p.content.map((x) => (x.kind === 'text' ? x.text : '')).join('')}` : p.kind === 'toolCall' ? `call ${p.name} ${JSON.stringify(p.input)}` : p.kind === 'text' ? p.text : p.kind))])) }]);
     const { host } = await setup({ mode: 'allowAlways', reviewResponse: false }, scriptedUser(() => assert.fail('not asked')), model, legacy({ args: [fixture('legacyStdio'), '--sampling-tools'] }));
     const result = JSON.parse(text(await host.callTool('ev', 'sample', { prompt: 'Weather in Paris?', tools: true, history: true })));
-    assert.deepEqual(JSON.parse(result.content.text), [
+    assert.deepEqual(JSON.parse(result.content[0].text), [
       ['user', ['Weather in Paris?']],
       ['assistant', ['call get_weather {"city":"Paris"}']],
       ['user', ['result w1: 18 °C, sunny']],
