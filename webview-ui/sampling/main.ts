@@ -18,6 +18,7 @@ onMessage<SamplingHostToPanel>((message) => {
       view = message.view;
       phase = view.askFirst ? 'deciding' : 'running';
       render(view);
+      if (!view.askFirst) showRunning(view.models.find((m) => m.id === view!.modelId)?.label ?? view.modelId);
       break;
     case 'running':
       phase = 'running';
@@ -34,6 +35,7 @@ onMessage<SamplingHostToPanel>((message) => {
       phase = 'done';
       setStatus(message.message, true);
       document.getElementById('answer-actions')?.remove();
+      document.getElementById('running-actions')?.remove();
       break;
   }
 });
@@ -43,6 +45,7 @@ send({ type: 'ready' });
 window.addEventListener('keydown', (event) => {
   if (event.key === 'Escape') {
     if (phase === 'deciding') send({ type: 'deny' });
+    else if (phase === 'running') send({ type: 'cancel' });
     else if (phase === 'reviewing') send({ type: 'discard' });
   } else if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
     if (phase === 'deciding') approve();
@@ -142,13 +145,18 @@ function approve(): void {
 function showRunning(model: string): void {
   document.getElementById('decision')?.remove();
   document.querySelectorAll<HTMLElement & { disabled: boolean }>('vscode-textarea, vscode-single-select').forEach((e) => (e.disabled = true));
-  setStatus(`Approved. ${model} is answering…`, false);
-  document.getElementById('answer')!.hidden = false;
+  setStatus(view?.askFirst ? `Approved. ${model} is answering…` : `Allowed by your settings. ${model} is answering…`, false);
+  const answer = document.getElementById('answer')!;
+  answer.hidden = false;
+  const cancel = h('vscode-button', { id: 'cancel', secondary: true }, 'Cancel');
+  cancel.addEventListener('click', () => send({ type: 'cancel' }));
+  answer.append(h('div', { class: 'actions', id: 'running-actions' }, cancel));
 }
 
 function showAnswer(answer: SamplingAnswerView): void {
   const section = document.getElementById('answer')!;
   section.hidden = false;
+  document.getElementById('running-actions')?.remove();
   setStatus(`${answer.model} answered (${answer.stopReason ?? 'no stop reason'}). Review the answer before it goes back to the server.`, false);
   const text = answer.editable ? answer.blocks.find((b) => b.kind === 'text') : undefined;
   const sendButton = h('vscode-button', { id: 'send' }, 'Send to server');

@@ -40,6 +40,8 @@ export interface SamplingReview {
   reviewAnswer(result: SamplingResult, dropped: readonly string[]): Promise<SamplingResult | undefined>;
   /** The request has ended: answered (no failure), failed (the message) or cancelled by the server. */
   close(failure?: string): void;
+  /** Aborts when the user cancels while the model answers (Cancel, or closing the panel). */
+  readonly userCancel: AbortSignal;
 }
 
 export interface SamplingApprovalPort {
@@ -140,7 +142,7 @@ export class SamplingRouter {
         approved = decision.params;
         if (model.id !== choice.model.id) this.userChoice.set(serverId, model.id);
       }
-      const { result, dropped } = await this.run(model, approved, signal, review);
+      const { result, dropped } = await this.run(model, approved, review ? AbortSignal.any([signal, review.userCancel]) : signal, review);
       const final = review && policy.reviewResponse ? await untilAborted(review.reviewAnswer(result, dropped), signal) : result;
       if (!final) {
         record('rejected', model.id, 'answer discarded');
@@ -152,6 +154,11 @@ export class SamplingRouter {
       return final;
     } catch (error) {
       if (error instanceof ProtocolError) throw error;
+      if (review?.userCancel.aborted && !signal.aborted) {
+        record('rejected', model.id, 'cancelled while the model answered');
+        review.close();
+        throw new ProtocolError(USER_REJECTED, 'User rejected sampling request (cancelled while the model was answering)');
+      }
       if (signal.aborted) {
         record('cancelled', model.id, 'cancelled by the server');
         review?.close();

@@ -35,6 +35,7 @@ export class SamplingApprovalPanels implements SamplingApprovalPort {
     let answer: SamplingResult | undefined;
     let sentLength = 0;
     let closed = false;
+    const userCancel = new AbortController();
 
     const onAbort = () => panel.dispose();
     signal.addEventListener('abort', onAbort, { once: true });
@@ -44,6 +45,7 @@ export class SamplingApprovalPanels implements SamplingApprovalPort {
       waiting.dispose();
       decided({ approved: false });
       reviewed(undefined);
+      userCancel.abort();
     });
     panel.webview.onDidReceiveMessage(async (message: SamplingPanelToHost) => {
       switch (message.type) {
@@ -65,6 +67,7 @@ export class SamplingApprovalPanels implements SamplingApprovalPort {
           break;
         }
         case 'deny':
+        case 'cancel':
           panel.dispose();
           break;
         case 'send':
@@ -81,6 +84,7 @@ export class SamplingApprovalPanels implements SamplingApprovalPort {
     }
 
     return {
+      userCancel: userCancel.signal,
       decide: () => decision,
       streaming: (text) => {
         post({ type: 'streaming', append: text.slice(sentLength) });

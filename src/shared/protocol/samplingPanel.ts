@@ -61,5 +61,7 @@ export type SamplingPanelToHost =
       readonly alwaysAllow: boolean;
     }
   | { readonly type: 'deny' }
+  /** Stop the model while it answers; the server is told the user rejected the request. */
+  | { readonly type: 'cancel' }
   | { readonly type: 'send'; readonly text?: string }
   | { readonly type: 'discard' };

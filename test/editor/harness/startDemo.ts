@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { startCodeServer } from './codeServer';
-import { EXTENSION_VSIX, OUT, REPO, editorInstall } from './editorSession';
+import { EXTENSION_VSIX, OUT, REPO, editorInstall, packageTestHost } from './editorSession';
 import { cacheDir } from './editorInstall';
 
 const DEMO_MCP_PORT = 3917; // fixed: demo/.vscode/settings.json points at it
@@ -20,7 +20,10 @@ async function main(): Promise<void> {
   });
   const editor = await startCodeServer({
     install,
-    vsixes: [EXTENSION_VSIX],
+    // The test host brings a stand-in chat model (it repeats what it saw), so sampling and the
+    // @mcp participant can be tried without a model subscription.
+    vsixes: [EXTENSION_VSIX, packageTestHost()],
+    userSettings: { 'chat.disableAIFeatures': false },
     open: path.join(REPO, 'demo'),
     trustWorkspaces: true,
     profileDir: path.join(cacheDir(), 'demo-profile'),

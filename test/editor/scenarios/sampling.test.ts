@@ -88,6 +88,15 @@ describe('Sampling in a real VS Code', function () {
     assert.match(textOf(await closed), /User rejected sampling request/);
   });
 
+  it('closes the panel when the server gives up on its request (notifications/cancelled)', async () => {
+    const result = call('fixture', 'sample', { prompt: 'Too slow', cancelAfterMs: 3000 });
+    const view = await panel();
+    await view.locator('#approve').waitFor();
+    assert.match(textOf(await result), /sampling failed: .*timed out/i);
+    await waitFor('the panel to close', async () => (await editor.workbench.page.locator('.tab', { hasText: 'Sampling: fixture' }).count()) === 0);
+    assert.doesNotMatch(await editor.workbench.statusBarText('MCP request'), /waiting/);
+  });
+
   it('offers the server\'s tools to the model and returns its tool call as tool_use with stopReason "toolUse"', async () => {
     const result = call('fixture', 'sample', { prompt: 'use get_weather {"city":"Paris"}', tools: true, toolChoice: 'required' });
     const view = await panel();

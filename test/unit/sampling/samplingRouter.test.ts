@@ -34,14 +34,15 @@ function scriptedModel(script?: (conversation: SamplingConversation) => ModelPar
 
 /** A scripted user: decides on each request and on each answer, and records what was shown. */
 function scriptedUser(decide: (request: SamplingReviewRequest) => SamplingDecision | Promise<SamplingDecision>, review: (result: SamplingResult) => SamplingResult | undefined = (r) => r) {
-  const shown: { request: SamplingReviewRequest; streamed: string[]; closed?: string | null; signal: AbortSignal }[] = [];
+  const shown: { request: SamplingReviewRequest; streamed: string[]; closed?: string | null; signal: AbortSignal; cancel: AbortController }[] = [];
   return {
     shown,
     port: {
       open(request: SamplingReviewRequest, signal: AbortSignal): SamplingReview {
-        const entry: (typeof shown)[number] = { request, streamed: [], signal };
+        const entry: (typeof shown)[number] = { request, streamed: [], signal, cancel: new AbortController() };
         shown.push(entry);
         return {
+          userCancel: entry.cancel.signal,
           decide: async () => decide(request),
           streaming: (t) => entry.streamed.push(t),
           reviewAnswer: async (result) => review(result),
@@ -171,6 +172,28 @@ describe('SamplingRouter with server-everything over stdio (2025 era)', function
     release();
     assert.equal(user.shown[0].closed, null);
     assert.equal(router.history()[0].outcome, 'cancelled');
+  });
+
+  it('stops the model and tells the server the user rejected the request when the user cancels mid-answer', async () => {
+    let stopped = false;
+    const user = scriptedUser(approve);
+    const model = {
+      seen: [],
+      backend: {
+        models: async () => [fixtureModel],
+        async *stream(_model: ModelInfo, _conversation: SamplingConversation, signal: AbortSignal): AsyncIterable<ModelPart> {
+          yield { kind: 'text', text: 'Once upon a time' };
+          user.shown[0].cancel.abort(); // the user presses Cancel while the model writes
+          await new Promise((r) => setTimeout(r, 10));
+          stopped = signal.aborted;
+          if (!signal.aborted) yield { kind: 'text', text: ' and on and on' };
+        },
+      },
+    };
+    const { host, router } = await setup({}, user, model as never);
+    assert.match(text(await host.callTool('ev', 'trigger-sampling-request', { prompt: 'A long story' })), /User rejected sampling request \(cancelled while the model was answering\)/);
+    assert.equal(stopped, true, 'the model request was cancelled');
+    assert.deepEqual(router.history().map((r) => [r.outcome, r.detail]), [['rejected', 'cancelled while the model answered']]);
   });
 
   it('refuses content it cannot pass to a model, before anyone sees it', async () => {
