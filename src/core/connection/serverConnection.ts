@@ -1,8 +1,9 @@
-import { Client, LOG_LEVEL_META_KEY, type ClientOptions, type CreateMessageRequest, type CreateMessageResult, type CreateMessageResultWithTools, type RequestOptions } from '@modelcontextprotocol/client';
+import { Client, LOG_LEVEL_META_KEY, SdkError, SdkErrorCode, type ClientOptions, type CreateMessageRequest, type CreateMessageResult, type CreateMessageResultWithTools, type RequestOptions } from '@modelcontextprotocol/client';
 import type { ResolvedRoot, ResolvedServerDefinition } from '../config/serverDefinition';
 import { Emitter, type Disposable } from '../events';
 import type { EraPinStore } from './eraPins';
 import type { ExecutableResolver } from './executableResolver';
+import { HostWaits } from './hostWaits';
 import { isAlive, listDescendants, terminateProcesses } from './processTree';
 import { RestartPolicy } from './restartPolicy';
 import { describeRequestError, ServerUnavailableError } from './serverErrors';
@@ -47,6 +48,8 @@ export class ServerConnection implements Disposable {
   private readonly policy: RestartPolicy;
   private readonly changed = new Emitter<ServerSnapshot>();
   readonly onDidChange = this.changed.event;
+  /** Whether the server waits for the host (its sampling request is with the user or a model). */
+  private readonly hostWaits = new HostWaits();
 
   constructor(
     readonly definition: ResolvedServerDefinition,
@@ -142,17 +145,25 @@ export class ServerConnection implements Disposable {
   ): Promise<T> {
     const session = this.session;
     if (!session || this.status !== 'running') throw new ServerUnavailableError(this.id, this.status, this.reason);
+    // The idle timeout is ours (it stands still while the server waits for the host); the SDK
+    // keeps the total cap.
+    const idle = this.hostWaits.deadline(this.definition.requestTimeoutMs);
     const options: RequestOptions = {
-      timeout: this.definition.requestTimeoutMs,
-      resetTimeoutOnProgress: true,
+      timeout: this.definition.maxTotalTimeoutMs,
       maxTotalTimeout: this.definition.maxTotalTimeoutMs,
-      signal,
-      onprogress: onProgress,
+      signal: signal ? AbortSignal.any([signal, idle.signal]) : idle.signal,
+      onprogress: (progress) => {
+        idle.touch();
+        onProgress?.(progress);
+      },
     };
     try {
       return await run(session.client, options);
     } catch (error) {
+      if (idle.signal.aborted && !signal?.aborted) throw describeRequestError(this.id, label, new SdkError(SdkErrorCode.RequestTimeout, 'idle timeout'), this.definition.requestTimeoutMs);
       throw describeRequestError(this.id, label, error, this.definition.requestTimeoutMs, signal?.aborted === true);
+    } finally {
+      idle.dispose();
     }
   }
 
@@ -251,7 +262,7 @@ export class ServerConnection implements Disposable {
     });
     client.setRequestHandler('roots/list', async () => ({ roots: this.deps.roots().map((r) => ({ uri: r.uri, name: r.name })) }));
     const sampling = this.deps.sampling;
-    if (sampling) client.setRequestHandler('sampling/createMessage', (request, ctx) => sampling(request.params, ctx.mcpReq.signal));
+    if (sampling) client.setRequestHandler('sampling/createMessage', (request, ctx) => this.hostWaits.during(() => sampling(request.params, ctx.mcpReq.signal)));
     // Protocol noise (non-JSON stdout lines, unknown ids) is worth seeing but never fatal.
     client.onerror = (error) => this.deps.log.warn(`Protocol: ${error.message}`);
     client.setNotificationHandler('notifications/message', (notification) => {

@@ -193,9 +193,7 @@ describe('ServerConnection against real fixture servers', () => {
     const { connection } = connect(stdioDefinition('progress', fixture('legacyStdio'), { requestTimeoutMs: 1_000 }));
     await connection.start();
     let reports = 0;
-    const result = await connection.request('tools/call', (c, o) =>
-      c.callTool({ name: 'slow', arguments: { ms: 2_000 } }, { ...o, onprogress: () => reports++ }),
-    );
+    const result = await connection.request('tools/call', (c, o) => c.callTool({ name: 'slow', arguments: { ms: 2_000 } }, o), undefined, () => reports++);
     assert.equal(text(result as { content: unknown[] }), 'waited 2000 ms');
     assert.ok(reports >= 10);
   });

@@ -241,6 +241,17 @@ describe('SamplingRouter with our fixture servers', function () {
     assert.equal(router.history()[0].outcome, 'cancelled');
   });
 
+  it('does not time the server out while its request waits for the user (the idle timeout stands still)', async () => {
+    const user = scriptedUser(async (request) => {
+      await new Promise((r) => setTimeout(r, 1800)); // longer than the 1 s request timeout
+      return approve(request);
+    });
+    const { host } = await setup({}, user, scriptedModel(), legacy({ args: [fixture('legacyStdio'), '--sampling-tools'], requestTimeoutMs: 1000 }));
+    const result = JSON.parse(text(await host.callTool('ev', 'sample', { prompt: 'take your time' })));
+    assert.equal(result.content.text, 'fixture-model answers: take your time');
+    await assert.rejects(host.callTool('ev', 'slow', { ms: 2500 }).then(() => host.callTool('ev', 'hang', {})), /did not answer tools\/call "hang" within 1 s/);
+  });
+
   it('answers sampling asked through input_required (2026-07-28 over stdio)', async () => {
     const user = scriptedUser(approve);
     const { host } = await setup({}, user, scriptedModel(), modern({ args: [fixture('modernStdio'), '--sampling-tools'] }));
