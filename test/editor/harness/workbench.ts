@@ -99,7 +99,8 @@ export class Workbench {
   async pick(...texts: string[]): Promise<void> {
     let row = this.page.locator('.quick-input-list .monaco-list-row');
     for (const text of texts) row = row.filter({ hasText: text });
-    await row.first().click();
+    // Rows of a list that is being replaced may linger hidden; pick from what the user sees.
+    await row.filter({ visible: true }).first().click();
   }
 
   /** Opens the Chat view with its keyboard shortcut (Ctrl+Alt+I). */

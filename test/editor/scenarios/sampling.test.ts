@@ -78,13 +78,17 @@ describe('Sampling in a real VS Code', function () {
     assert.match(textOf(await result), /Model saw: You are a helpful test server\. \/ Resource trigger-sampling-request context: Hello there \(edited\)/);
   });
 
+  const tabs = (title: string) => editor.workbench.page.locator('.tab', { hasText: title });
+
   it('tells the server the user rejected the request when they deny it or close the panel', async () => {
     const denied = call('everything', 'trigger-sampling-request', { prompt: 'Deny me' });
     await (await panel()).locator('#deny').click();
     assert.match(textOf(await denied), /User rejected sampling request/);
+    await waitFor('the denied panel to close', async () => (await tabs('Sampling: everything').count()) === 0);
     const closed = call('everything', 'trigger-sampling-request', { prompt: 'Close me' });
-    await panel();
-    await editor.control('executeCommand', { command: 'workbench.action.closeActiveEditor' });
+    await (await editor.workbench.webview('.message-text')).locator('vscode-textarea.message-text').first().waitFor();
+    // Close the tab as a user would, with its close button.
+    await tabs('Sampling: everything').locator('.tab-actions .action-label').click();
     assert.match(textOf(await closed), /User rejected sampling request/);
   });
 
@@ -93,8 +97,8 @@ describe('Sampling in a real VS Code', function () {
     const view = await panel();
     await view.locator('#approve').waitFor();
     assert.match(textOf(await result), /sampling failed: .*timed out/i);
-    await waitFor('the panel to close', async () => (await editor.workbench.page.locator('.tab', { hasText: 'Sampling: fixture' }).count()) === 0);
-    assert.doesNotMatch(await editor.workbench.statusBarText('MCP request'), /waiting/);
+    await waitFor('the panel to close', async () => (await tabs('Sampling: fixture').count()) === 0);
+    await waitFor('nothing counted as waiting', async () => (await editor.workbench.page.locator('.statusbar-item', { hasText: 'MCP request' }).count()) === 0);
   });
 
   it('offers the server\'s tools to the model and returns its tool call as tool_use with stopReason "toolUse"', async () => {
