@@ -16,13 +16,14 @@ import { ExecutableResolver } from '../src/core/connection/executableResolver';
 import { ServerConnection } from '../src/core/connection/serverConnection';
 import { STDIO_MAX_MESSAGE_BYTES } from '../src/core/connection/transportFactory';
 import { silentLog } from '../src/core/connection/serverLog';
+import { SamplingRouter } from '../src/core/sampling/samplingRouter';
 
 const FIXTURES = path.resolve(__dirname, '../test/fixtures/servers');
 const [scenario, variant, ...rest] = process.argv.slice(2);
 const params = Object.fromEntries(rest.map((kv) => kv.split('=') as [string, string]));
 const num = (key: string, fallback: number) => (params[key] === undefined ? fallback : Number(params[key]));
 const script = path.join(FIXTURES, params.era === 'modern' ? 'modernStdio.js' : 'legacyStdio.js');
-const serverArgs = [script, ...(params.tools ? ['--extra-tools', params.tools] : []), ...(params.resources ? ['--extra-resources', params.resources] : [])];
+const serverArgs = [script, ...(params.tools ? ['--extra-tools', params.tools] : []), ...(params.resources ? ['--extra-resources', params.resources] : []), ...(scenario === 'sampling' ? ['--sampling-tools'] : [])];
 const resolver = new ExecutableResolver();
 // Same work: servers get the user's whole environment from the host (proxies, certificates, tokens),
 // so the raw SDK gets it too rather than the SDK's minimal default.
@@ -36,10 +37,11 @@ function definition(id = 'bench'): ResolvedServerDefinition {
 }
 
 /** The host's path: ServerConnection (transport choice, era pin, state machine, lists, error mapping). */
-async function hostConnection(pins = new InMemoryEraPinStore(), id = 'bench'): Promise<ServerConnection> {
+async function hostConnection(pins = new InMemoryEraPinStore(), id = 'bench', sampling?: SamplingRouter): Promise<ServerConnection> {
   const def = definition(id);
   const connection = new ServerConnection(def, definitionHash(def), '', {
     clientInfo: { name: 'bench', version: '0' }, resolver, eraPins: pins, log: silentLog, roots: () => [],
+    sampling: sampling && ((p, signal) => sampling.handle(id, p, signal)),
   });
   await connection.start();
   if (connection.state !== 'running') throw new Error(`host failed to start: ${connection.snapshot().reason}`);
@@ -106,7 +108,40 @@ async function timeEach(n: number, call: Call): Promise<number[]> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
+// The same answer for both sides of the sampling benchmark: what an instant model would say.
+const ANSWER = 'Sampled answer.';
+const BENCH_MODEL = { id: 'bench-model', name: 'Bench', family: 'bench', vendor: 'bench', maxInputTokens: 100_000 };
+
 const scenarios: Record<string, () => Promise<Record<string, number>>> = {
+  /**
+   * A tool call whose server samples once: host = the whole sampling path (policy allowAlways,
+   * rate limit, message rules, model choice, request → model conversation, streamed answer →
+   * result, history) with an instant model; raw = a bare client whose handler returns the answer.
+   */
+  async sampling() {
+    let call: () => Promise<unknown>;
+    let close: () => Promise<void>;
+    if (variant === 'host') {
+      const router = new SamplingRouter({
+        backend: { models: async () => [BENCH_MODEL], stream: async function* () { yield { kind: 'text', text: ANSWER } as const; } },
+        approval: { open: () => { throw new Error('never asked: allowAlways'); } },
+        policyFor: () => ({ mode: 'allowAlways', models: [], reviewResponse: false }),
+      });
+      const c = await hostConnection(undefined, 'bench', router);
+      call = () => c.request('tools/call', (client, o) => client.callTool({ name: 'sample', arguments: { prompt: 'hello' } }, o));
+      close = () => c.stop();
+    } else {
+      const client = new Client({ name: 'bench', version: '0' }, { versionNegotiation: { mode: 'auto' }, capabilities: { sampling: { tools: {} } } });
+      client.setRequestHandler('sampling/createMessage', async () => ({ role: 'assistant', model: BENCH_MODEL.id, stopReason: 'endTurn', content: { type: 'text', text: ANSWER } }));
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: serverArgs, env: fullEnv, stderr: 'ignore', maxBufferSize: STDIO_MAX_MESSAGE_BYTES }));
+      call = () => client.callTool({ name: 'sample', arguments: { prompt: 'hello' } });
+      close = () => client.close();
+    }
+    await timeEach(100, call);
+    const times = await timeEach(num('calls', 1000), call);
+    await close();
+    return { medianMs: median(times) };
+  },
   async roundTrip() {
     const c = await caller();
     await timeEach(50, () => c.call('echo', { text: 'warm' }));

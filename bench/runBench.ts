@@ -64,6 +64,13 @@ for (const era of ['legacy', 'modern']) {
   row(`  with approval policy and result mapping, ${era}`, fmt(r.policy, 'ms', 3), `${fmt(r.raw, 'ms', 3)} raw SDK`, r.policy / r.raw, '≤ 1.10');
 }
 
+// 1b. A tool call whose server asks for a sampling completion (answered at once by a stand-in model).
+for (const era of ['legacy', 'modern']) {
+  const r = compare('sampling', ['host', 'raw'], { era, calls: quick ? 50 : 1000 }, reps, 'medianMs');
+  results[`sampling.${era}`] = r;
+  row(`tool call that samples once, ${era}${era === 'modern' ? ' (input_required)' : ''}`, fmt(r.host, 'ms', 3), `${fmt(r.raw, 'ms', 3)} raw SDK`, r.host / r.raw, '≤ 1.10');
+}
+
 // 2. Connect until tools are listed (era pinned), and the first-contact probe separately.
 for (const era of ['legacy', 'modern']) {
   const r = compare('connect', ['host', 'raw'], { era }, reps, 'ms');

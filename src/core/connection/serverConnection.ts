@@ -152,10 +152,11 @@ export class ServerConnection implements Disposable {
       timeout: this.definition.maxTotalTimeoutMs,
       maxTotalTimeout: this.definition.maxTotalTimeoutMs,
       signal: signal ? AbortSignal.any([signal, idle.signal]) : idle.signal,
-      onprogress: (progress) => {
+      // Progress is asked for only when someone listens; each report restarts the idle period.
+      onprogress: onProgress && ((progress) => {
         idle.touch();
-        onProgress?.(progress);
-      },
+        onProgress(progress);
+      }),
     };
     try {
       return await run(session.client, options);

@@ -28,11 +28,16 @@ const TIER_SCORES: Record<Tier, { intelligence: number; speed: number; cost: num
   large: { intelligence: 1, speed: 0.3, cost: 0.3 },
 };
 
+const tiers = new WeakMap<ModelInfo, Tier>();
+
 export function tierOf(model: ModelInfo): Tier {
-  const text = `${model.id} ${model.family} ${model.name}`;
-  if (SMALL.test(text)) return 'small';
-  if (LARGE.test(text)) return 'large';
-  return 'medium';
+  let tier = tiers.get(model);
+  if (!tier) {
+    const text = `${model.id} ${model.family} ${model.name}`;
+    tier = SMALL.test(text) ? 'small' : LARGE.test(text) ? 'large' : 'medium';
+    tiers.set(model, tier);
+  }
+  return tier;
 }
 
 /**

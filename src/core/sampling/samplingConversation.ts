@@ -97,6 +97,11 @@ export class SamplingAnswer {
     return this.text;
   }
 
+  /** Whether a stop sequence ended the answer before the model did. */
+  get stoppedEarly(): boolean {
+    return this.stopped;
+  }
+
   /** Adds one streamed part; false once a stop sequence has been reached (stop reading then). */
   add(part: ModelPart): boolean {
     if (this.stopped) return false;

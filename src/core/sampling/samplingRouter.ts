@@ -72,6 +72,7 @@ export interface SamplingRouterOptions {
 
 export const USER_REJECTED = -1;
 const INTERNAL_ERROR = -32603;
+const STOPPED = new Error('The host has read enough of the answer.');
 
 /**
  * Answers servers' sampling requests: checks the server's policy and rate limit and the spec's
@@ -178,6 +179,7 @@ export class SamplingRouter {
     const stop = new AbortController();
     const onAbort = () => stop.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
+    let complete = false;
     try {
       for await (const part of this.options.backend.stream(model, conversation, stop.signal)) {
         if (signal.aborted) break;
@@ -185,9 +187,11 @@ export class SamplingRouter {
         if (part.kind === 'text') review?.streaming(answer.textSoFar);
         if (!more) break;
       }
+      complete = true;
     } finally {
       signal.removeEventListener('abort', onAbort);
-      stop.abort(); // ends the model request when a stop sequence cut it short
+      // Ends the model request when a stop sequence cut it short (a plain reason: no DOMException).
+      if (!complete || answer.stoppedEarly) stop.abort(STOPPED);
     }
     if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('Cancelled');
     return answer.result(model.id, conversation.tools.length > 0 || 'tools' in params);
