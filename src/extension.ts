@@ -22,6 +22,8 @@ import { ToolConfirmationDialog } from './editor/tools/toolConfirmationDialog';
 import { EditorUserPrompts } from './editor/userPrompts';
 import { openResourceDocument } from './editor/resourceDocuments';
 import { SamplingRouter } from './core/sampling/samplingRouter';
+import { ElicitationRouter } from './core/elicitation/elicitationRouter';
+import { EditorElicitations } from './editor/elicitation/editorElicitations';
 import { PendingRequests } from './editor/pendingRequests';
 import { LanguageModelBackend } from './editor/sampling/languageModelBackend';
 import { SamplingApprovalPanels } from './editor/sampling/samplingApprovalPanel';
@@ -55,8 +57,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     policyFor: (id) => mcp.samplingPolicy(id),
     notify: (message) => void vscode.window.showWarningMessage(message),
   });
+  const elicitation: ElicitationRouter = new ElicitationRouter(new EditorElicitations(context.extensionUri, pending), (id): number => mcp.elicitationsPerMinute(id));
   host = new McpHost({
     sampling,
+    elicitation,
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version) },
     resolver,
     eraPins: new MementoEraPinStore(context.globalState),

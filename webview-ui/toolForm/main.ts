@@ -32,6 +32,8 @@ function show(init: ToolFormInit): void {
   const form = h('form', { class: 'tool-form', novalidate: true }, root.element, h('div', { class: 'problem general', id: 'general-problems', role: 'alert' }));
   const run = h('vscode-button', { id: 'submit' }, init.submitLabel);
   const cancel = h('vscode-button', { id: 'cancel', secondary: true }, 'Cancel');
+  const decline = init.declineLabel ? h('vscode-button', { id: 'decline', secondary: true }, init.declineLabel) : undefined;
+  decline?.addEventListener('click', () => send({ type: 'decline' }));
   app.replaceChildren(
     h('header', {},
       h('h1', {}, init.title),
@@ -40,7 +42,7 @@ function show(init: ToolFormInit): void {
       init.description ? h('p', { class: 'description' }, init.description) : undefined,
     ),
     form,
-    h('div', { class: 'actions' }, run, cancel),
+    h('div', { class: 'actions' }, run, decline, cancel),
   );
   run.addEventListener('click', submit);
   cancel.addEventListener('click', () => send({ type: 'cancel' }));

@@ -51,6 +51,8 @@ export interface ServerDefinition {
   readonly toolPolicy: ToolPolicySettings;
   /** How this server's sampling requests are handled; changing it never restarts the server. */
   readonly samplingPolicy: SamplingPolicy;
+  /** At most this many elicitation requests per minute (`elicitation.maxRequestsPerMinute`). */
+  readonly elicitationsPerMinute: number;
 }
 
 /** A server's sampling policy, from the `sampling` object of its settings. */
@@ -85,6 +87,17 @@ export interface ResolvedServerDefinition extends Omit<ServerDefinition, 'env' |
 
 export const NO_TOOL_POLICY: ToolPolicySettings = { autoApprove: [], trusted: false };
 export const DEFAULT_SAMPLING_POLICY: SamplingPolicy = { mode: 'ask', models: [], reviewResponse: true };
+export const DEFAULT_ELICITATIONS_PER_MINUTE = 30;
+
+/**
+ * The definition without the settings that only say how the host treats the server's requests
+ * (tool confirmation, sampling, elicitation limits): changing those never restarts the server
+ * or asks consent again.
+ */
+export function whatRuns<T extends Pick<ServerDefinition, 'toolPolicy' | 'samplingPolicy' | 'elicitationsPerMinute'>>(def: T): Omit<T, 'toolPolicy' | 'samplingPolicy' | 'elicitationsPerMinute'> {
+  const { toolPolicy: _t, samplingPolicy: _s, elicitationsPerMinute: _e, ...rest } = def;
+  return rest;
+}
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 export const DEFAULT_START_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;

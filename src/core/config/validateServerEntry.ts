@@ -4,6 +4,7 @@ import packageJson from '../../../package.json';
 import {
   DEFAULT_MAX_TOTAL_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_ELICITATIONS_PER_MINUTE,
   DEFAULT_RESTART,
   DEFAULT_SAMPLING_POLICY,
   DEFAULT_START_TIMEOUT_MS,
@@ -95,6 +96,7 @@ export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation
         trusted: (value.trusted as boolean | undefined) ?? false,
       },
       samplingPolicy: samplingPolicyOf(value.sampling as Partial<SamplingPolicy> | undefined),
+      elicitationsPerMinute: (value.elicitation as { maxRequestsPerMinute?: number } | undefined)?.maxRequestsPerMinute ?? DEFAULT_ELICITATIONS_PER_MINUTE,
     },
   };
 }

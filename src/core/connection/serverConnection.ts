@@ -1,4 +1,4 @@
-import { Client, LOG_LEVEL_META_KEY, SdkError, SdkErrorCode, type ClientOptions, type CreateMessageRequest, type CreateMessageResult, type CreateMessageResultWithTools, type RequestOptions } from '@modelcontextprotocol/client';
+import { Client, LOG_LEVEL_META_KEY, SdkError, SdkErrorCode, type ClientOptions, type CreateMessageRequest, type CreateMessageResult, type CreateMessageResultWithTools, type ElicitRequest, type ElicitResult, type RequestOptions } from '@modelcontextprotocol/client';
 import type { ResolvedRoot, ResolvedServerDefinition } from '../config/serverDefinition';
 import { Emitter, type Disposable } from '../events';
 import type { EraPinStore } from './eraPins';
@@ -25,6 +25,12 @@ export interface ServerConnectionDeps {
    * Without it the client does not declare `sampling`, so servers do not ask.
    */
   sampling?(params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult | CreateMessageResultWithTools>;
+  /** Answers the server's elicitation requests (form and URL); without it `elicitation` is not declared. */
+  readonly elicitation?: {
+    handle(params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
+    /** `notifications/elicitation/complete` from this server. */
+    complete(elicitationId: string): void;
+  };
 }
 
 const STDERR_TAIL_LINES = 20;
@@ -255,7 +261,11 @@ export class ServerConnection implements Disposable {
   private createClient(options: ClientOptions, generation: number): Client {
     const client = new Client(this.deps.clientInfo, {
       ...options,
-      capabilities: { roots: { listChanged: true }, ...(this.deps.sampling ? { sampling: { tools: {} } } : {}) },
+      capabilities: {
+        roots: { listChanged: true },
+        ...(this.deps.sampling ? { sampling: { tools: {} } } : {}),
+        ...(this.deps.elicitation ? { elicitation: { form: {}, url: {} } } : {}),
+      },
       listChanged: this.lists.changeHandlers(
         () => this.session?.client,
         () => generation === this.generation,
@@ -264,6 +274,11 @@ export class ServerConnection implements Disposable {
     client.setRequestHandler('roots/list', async () => ({ roots: this.deps.roots().map((r) => ({ uri: r.uri, name: r.name })) }));
     const sampling = this.deps.sampling;
     if (sampling) client.setRequestHandler('sampling/createMessage', (request, ctx) => this.hostWaits.during(() => sampling(request.params, ctx.mcpReq.signal)));
+    const elicitation = this.deps.elicitation;
+    if (elicitation) {
+      client.setRequestHandler('elicitation/create', (request, ctx) => this.hostWaits.during(() => elicitation.handle(request.params, ctx.mcpReq.signal)));
+      client.setNotificationHandler('notifications/elicitation/complete', (notification) => elicitation.complete(notification.params.elicitationId));
+    }
     // Protocol noise (non-JSON stdout lines, unknown ids) is worth seeing but never fatal.
     client.onerror = (error) => this.deps.log.warn(`Protocol: ${error.message}`);
     client.setNotificationHandler('notifications/message', (notification) => {

@@ -1,6 +1,6 @@
-import type { CallToolResult, CompleteRequest, GetPromptResult, Progress, ReadResourceResult } from '@modelcontextprotocol/client';
+import { UrlElicitationRequiredError, type CallToolResult, type CompleteRequest, type ElicitRequestURLParams, type GetPromptResult, type Progress, type ReadResourceResult } from '@modelcontextprotocol/client';
 import { definitionHash } from '../config/definitionHash';
-import { DEFAULT_SAMPLING_POLICY, describeTarget, NO_TOOL_POLICY, type FolderRef, type SamplingPolicy, type ServerDefinition, type ServerSettingsEntry, type ToolPolicySettings } from '../config/serverDefinition';
+import { DEFAULT_ELICITATIONS_PER_MINUTE, DEFAULT_SAMPLING_POLICY, describeTarget, whatRuns, NO_TOOL_POLICY, type FolderRef, type SamplingPolicy, type ServerDefinition, type ServerSettingsEntry, type ToolPolicySettings } from '../config/serverDefinition';
 import { ServerConfigError, validateServerEntry } from '../config/validateServerEntry';
 import { displayContext, resolveDefinition } from '../config/variableResolver';
 import type { EraPinStore } from '../connection/eraPins';
@@ -13,6 +13,7 @@ import { Emitter, type Disposable } from '../events';
 import type { HostEnvironment, StartConsentRequest } from './ports';
 import { RootsPublisher } from './rootsPublisher';
 import type { SamplingRouter } from '../sampling/samplingRouter';
+import type { ElicitationRouter } from '../elicitation/elicitationRouter';
 
 export interface McpHostOptions {
   readonly clientInfo: { readonly name: string; readonly version: string };
@@ -21,6 +22,8 @@ export interface McpHostOptions {
   readonly env: HostEnvironment;
   /** Answers sampling requests; without it servers are not offered sampling. */
   readonly sampling?: SamplingRouter;
+  /** Answers elicitation requests and -32042 errors; without it servers are not offered elicitation. */
+  readonly elicitation?: ElicitationRouter;
 }
 
 /** One configured server id: its validated definition, and the connection once it may run. */
@@ -112,6 +115,10 @@ export class McpHost implements Disposable {
     return this.entries.get(id)?.definition?.toolPolicy ?? NO_TOOL_POLICY;
   }
 
+  elicitationsPerMinute(id: string): number {
+    return this.entries.get(id)?.definition?.elicitationsPerMinute ?? DEFAULT_ELICITATIONS_PER_MINUTE;
+  }
+
   samplingPolicy(id: string): SamplingPolicy {
     return this.entries.get(id)?.definition?.samplingPolicy ?? DEFAULT_SAMPLING_POLICY;
   }
@@ -127,7 +134,30 @@ export class McpHost implements Disposable {
     return entry.connection;
   }
 
-  callTool(
+  /**
+   * Calls a tool. When the server answers -32042 (a URL elicitation is required first), the user
+   * is asked to open each listed URL and the call is retried once the server reports them
+   * complete or the user presses Retry (at most three rounds).
+   */
+  async callTool(
+    id: string,
+    name: string,
+    args: Record<string, unknown> | undefined,
+    signal?: AbortSignal,
+    onProgress?: (progress: Progress) => void,
+  ): Promise<CallToolResult> {
+    for (let round = 1; ; round++) {
+      try {
+        return await this.callToolOnce(id, name, args, signal, onProgress);
+      } catch (error) {
+        const elicitations = urlElicitationsOf(error);
+        if (!elicitations || !this.options.elicitation || round > MAX_URL_ELICITATION_ROUNDS) throw error;
+        if (!(await this.options.elicitation.satisfy(id, elicitations, signal ?? new AbortController().signal))) throw error;
+      }
+    }
+  }
+
+  private callToolOnce(
     id: string,
     name: string,
     args: Record<string, unknown> | undefined,
@@ -203,8 +233,8 @@ export class McpHost implements Disposable {
         // A variable that cannot resolve is reported when the server starts; show it unresolved.
         entry.target = describeTarget(def);
       }
-      // What runs decides consent; how its tools and sampling are confirmed does not.
-      entry.consentHash = definitionHash({ id: def.id, scope: def.scope, folder: def.folder?.path, def: { ...def, toolPolicy: undefined, samplingPolicy: undefined } });
+      // What runs decides consent; how its requests are confirmed does not.
+      entry.consentHash = definitionHash({ id: def.id, scope: def.scope, folder: def.folder?.path, def: whatRuns(def) });
       if (!def.enabled) {
         await this.dropConnection(entry);
         this.setPlaceholder(entry, 'disabled', 'disabled in settings ("enabled": false)');
@@ -257,8 +287,8 @@ export class McpHost implements Disposable {
       this.setPlaceholder(entry, 'error', message);
       return;
     }
-    // The tool policy only changes how calls are confirmed: editing it must not restart the server.
-    const hash = definitionHash({ ...resolved, toolPolicy: undefined, samplingPolicy: undefined });
+    // Policies only change how the host treats the server's requests: editing them must not restart it.
+    const hash = definitionHash(whatRuns(resolved));
     if (entry.connection?.hash === hash) return;
     if (entry.connection) env.hostLog.info(`Definition of "${def.id}" changed; restarting it.`);
     await this.dropConnection(entry);
@@ -269,6 +299,10 @@ export class McpHost implements Disposable {
       log: env.logFor(def.id),
       roots: () => this.roots.rootsFor(resolved),
       sampling: this.options.sampling && ((params, signal) => this.options.sampling!.handle(def.id, params, signal)),
+      elicitation: this.options.elicitation && {
+        handle: (params, signal) => this.options.elicitation!.handle(def.id, params, signal),
+        complete: (elicitationId) => this.options.elicitation!.complete(def.id, elicitationId),
+      },
     });
     entry.connection = connection;
     entry.placeholder = undefined;
@@ -345,4 +379,14 @@ export class McpHost implements Disposable {
 
 function consentKey(def: ServerDefinition): string {
   return `${def.scope}:${def.folder?.path ?? ''}:${def.id}`;
+}
+
+const MAX_URL_ELICITATION_ROUNDS = 3;
+
+/** The URL elicitations a -32042 error lists, or undefined for any other error. */
+function urlElicitationsOf(error: unknown): ElicitRequestURLParams[] | undefined {
+  const cause = (error as { cause?: unknown })?.cause ?? error;
+  if (cause instanceof UrlElicitationRequiredError) return cause.elicitations;
+  const e = cause as { code?: unknown; data?: { elicitations?: unknown } };
+  return e?.code === -32042 && Array.isArray(e.data?.elicitations) ? (e.data.elicitations as ElicitRequestURLParams[]) : undefined;
 }

@@ -3,7 +3,7 @@ import type { SamplingPolicy } from '../config/serverDefinition';
 import type { ModelPart } from '../models/modelMessages';
 import { isModelAllowed, selectModel, type ModelChoice, type ModelInfo } from './modelSelection';
 import { SamplingAnswer, toSamplingConversation, type SamplingConversation, type SamplingResult } from './samplingConversation';
-import { SamplingRateLimiter } from './samplingRateLimiter';
+import { RequestRateLimiter } from '../host/requestRateLimiter';
 import { blocksOf, SamplingRequestError, validateSamplingMessages } from './samplingValidation';
 
 export type SamplingParams = CreateMessageRequest['params'];
@@ -81,7 +81,7 @@ const STOPPED = new Error('The host has read enough of the answer.');
  * request ends with a result or an error the server can read.
  */
 export class SamplingRouter {
-  private readonly limiter: SamplingRateLimiter;
+  private readonly limiter: RequestRateLimiter;
   private readonly records: SamplingRecord[] = [];
   /** The model the user last picked for each server, preferred when the server expresses no preference. */
   private readonly userChoice = new Map<string, string>();
@@ -89,7 +89,7 @@ export class SamplingRouter {
 
   constructor(private readonly options: SamplingRouterOptions) {
     this.now = options.now ?? Date.now;
-    this.limiter = new SamplingRateLimiter(this.now);
+    this.limiter = new RequestRateLimiter(this.now);
   }
 
   history(): readonly SamplingRecord[] {

@@ -1,6 +1,6 @@
 import type { FieldProblem, JsonValue, ObjectField } from './formModel';
 
-/** Messages between the extension and the tool arguments form. */
+/** Messages between the extension and the form webview (tool arguments, elicitation answers). */
 export interface ToolFormInit {
   readonly title: string;
   readonly serverId: string;
@@ -9,12 +9,15 @@ export interface ToolFormInit {
   readonly badges: readonly string[];
   readonly form: ObjectField;
   readonly submitLabel: string;
+  /** A Decline button (elicitation: the user says no, as opposed to cancelling). */
+  readonly declineLabel?: string;
 }
 
 export type FormToHost =
   | { readonly type: 'ready' }
   | { readonly type: 'validate'; readonly values: { [key: string]: JsonValue } }
   | { readonly type: 'submit'; readonly values: { [key: string]: JsonValue } }
+  | { readonly type: 'decline' }
   | { readonly type: 'cancel' };
 
 export type HostToForm =

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { isModelAllowed, selectModel, tierOf, type ModelInfo } from '../../../src/core/sampling/modelSelection';
-import { SamplingRateLimiter } from '../../../src/core/sampling/samplingRateLimiter';
+import { RequestRateLimiter } from '../../../src/core/host/requestRateLimiter';
 import { SamplingRequestError, validateSamplingMessages } from '../../../src/core/sampling/samplingValidation';
 import type { ModelPart } from '../../../src/core/models/modelMessages';
 import { applySamplingEdits, SamplingAnswer, toSamplingConversation, withAnswerText } from '../../../src/core/sampling/samplingConversation';
@@ -86,7 +86,7 @@ describe('sampling: message rules for tool use', () => {
 describe('sampling: rate limit per server', () => {
   it('refuses requests beyond the limit in a sliding minute and says when the next is allowed', () => {
     let now = 0;
-    const limiter = new SamplingRateLimiter(() => now);
+    const limiter = new RequestRateLimiter(() => now);
     assert.deepEqual([1, 2, 3].map(() => limiter.tryAcquire('a', 2)), [true, true, false]);
     assert.equal(limiter.tryAcquire('b', 2), true, 'each server has its own budget');
     now = 30_000;

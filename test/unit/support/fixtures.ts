@@ -26,6 +26,7 @@ const BASE = {
   restart: { ...DEFAULT_RESTART, initialDelayMs: 100, maxDelayMs: 400 },
   toolPolicy: NO_TOOL_POLICY,
   samplingPolicy: DEFAULT_SAMPLING_POLICY,
+  elicitationsPerMinute: 30,
 } as const;
 
 /** A stdio definition running one of our fixtures with node. */

@@ -9,6 +9,7 @@ import { ExecutableResolver } from '../../../src/core/connection/executableResol
 import { McpHost } from '../../../src/core/host/mcpHost';
 import type { HostEnvironment, StartConsentRequest } from '../../../src/core/host/ports';
 import type { SamplingRouter } from '../../../src/core/sampling/samplingRouter';
+import type { ElicitationRouter } from '../../../src/core/elicitation/elicitationRouter';
 import { fixture, RecordingLog, waitFor } from './fixtures';
 
 // A real McpHost over real fixture servers, with the user's answers given by the test.
@@ -22,7 +23,7 @@ export const uri = (p: string) => pathToFileURL(p).toString();
 export const legacy = (extra: Record<string, unknown> = {}) => ({ command: node, args: [fixture('legacyStdio')], ...extra });
 export const modern = (extra: Record<string, unknown> = {}) => ({ command: node, args: [fixture('modernStdio')], ...extra });
 
-export function harness(options: { trusted?: boolean; consent?: (requests: readonly StartConsentRequest[]) => string[]; sampling?: SamplingRouter } = {}) {
+export function harness(options: { trusted?: boolean; consent?: (requests: readonly StartConsentRequest[]) => string[]; sampling?: SamplingRouter; elicitation?: ElicitationRouter } = {}) {
   const consentAnswers = new Map<string, string>();
   const confirm = sinon.spy(async (requests: readonly StartConsentRequest[]) => new Set(options.consent ? options.consent(requests) : requests.map((r) => r.serverId)));
   const showConfigError = sinon.spy();
@@ -41,7 +42,7 @@ export function harness(options: { trusted?: boolean; consent?: (requests: reado
     logFor: (id) => logs.get(id) ?? logs.set(id, new RecordingLog()).get(id)!,
     hostLog: new RecordingLog(),
   };
-  const host = new McpHost({ clientInfo: { name: 'test', version: '0' }, resolver: new ExecutableResolver(), eraPins: new InMemoryEraPinStore(), env, sampling: options.sampling });
+  const host = new McpHost({ clientInfo: { name: 'test', version: '0' }, resolver: new ExecutableResolver(), eraPins: new InMemoryEraPinStore(), env, sampling: options.sampling, elicitation: options.elicitation });
   return { host, confirm, showConfigError, env };
 }
 

@@ -1,5 +1,5 @@
-/** At most N sampling requests per server in any sliding minute; the excess is refused. */
-export class SamplingRateLimiter {
+/** At most N requests (sampling, elicitation) per server in any sliding minute; the excess is refused. */
+export class RequestRateLimiter {
   private readonly recent = new Map<string, number[]>();
 
   constructor(private readonly now: () => number = Date.now) {}
