@@ -179,7 +179,7 @@ function renderString(field: Extract<FormField, { kind: 'string' }>, path: strin
 
 function renderNumber(field: Extract<FormField, { kind: 'number' | 'integer' }>, path: string, initial: JsonValue | undefined): Rendered {
   const start = typeof (initial ?? field.default) === 'number' ? String(initial ?? field.default) : '';
-  const input = h('vscode-textfield', { value: start, type: 'number', id: idFor(path), min: field.minimum, max: field.maximum, step: field.kind === 'integer' ? 1 : undefined });
+  const input = h('vscode-textfield', { value: start, type: 'number', id: idFor(path), min: field.minimum, max: field.maximum, step: field.kind === 'integer' ? 1 : 'any' });
   const text = () => (input as unknown as { value: string }).value.trim();
   return {
     element: wrap(field, path, input),
