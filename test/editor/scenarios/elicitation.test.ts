@@ -92,6 +92,14 @@ describe('Elicitation in a real VS Code', function () {
     assert.match(textOf(await closed), /"action": "cancel"/);
   });
 
+  it('closes the form when the server gives up on its request (notifications/cancelled)', async () => {
+    const result = call('fixture', 'ask', { cancelAfterMs: 3000 });
+    await editor.workbench.webview('#decline');
+    assert.match(textOf(await result), /elicitation failed: .*timed out/i);
+    await waitFor('the form to close', async () => (await tabs('Input for fixture').count()) === 0);
+    await waitFor('nothing counted as waiting', async () => (await editor.workbench.page.locator('.statusbar-item', { hasText: 'MCP request' }).count()) === 0);
+  });
+
   it('asks consent before opening a URL, shows its host, and opens it outside the editor', async () => {
     const result = call('everything', 'trigger-url-elicitation', { url: 'https://example.com/authorize?state=42', message: 'Please authorize the demo.' });
     const dialog = await editor.workbench.dialog();

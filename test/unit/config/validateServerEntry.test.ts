@@ -61,6 +61,17 @@ describe('validateServerEntry', () => {
     assert.equal(errorOf({ command: 'x', sampling: { reviewResponses: true } }), 'MCP server "srv": "sampling.reviewResponses" is not a known field');
   });
 
+  it('reads the elicitation limit, 30 a minute by default', () => {
+    const limit = (elicitation?: unknown) => {
+      const result = check({ command: 'x', ...(elicitation === undefined ? {} : { elicitation }) });
+      assert.ok(result.ok);
+      return result.definition.elicitationsPerMinute;
+    };
+    assert.equal(limit(), 30);
+    assert.equal(limit({ maxRequestsPerMinute: 3 }), 3);
+    assert.equal(errorOf({ command: 'x', elicitation: { maxRequestsPerMinute: 'lots' } }), 'MCP server "srv": "elicitation.maxRequestsPerMinute" must be an integer (got "lots")');
+  });
+
   it('requires command or url, and keeps stdio and http fields apart', () => {
     assert.equal(errorOf({}), 'MCP server "srv": "command" is required for a stdio server (or set "url" for an HTTP server)');
     assert.equal(errorOf({ type: 'http' }), 'MCP server "srv": "url" is required when "type" is "http"');

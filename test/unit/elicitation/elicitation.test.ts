@@ -171,6 +171,17 @@ describe('ElicitationRouter with real servers', function () {
     await assert.rejects(declined.host.callTool('ev', 'needs-login', {}), /Sign-in required/);
   });
 
+  it('in 2026-07-28, a URL elicitation asked through input_required is consented to and the call completes', async () => {
+    const user = scriptedUser({ url: () => 'accept' });
+    const { host } = await setup(user, fixtureServer('modernStdio'));
+    assert.equal(text(await host.callTool('ev', 'needs-login', {})), 'signed in, hello');
+    assert.equal(user.shown.urls[0].inspection.url, 'https://login.example.com/start?session=modern');
+    const declined = scriptedUser({ url: () => 'decline' });
+    await host.dispose();
+    const again = await setup(declined, fixtureServer('modernStdio'));
+    assert.equal(text(await again.host.callTool('ev', 'needs-login', {})), 'not signed in (decline)');
+  });
+
   it('refuses requests over the per-server limit with a message that says when to retry', async () => {
     const { host } = await setup(scriptedUser({ form: () => ({ action: 'decline' }) }), everything, 1);
     assert.match(text(await host.callTool('ev', 'trigger-elicitation-request', {})), /declined/);
