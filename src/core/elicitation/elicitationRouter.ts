@@ -58,10 +58,8 @@ export class ElicitationRouter {
 
   async handle(serverId: string, params: ElicitParams, signal: AbortSignal): Promise<ElicitResult> {
     const limit = this.perMinute(serverId);
-    if (!this.limiter.tryAcquire(serverId, limit)) {
-      const wait = Math.ceil(this.limiter.retryAfterMs(serverId, limit) / 1000);
-      throw new ProtocolError(-32603, `Elicitation rate limit reached for MCP server "${serverId}": at most ${limit} requests for input per minute (next in ${wait} s).`);
-    }
+    const wait = this.limiter.refusal(serverId, limit);
+    if (wait !== undefined) throw new ProtocolError(-32603, `Elicitation rate limit reached for MCP server "${serverId}": at most ${limit} requests for input per minute (next in ${wait} s).`);
     if (params.mode === 'url') {
       const answer = await this.askUrl(serverId, params, signal);
       return { action: answer };
@@ -100,8 +98,6 @@ export class ElicitationRouter {
       if (answer !== 'accept') return false;
     }
     const allDone = new AbortController();
-    const stop = () => allDone.abort();
-    signal.addEventListener('abort', stop, { once: true });
     try {
       const outcome = await Promise.race([
         Promise.all(completions).then(() => 'retry' as const),
@@ -110,8 +106,7 @@ export class ElicitationRouter {
       if (signal.aborted) throw signal.reason ?? new Error('Cancelled');
       return outcome === 'retry';
     } finally {
-      allDone.abort();
-      signal.removeEventListener('abort', stop);
+      allDone.abort(); // closes the "finish in your browser" notice
       for (const e of elicitations) this.open.get(serverId)?.delete(e.elicitationId);
     }
   }
@@ -123,7 +118,7 @@ export class ElicitationRouter {
     if (answer === 'accept' && onPending) {
       const flows = this.open.get(serverId) ?? new Map<string, () => void>();
       this.open.set(serverId, flows);
-      onPending?.(new Promise<void>((resolve) => flows.set(params.elicitationId, resolve)));
+      onPending(new Promise<void>((resolve) => flows.set(params.elicitationId, resolve)));
     }
     return answer;
   }

@@ -146,35 +146,28 @@ export class McpHost implements Disposable {
     signal?: AbortSignal,
     onProgress?: (progress: Progress) => void,
   ): Promise<CallToolResult> {
+    const once = () => {
+      const connection = this.connection(id);
+      return connection.request(
+        `tools/call "${name}"`,
+        (client, options) => {
+          const params = { name, arguments: args, _meta: connection.requestMeta() };
+          const asTask = mustRunAsTask(client, () => connection.snapshot().tools.find((t) => t.name === name));
+          return asTask ? callToolAsTask(client, params, options, connection.definition.maxTotalTimeoutMs) : client.callTool(params, options);
+        },
+        signal,
+        onProgress,
+      );
+    };
     for (let round = 1; ; round++) {
       try {
-        return await this.callToolOnce(id, name, args, signal, onProgress);
+        return await once();
       } catch (error) {
         const elicitations = urlElicitationsOf(error);
         if (!elicitations || !this.options.elicitation || round > MAX_URL_ELICITATION_ROUNDS) throw error;
         if (!(await this.options.elicitation.satisfy(id, elicitations, signal ?? new AbortController().signal))) throw error;
       }
     }
-  }
-
-  private callToolOnce(
-    id: string,
-    name: string,
-    args: Record<string, unknown> | undefined,
-    signal?: AbortSignal,
-    onProgress?: (progress: Progress) => void,
-  ): Promise<CallToolResult> {
-    const connection = this.connection(id);
-    return connection.request(
-      `tools/call "${name}"`,
-      (client, options) => {
-        const params = { name, arguments: args, _meta: connection.requestMeta() };
-        const asTask = mustRunAsTask(client, () => connection.snapshot().tools.find((t) => t.name === name));
-        return asTask ? callToolAsTask(client, params, options, connection.definition.maxTotalTimeoutMs) : client.callTool(params, options);
-      },
-      signal,
-      onProgress,
-    );
   }
 
   getPrompt(id: string, name: string, args: Record<string, string> | undefined, signal?: AbortSignal): Promise<GetPromptResult> {

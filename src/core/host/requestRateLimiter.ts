@@ -24,4 +24,10 @@ export class RequestRateLimiter {
     if (times.length < maxPerMinute) return 0;
     return Math.max(0, 60_000 - (this.now() - times[times.length - maxPerMinute]));
   }
+
+  /** Records a request; when it is over the limit, the whole seconds until the next one is allowed. */
+  refusal(serverId: string, maxPerMinute: number | undefined): number | undefined {
+    if (this.tryAcquire(serverId, maxPerMinute)) return undefined;
+    return Math.ceil(this.retryAfterMs(serverId, maxPerMinute!) / 1000);
+  }
 }

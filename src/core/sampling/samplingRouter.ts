@@ -108,10 +108,8 @@ export class SamplingRouter {
     };
     const policy = this.options.policyFor(serverId);
     if (policy.mode === 'deny') throw refuse(USER_REJECTED, `Sampling is turned off for MCP server "${serverId}" (sampling.mode is "deny").`);
-    if (!this.limiter.tryAcquire(serverId, policy.maxRequestsPerMinute)) {
-      const wait = Math.ceil(this.limiter.retryAfterMs(serverId, policy.maxRequestsPerMinute!) / 1000);
-      throw refuse(INTERNAL_ERROR, `Sampling rate limit reached for MCP server "${serverId}": at most ${policy.maxRequestsPerMinute} per minute (next in ${wait} s).`);
-    }
+    const wait = this.limiter.refusal(serverId, policy.maxRequestsPerMinute);
+    if (wait !== undefined) throw refuse(INTERNAL_ERROR, `Sampling rate limit reached for MCP server "${serverId}": at most ${policy.maxRequestsPerMinute} per minute (next in ${wait} s).`);
     try {
       validateSamplingMessages(params.messages as never);
     } catch (error) {

@@ -70,15 +70,24 @@ export class EditorElicitations implements ElicitationPort {
       pending === 1
         ? vscode.l10n.t('Finish in your browser what MCP server "{0}" asked for. The call is retried when the server says it is done, or when you press Retry.', serverId)
         : vscode.l10n.t('Finish the {0} pages MCP server "{1}" opened in your browser. The call is retried when the server says they are done, or when you press Retry.', pending, serverId);
-    const waiting = this.pending.add(vscode.l10n.t('"{0}" waits for you to finish in the browser', serverId), () => void vscode.window.showInformationMessage(message));
-    try {
-      const aborted = new Promise<'retry'>((resolve) => signal.addEventListener('abort', () => resolve('retry'), { once: true }));
-      const chosen = vscode.window.showInformationMessage(message, retry, cancel).then((c) => (c === retry ? 'retry' : c === cancel ? 'cancel' : undefined));
-      // Dismissing the notification is not an answer: keep waiting for the server or a later Retry.
-      const answer = await Promise.race([aborted, chosen.then((c) => c ?? aborted)]);
-      return answer;
-    } finally {
-      waiting.dispose();
-    }
+    return new Promise((resolve) => {
+      let settled = false;
+      const finish = (answer: 'retry' | 'cancel') => {
+        if (settled) return;
+        settled = true;
+        waiting.dispose();
+        resolve(answer);
+      };
+      // Dismissing the notice is not an answer: it stays listed as waiting and can be shown again.
+      const ask = () =>
+        void vscode.window.showInformationMessage(message, retry, cancel).then((choice) => {
+          if (choice === retry) finish('retry');
+          else if (choice === cancel) finish('cancel');
+        });
+      const waiting = this.pending.add(vscode.l10n.t('"{0}" waits for you to finish in the browser', serverId), ask);
+      if (signal.aborted) return finish('retry');
+      signal.addEventListener('abort', () => finish('retry'), { once: true });
+      ask();
+    });
   }
 }

@@ -26,7 +26,8 @@ export class SamplingApprovalPanels implements SamplingApprovalPort {
   open(request: SamplingReviewRequest, signal: AbortSignal): SamplingReview {
     const { deps } = this;
     const panel = openWebviewPanel(deps.extensionUri, 'mcpHost.sampling', vscode.l10n.t('Sampling: {0}', request.serverId), 'sampling', { background: deps.pending.size > 0 });
-    const waiting = deps.pending.add(vscode.l10n.t('Sampling request from "{0}"', request.serverId), () => panel.reveal());
+    // A request the policy already allowed waits for nobody until its answer is ready for review.
+    const waiting = request.askFirst ? deps.pending.add(vscode.l10n.t('Sampling request from "{0}"', request.serverId), () => panel.reveal()) : { dispose: () => undefined };
     const post = (message: SamplingHostToPanel) => void panel.webview.postMessage(message);
     const models = new Map(request.models.map((m) => [m.id, m]));
     let decided: (decision: SamplingDecision) => void = () => undefined;
@@ -38,7 +39,8 @@ export class SamplingApprovalPanels implements SamplingApprovalPort {
     const userCancel = new AbortController();
 
     const onAbort = () => panel.dispose();
-    signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) queueMicrotask(onAbort);
+    else signal.addEventListener('abort', onAbort, { once: true });
     panel.onDidDispose(() => {
       closed = true;
       signal.removeEventListener('abort', onAbort);
@@ -66,23 +68,16 @@ export class SamplingApprovalPanels implements SamplingApprovalPort {
           decided({ approved: true, model, params: applySamplingEdits(request.params, { systemPrompt: message.systemPrompt, texts: message.texts }) });
           break;
         }
-        case 'deny':
-        case 'cancel':
-          panel.dispose();
-          break;
         case 'send':
           if (answer) reviewed(message.text === undefined ? answer : withAnswerText(answer, message.text));
           break;
+        case 'deny':
+        case 'cancel':
         case 'discard':
           panel.dispose();
           break;
       }
     });
-    if (!request.askFirst) {
-      // Already approved by policy: nothing to decide, only the answer to review.
-      waiting.dispose();
-    }
-
     return {
       userCancel: userCancel.signal,
       decide: () => decision,

@@ -156,7 +156,7 @@ describe('McpHost', () => {
     const { host } = harness();
     hosts.push(host);
     await host.applySettings(entries({ idle: legacy({ autoStart: false }) }));
-    assert.throws(() => host.callTool('nope', 'echo', {}), /There is no MCP server "nope" in settings\./);
+    await assert.rejects(host.callTool('nope', 'echo', {}), /There is no MCP server "nope" in settings\./);
     await assert.rejects(host.callTool('idle', 'echo', {}), /MCP server "idle" is not running \(stopped\)\./);
     await host.start('idle');
     await running(host, 'idle');

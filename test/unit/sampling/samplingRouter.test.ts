@@ -249,7 +249,7 @@ describe('SamplingRouter with our fixture servers', function () {
     const { host } = await setup({}, user, scriptedModel(), legacy({ args: [fixture('legacyStdio'), '--sampling-tools'], requestTimeoutMs: 1000 }));
     const result = JSON.parse(text(await host.callTool('ev', 'sample', { prompt: 'take your time' })));
     assert.equal(result.content.text, 'fixture-model answers: take your time');
-    await assert.rejects(host.callTool('ev', 'slow', { ms: 2500 }).then(() => host.callTool('ev', 'hang', {})), /did not answer tools\/call "hang" within 1 s/);
+    await assert.rejects(host.callTool('ev', 'slow', { ms: 2500 }, undefined, () => undefined).then(() => host.callTool('ev', 'hang', {})), /did not answer tools\/call "hang" within 1 s/);
   });
 
   it('answers sampling asked through input_required (2026-07-28 over stdio)', async () => {
