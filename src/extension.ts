@@ -20,7 +20,9 @@ import { StatusBarSummary } from './editor/statusBarSummary';
 import { registerToolCommands } from './editor/tools/toolCommands';
 import { ToolConfirmationDialog } from './editor/tools/toolConfirmationDialog';
 import { EditorUserPrompts } from './editor/userPrompts';
-import { openResourceDocument } from './editor/resourceDocuments';
+import { RESOURCE_SCHEME } from './core/resources/resourceUris';
+import { ResourceFileSystem, resourceEditorUri } from './editor/resources/resourceFileSystem';
+import { ResourcesTreeProvider } from './editor/resources/resourcesTreeProvider';
 import { SamplingRouter } from './core/sampling/samplingRouter';
 import { ElicitationRouter } from './core/elicitation/elicitationRouter';
 import { EditorElicitations } from './editor/elicitation/editorElicitations';
@@ -87,7 +89,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     (id) => mcp.toolPolicy(id),
   );
   const invoker = new ToolInvoker(mcp, approvals, new ToolConfirmationDialog());
-  const openResource = (serverId: string, uri: string) => openResourceDocument(mcp, serverId, uri);
+  // Resource links open through the same read-only file system as the Resources view.
+  const openResource = async (serverId: string, uri: string) => {
+    await vscode.commands.executeCommand('vscode.open', resourceEditorUri({ serverId, uri }));
+  };
+  const resources = new ResourcesTreeProvider(mcp);
+  const resourceFiles = new ResourceFileSystem(mcp, (message) => logs.hostLog.warn(message));
   const api = createPublicApi(mcp, invoker, () => activationMs);
   context.subscriptions.push(
     logs,
@@ -97,6 +104,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     api,
     new StatusBarSummary(mcp),
     vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true }),
+    resources,
+    resourceFiles,
+    vscode.window.createTreeView('mcpHost.resources', { treeDataProvider: resources, showCollapseAll: true }),
+    vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, resourceFiles, { isReadonly: true, isCaseSensitive: true }),
     ...registerServerCommands(mcp, logs, () => mcp.refresh(readServerSettings())),
     ...registerToolCommands({ host: mcp, invoker, extensionUri: context.extensionUri, openResource }),
     ...registerPromptCommands(mcp),

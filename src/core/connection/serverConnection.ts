@@ -25,6 +25,8 @@ export interface ServerConnectionDeps {
    * Without it the client does not declare `sampling`, so servers do not ask.
    */
   sampling?(params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult | CreateMessageResultWithTools>;
+  /** `notifications/resources/updated` from this server. */
+  onResourceUpdated?(uri: string): void;
   /** Answers the server's elicitation requests (form and URL); without it `elicitation` is not declared. */
   readonly elicitation?: {
     handle(params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
@@ -75,6 +77,12 @@ export class ServerConnection implements Disposable {
 
   get state(): ServerStatus {
     return this.status;
+  }
+
+  /** Whether the running server takes `resources/subscribe` (2025 era, `resources.subscribe`). */
+  get takesResourceSubscriptions(): boolean {
+    const client = this.session?.client;
+    return this.status === 'running' && client?.getProtocolEra() === 'legacy' && client.getServerCapabilities()?.resources?.subscribe === true;
   }
 
   snapshot(): ServerSnapshot {
@@ -281,6 +289,7 @@ export class ServerConnection implements Disposable {
     }
     // Protocol noise (non-JSON stdout lines, unknown ids) is worth seeing but never fatal.
     client.onerror = (error) => this.deps.log.warn(`Protocol: ${error.message}`);
+    client.setNotificationHandler('notifications/resources/updated', (notification) => this.deps.onResourceUpdated?.(notification.params.uri));
     client.setNotificationHandler('notifications/message', (notification) => {
       const { level, logger, data } = notification.params;
       logServerMessage(this.deps.log, level, logger, data);

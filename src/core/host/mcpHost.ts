@@ -47,6 +47,9 @@ export class McpHost implements Disposable {
   private readonly roots = new RootsPublisher();
   private readonly changed = new Emitter<void>();
   readonly onDidChangeServers = this.changed.event;
+  private readonly resourceUpdated = new Emitter<{ readonly serverId: string; readonly uri: string }>();
+  /** A server said a resource changed (`notifications/resources/updated`). */
+  readonly onDidUpdateResource = this.resourceUpdated.event;
   /** Settings changes apply one at a time, in order. */
   private applying: Promise<unknown> = Promise.resolve();
   private lastSettings: readonly ServerSettingsEntry[] = [];
@@ -191,6 +194,21 @@ export class McpHost implements Disposable {
     return connection.request(`resources/read "${uri}"`, (client, options) => client.readResource({ uri, _meta: connection.requestMeta() }, options), signal);
   }
 
+  /** Whether the server takes `resources/subscribe` (2025 era, `resources.subscribe` declared). */
+  canSubscribe(id: string): boolean {
+    return this.entries.get(id)?.connection?.takesResourceSubscriptions === true;
+  }
+
+  async subscribeResource(id: string, uri: string): Promise<void> {
+    if (!this.canSubscribe(id)) return;
+    await this.connection(id).request(`resources/subscribe "${uri}"`, (client, options) => client.subscribeResource({ uri }, options));
+  }
+
+  async unsubscribeResource(id: string, uri: string): Promise<void> {
+    if (!this.canSubscribe(id)) return;
+    await this.connection(id).request(`resources/unsubscribe "${uri}"`, (client, options) => client.unsubscribeResource({ uri }, options));
+  }
+
   async dispose(): Promise<void> {
     await this.applying;
     const entries = [...this.entries.values()];
@@ -291,6 +309,7 @@ export class McpHost implements Disposable {
       eraPins: this.options.eraPins,
       log: env.logFor(def.id),
       roots: () => this.roots.rootsFor(resolved),
+      onResourceUpdated: (uri) => this.resourceUpdated.fire({ serverId: def.id, uri }),
       sampling: this.options.sampling && ((params, signal) => this.options.sampling!.handle(def.id, params, signal)),
       elicitation: this.options.elicitation && {
         handle: (params, signal) => this.options.elicitation!.handle(def.id, params, signal),

@@ -35,8 +35,13 @@ export class Workbench {
   }
 
   /** Opens the MCP view container from its activity-bar icon. */
+  /** The MCP Servers view's pane (the container also holds MCP Resources). */
+  serversPane(): Locator {
+    return this.page.locator('.pane').filter({ has: this.page.locator('.pane-header', { hasText: 'MCP Servers' }) });
+  }
+
   async openMcpView(): Promise<Locator> {
-    const view = this.page.locator('.pane').filter({ has: this.page.locator('.pane-header', { hasText: 'MCP Servers' }) });
+    const view = this.serversPane();
     if (!(await view.locator('.monaco-list').isVisible().catch(() => false))) {
       await this.page.locator('.activitybar a[aria-label^="MCP"], .activitybar .action-label[aria-label^="MCP"]').first().click();
     }
@@ -46,7 +51,7 @@ export class Workbench {
 
   /** The tree row of a server in the MCP Servers view. */
   serverRow(id: string): Locator {
-    return this.page.locator('.pane .monaco-list-row').filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(id)}$`) }) });
+    return this.serversPane().locator('.monaco-list-row').filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(id)}$`) }) });
   }
 
   async serverDescription(id: string): Promise<string> {

@@ -43,6 +43,13 @@ const operations: Record<string, Operation> = {
     return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
   },
   executeCommand: async ({ command, args }) => vscode.commands.executeCommand(command, ...(args ?? [])),
+  readFile: async ({ uri }) => Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.parse(uri))).toString('utf8'),
+  openDocument: async ({ uri }) => (await vscode.workspace.openTextDocument(vscode.Uri.parse(uri))).getText().slice(0, 40),
+  stat: async ({ uri }) => vscode.workspace.fs.stat(vscode.Uri.parse(uri)),
+  activeEditor: async () => {
+    const document = vscode.window.activeTextEditor?.document;
+    return document && { uri: document.uri.toString(), languageId: document.languageId };
+  },
   userSetting: async ({ section }) => vscode.workspace.getConfiguration().inspect(section)?.globalValue,
   chatModels: async () => (await vscode.lm.selectChatModels({ vendor: 'mcp-host-test' })).map((m) => m.id),
   invokeTool: async ({ serverId, name, args }) => (await hostApi()).invokeTool(serverId, name, args),

@@ -1,0 +1,64 @@
+import * as assert from 'node:assert/strict';
+import { ResourceSubscriptions } from '../../../src/core/resources/resourceSubscriptions';
+import { fileNameFor, parseResourcePath, resourcePath } from '../../../src/core/resources/resourceUris';
+import { EVERYTHING, waitFor } from '../support/fixtures';
+import { entries, harness, hosts, running } from '../support/hostHarness';
+
+afterEach(async () => Promise.all(hosts.splice(0).map((h) => h.dispose())));
+
+describe('resources: editor locations', () => {
+  it('keeps the server\'s URI exactly, whatever it contains', () => {
+    for (const uri of ['demo://resource/static/document/architecture.md', 'file:///C:/a b/ü.txt?x=1#frag', 'urn:isbn:0451450523', 'weird://x/%2F/../y']) {
+      assert.deepEqual(parseResourcePath(resourcePath({ serverId: 'my.server', uri })), { serverId: 'my.server', uri });
+    }
+    assert.equal(parseResourcePath('/only-a-server'), undefined);
+  });
+
+  it('names the file after the URI, adding an extension from the MIME type when it has none', () => {
+    assert.equal(fileNameFor('demo://resource/static/document/architecture.md'), 'architecture.md');
+    assert.equal(fileNameFor('test://static/resource/1', 'Resource 1', 'text/plain'), '1.txt');
+    assert.equal(fileNameFor('test://static/resource/2', undefined, 'application/octet-stream'), '2');
+    assert.equal(fileNameFor('fixture://readme', 'readme', 'text/markdown; charset=utf-8'), 'readme.md');
+    assert.equal(fileNameFor('data:image', 'tiny', 'image/png'), 'image.png');
+  });
+});
+
+describe('resources: subscriptions of open editors', () => {
+  it('subscribes once per resource and unsubscribes when the last editor closes', async () => {
+    const calls: string[] = [];
+    const subs = new ResourceSubscriptions(
+      async (s, u) => void calls.push(`+${s} ${u}`),
+      async (s, u) => void calls.push(`-${s} ${u}`),
+    );
+    await subs.open('a', 'x://1');
+    await subs.open('a', 'x://1');
+    await subs.open('b', 'x://1');
+    await subs.close('a', 'x://1');
+    assert.equal(subs.isSubscribed('a', 'x://1'), true);
+    await subs.close('a', 'x://1');
+    await subs.close('a', 'x://1'); // an extra close changes nothing
+    await subs.close('b', 'x://1');
+    assert.deepEqual(calls, ['+a x://1', '+b x://1', '-a x://1', '-b x://1']);
+  });
+});
+
+describe('resources: subscriptions against server-everything', function () {
+  this.timeout(30_000);
+
+  it('subscribes, hears notifications/resources/updated, and unsubscribes', async () => {
+    const { host } = harness();
+    hosts.push(host);
+    await host.applySettings(entries({ ev: { command: process.execPath, args: [EVERYTHING, 'stdio'] } }));
+    const server = await running(host, 'ev');
+    const uri = server.resources[0].uri;
+    assert.equal(host.canSubscribe('ev'), true);
+    const updates: string[] = [];
+    const listener = host.onDidUpdateResource((e) => updates.push(`${e.serverId} ${e.uri}`));
+    await host.subscribeResource('ev', uri);
+    await host.callTool('ev', 'toggle-subscriber-updates', {});
+    await waitFor('an update for the subscribed resource', () => updates.includes(`ev ${uri}`), 15_000);
+    await host.unsubscribeResource('ev', uri);
+    await host.callTool('ev', 'toggle-subscriber-updates', {});
+    listener.dispose();
+  });
+});
