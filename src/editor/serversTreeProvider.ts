@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ServerSnapshot, ServerStatus } from '../core/connection/serverSnapshot';
-import type { McpHost } from '../core/host/mcpHost';
+import { HostTreeProvider } from './hostTreeProvider';
 
 type Node =
   | { kind: 'server'; server: ServerSnapshot }
@@ -20,15 +20,7 @@ const STATUS_ICONS: Record<ServerStatus, [string, string?]> = {
 };
 
 /** The MCP Servers view: one node per server with its state, and its tools and prompts below. */
-export class ServersTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<Node | undefined>();
-  readonly onDidChangeTreeData = this.changed.event;
-  private readonly subscription: { dispose(): void };
-
-  constructor(private readonly host: McpHost) {
-    this.subscription = host.onDidChangeServers(() => this.changed.fire(undefined));
-  }
-
+export class ServersTreeProvider extends HostTreeProvider<Node> {
   getChildren(node?: Node): Node[] {
     if (!node) return this.host.servers().map((server) => ({ kind: 'server', server }));
     if (node.kind === 'server') {
@@ -62,11 +54,6 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<Node>, vscod
     item.iconPath = new vscode.ThemeIcon(node.group === 'tools' ? 'symbol-method' : 'symbol-string');
     item.contextValue = node.group === 'tools' ? 'mcpTool' : 'mcpPrompt';
     return item;
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
   }
 }
 

@@ -1,22 +1,13 @@
 import type { Resource } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
 import type { ServerSnapshot } from '../../core/connection/serverSnapshot';
-import type { McpHost } from '../../core/host/mcpHost';
+import { HostTreeProvider } from '../hostTreeProvider';
 import { resourceEditorUri } from './resourceFileSystem';
 
 type Node = { kind: 'server'; server: ServerSnapshot } | { kind: 'resource'; serverId: string; resource: Resource };
 
 /** The MCP Resources view: each running server that offers resources, and its resources. */
-export class ResourcesTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<Node | undefined>();
-  readonly onDidChangeTreeData = this.changed.event;
-  private readonly subscription: { dispose(): void };
-
-  constructor(private readonly host: McpHost) {
-    // list_changed refreshes the server's lists, which refreshes the view.
-    this.subscription = host.onDidChangeServers(() => this.changed.fire(undefined));
-  }
-
+export class ResourcesTreeProvider extends HostTreeProvider<Node> {
   getChildren(node?: Node): Node[] {
     if (!node) return this.host.servers().filter((s) => s.status === 'running' && s.resources.length > 0).map((server) => ({ kind: 'server', server }));
     if (node.kind === 'server') return node.server.resources.map((resource) => ({ kind: 'resource', serverId: node.server.id, resource }));
@@ -41,11 +32,6 @@ export class ResourcesTreeProvider implements vscode.TreeDataProvider<Node>, vsc
     item.contextValue = 'mcpResource';
     item.command = { command: 'vscode.open', title: vscode.l10n.t('Open Resource'), arguments: [resourceEditorUri({ serverId: node.serverId, uri: resource.uri }, resource.name, resource.mimeType)] };
     return item;
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
   }
 }
 

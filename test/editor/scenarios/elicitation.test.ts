@@ -3,7 +3,8 @@
 // the -32042 retry.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { EditorSession, OUT, REPO } from '../harness/editorSession';
+import { OUT, REPO } from '../harness/editorSession';
+import { scenarioEditor } from '../harness/scenarioEditor';
 import { waitFor } from '../../unit/support/fixtures';
 
 const fixture = (script: string) => ({ command: process.execPath, args: [path.join(OUT, `test/fixtures/servers/${script}.js`), '--elicitation-tools'] });
@@ -16,27 +17,12 @@ interface ToolResult {
 
 describe('Elicitation in a real VS Code', function () {
   this.timeout(180_000);
-  let editor: EditorSession;
+  const editor = scenarioEditor(servers);
 
-  before(async () => {
-    editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, { trusted: true, userSettings: { 'mcpHost.servers': servers } });
-    await editor.workbench.openMcpView();
-    for (const id of Object.keys(servers)) await editor.workbench.waitForServerDescription(id, /^running · \d+ tools/, 90_000);
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await editor?.workbench.screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`);
-    await editor?.control('executeCommand', { command: 'workbench.action.closeAllEditors' });
-  });
-
-  after(async () => {
-    await editor?.stop();
-  });
-
-  const call = (serverId: string, name: string, args: Record<string, unknown>) => editor.control<ToolResult>('callTool', { serverId, name, args }, 120_000);
+  const call = (serverId: string, name: string, args: Record<string, unknown>) => editor().control<ToolResult>('callTool', { serverId, name, args }, 120_000);
   const textOf = (result: ToolResult) => result.content.map((c) => c.text ?? '').join('\n');
   const field = (id: string) => `#field_${id}`;
-  const tabs = (title: string) => editor.workbench.page.locator('.tab', { hasText: title });
+  const tabs = (title: string) => editor().workbench.page.locator('.tab', { hasText: title });
 
   /**
    * After our consent, VS Code's own link protection asks once more for domains the user has not
@@ -44,11 +30,11 @@ describe('Elicitation in a real VS Code', function () {
    */
   async function openThroughEditor(consent: import('playwright-core').Locator): Promise<import('playwright-core').Page> {
     // No internet here: the browser tab gets a stand-in page, so its address is what was opened.
-    const context = editor.workbench.page.context();
+    const context = editor().workbench.page.context();
     await context.route(/^https:\/\/(login\.)?example\.com\//, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>stand-in</title>' }));
     const popup = context.waitForEvent('page', { timeout: 30_000 });
     await consent.getByRole('button', { name: 'Open in Browser', exact: true }).click();
-    const protection = editor.workbench.page.locator('.monaco-dialog-box', { hasText: 'open the external website' });
+    const protection = editor().workbench.page.locator('.monaco-dialog-box', { hasText: 'open the external website' });
     await protection.waitFor();
     await protection.getByRole('button', { name: 'Open', exact: true }).click();
     const opened = await popup;
@@ -58,7 +44,7 @@ describe('Elicitation in a real VS Code', function () {
 
   it('shows server-everything\'s form with every field, pre-fills defaults, and returns what the user submitted', async () => {
     const result = call('everything', 'trigger-elicitation-request', {});
-    const form = await editor.workbench.webview('#decline');
+    const form = await editor().workbench.webview('#decline');
     const page = (await form.locator('#app').textContent()) ?? '';
     assert.match(page, /MCP server "everything" asks for input/);
     assert.match(page, /Please provide inputs for the following fields:/);
@@ -71,7 +57,7 @@ describe('Elicitation in a real VS Code', function () {
     assert.equal(await form.locator(`${field('email')} input`).getAttribute('type'), 'email');
     await form.locator('#submit').click();
     await form.locator('[data-problem-for="/name"]', { hasText: 'Required.' }).waitFor();
-    await editor.workbench.screenshot('40-elicitation-form');
+    await editor().workbench.screenshot('40-elicitation-form');
     await form.locator(`${field('name')} input`).fill('Ada Lovelace');
     await form.locator('#submit').click();
     const text = textOf(await result);
@@ -83,32 +69,32 @@ describe('Elicitation in a real VS Code', function () {
 
   it('answers decline for Decline and cancel for closing the panel', async () => {
     const declined = call('everything', 'trigger-elicitation-request', {});
-    await (await editor.workbench.webview('#decline')).locator('#decline').click();
+    await (await editor().workbench.webview('#decline')).locator('#decline').click();
     assert.match(textOf(await declined), /"action": "decline"/);
     await waitFor('the form to close', async () => (await tabs('Input for everything').count()) === 0);
     const closed = call('everything', 'trigger-elicitation-request', {});
-    await editor.workbench.webview('#decline');
+    await editor().workbench.webview('#decline');
     await tabs('Input for everything').locator('.tab-actions .action-label').click();
     assert.match(textOf(await closed), /"action": "cancel"/);
   });
 
   it('closes the form when the server gives up on its request (notifications/cancelled)', async () => {
     const result = call('fixture', 'ask', { cancelAfterMs: 3000 });
-    await editor.workbench.webview('#decline');
+    await editor().workbench.webview('#decline');
     assert.match(textOf(await result), /elicitation failed: .*timed out/i);
     await waitFor('the form to close', async () => (await tabs('Input for fixture').count()) === 0);
-    await waitFor('nothing counted as waiting', async () => (await editor.workbench.page.locator('.statusbar-item', { hasText: 'MCP request' }).count()) === 0);
+    await waitFor('nothing counted as waiting', async () => (await editor().workbench.page.locator('.statusbar-item', { hasText: 'MCP request' }).count()) === 0);
   });
 
   it('asks consent before opening a URL, shows its host, and opens it outside the editor', async () => {
     const result = call('everything', 'trigger-url-elicitation', { url: 'https://example.com/authorize?state=42', message: 'Please authorize the demo.' });
-    const dialog = await editor.workbench.dialog();
+    const dialog = await editor().workbench.dialog();
     const shown = (await dialog.textContent()) ?? '';
     assert.match(shown, /MCP server "everything" asks you to open a web page/);
     assert.match(shown, /Please authorize the demo\./);
     assert.match(shown, /HOST: example\.com/);
     assert.match(shown, /Full URL: https:\/\/example\.com\/authorize\?state=42/);
-    await editor.workbench.screenshot('41-elicitation-url-consent');
+    await editor().workbench.screenshot('41-elicitation-url-consent');
     const opened = await openThroughEditor(dialog);
     assert.equal(opened.url(), 'https://example.com/authorize?state=42');
     await opened.close();
@@ -117,19 +103,19 @@ describe('Elicitation in a real VS Code', function () {
 
   it('on -32042 asks consent for the listed URL and retries the call when the server reports it complete', async () => {
     const result = call('fixture', 'needs-login', { completeAfterMs: 1500 });
-    const dialog = await editor.workbench.dialog();
+    const dialog = await editor().workbench.dialog();
     assert.match((await dialog.textContent()) ?? '', /HOST: login\.example\.com/);
     const opened = await openThroughEditor(dialog);
     assert.equal(opened.url(), 'https://login.example.com/start?session=fixture');
     await opened.close();
-    await editor.workbench.page.locator('.notification-toast', { hasText: 'Finish in your browser what MCP server "fixture" asked for' }).waitFor();
-    await editor.workbench.screenshot('42-elicitation-waiting-for-browser');
+    await editor().workbench.page.locator('.notification-toast', { hasText: 'Finish in your browser what MCP server "fixture" asked for' }).waitFor();
+    await editor().workbench.screenshot('42-elicitation-waiting-for-browser');
     assert.equal(textOf(await result), 'signed in, hello');
   });
 
   it('answers a 2026-07-28 server that asks for a form through input_required', async () => {
     const result = call('modern', 'ask', {});
-    const form = await editor.workbench.webview('#decline');
+    const form = await editor().workbench.webview('#decline');
     assert.match((await form.locator('.description').textContent()) ?? '', /^Tell us about you\. See https:\/\/example\.com\/why \(not a link\)\.$/);
     assert.equal(await form.locator('.description a').count(), 0, 'no link in the server\'s message is clickable');
     await form.locator(`${field('name')} input`).fill('Grace');

@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { EditorSession, OUT, REPO } from '../harness/editorSession';
+import { OUT, REPO } from '../harness/editorSession';
+import { scenarioEditor } from '../harness/scenarioEditor';
 import { waitFor } from '../../unit/support/fixtures';
 
 const EVERYTHING_DIR = path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist');
@@ -14,31 +15,16 @@ const servers = {
 
 describe('Resources in a real VS Code', function () {
   this.timeout(180_000);
-  let editor: EditorSession;
+  const editor = scenarioEditor(servers);
 
-  before(async () => {
-    editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, { trusted: true, userSettings: { 'mcpHost.servers': servers } });
-    await editor.workbench.openMcpView();
-    for (const id of Object.keys(servers)) await editor.workbench.waitForServerDescription(id, /^running · \d+ tools/, 90_000);
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await editor?.workbench.screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`);
-    await editor?.control('executeCommand', { command: 'workbench.action.closeAllEditors' });
-  });
-
-  after(async () => {
-    await editor?.stop();
-  });
-
-  const view = () => editor.workbench.page.locator('.pane', { has: editor.workbench.page.locator('.pane-header', { hasText: 'MCP Resources' }) });
+  const view = () => editor().workbench.page.locator('.pane', { has: editor().workbench.page.locator('.pane-header', { hasText: 'MCP Resources' }) });
   const row = (label: string) => view().locator('.monaco-list-row', { hasText: label }).first();
-  const serverRow = (id: string) => view().locator('.monaco-list-row').filter({ has: editor.workbench.page.locator('.label-name', { hasText: new RegExp(`^${id}$`) }) });
+  const serverRow = (id: string) => view().locator('.monaco-list-row').filter({ has: editor().workbench.page.locator('.label-name', { hasText: new RegExp(`^${id}$`) }) });
 
   /** Shows the Resources view with room to spare (the Servers view folded) and one server expanded. */
   async function expandServer(id: string): Promise<void> {
-    await editor.control('executeCommand', { command: 'mcpHost.resources.focus' });
-    const servers = editor.workbench.serversPane().locator('.pane-header');
+    await editor().control('executeCommand', { command: 'mcpHost.resources.focus' });
+    const servers = editor().workbench.serversPane().locator('.pane-header');
     if ((await servers.getAttribute('aria-expanded')) === 'true') await servers.click();
     await serverRow(id).waitFor();
     if ((await serverRow(id).getAttribute('aria-expanded')) !== 'true') await serverRow(id).click();
@@ -49,28 +35,28 @@ describe('Resources in a real VS Code', function () {
     await row('fixture://readme').waitFor();
     await expandServer('everything');
     await row('architecture.md').waitFor();
-    await editor.workbench.screenshot('50-resources-view');
+    await editor().workbench.screenshot('50-resources-view');
     await row('architecture.md').click();
-    const tab = editor.workbench.page.locator('.tab', { hasText: 'architecture.md' });
+    const tab = editor().workbench.page.locator('.tab', { hasText: 'architecture.md' });
     await tab.waitFor();
     const expected = readFileSync(path.join(EVERYTHING_DIR, 'docs/architecture.md'), 'utf8').split('\n').find((l) => l.trim())!.trim();
-    await editor.workbench.page.locator('.editor-instance .view-lines', { hasText: expected.slice(0, 30) }).waitFor();
-    const active = await editor.control<{ uri: string; languageId: string }>('activeEditor');
+    await editor().workbench.page.locator('.editor-instance .view-lines', { hasText: expected.slice(0, 30) }).waitFor();
+    const active = await editor().control<{ uri: string; languageId: string }>('activeEditor');
     assert.equal(active.languageId, 'markdown');
     assert.match(active.uri, /^mcp-host-resource:\/everything\/[A-Za-z0-9_-]+\/architecture\.md$/);
     // Read-only: typing changes nothing.
-    await editor.workbench.page.locator('.editor-instance .view-lines').first().click();
-    await editor.workbench.page.keyboard.type('xyz');
-    assert.doesNotMatch((await editor.workbench.page.locator('.editor-instance .view-lines').first().textContent()) ?? '', /xyz/);
+    await editor().workbench.page.locator('.editor-instance .view-lines').first().click();
+    await editor().workbench.page.keyboard.type('xyz');
+    assert.doesNotMatch((await editor().workbench.page.locator('.editor-instance .view-lines').first().textContent()) ?? '', /xyz/);
   });
 
   it('opens an image resource in the image preview', async () => {
     await expandServer('fixture');
     await row('fixture://pixel').click();
-    await editor.workbench.page.locator('.tab', { hasText: 'pixel.png' }).waitFor();
+    await editor().workbench.page.locator('.tab', { hasText: 'pixel.png' }).waitFor();
     // VS Code's image preview decodes the bytes the file system gave it: a 1×1 picture.
-    const preview = await editor.workbench.webview('img.scale-to-fit, img.pixelated, .image-container img');
+    const preview = await editor().workbench.webview('img.scale-to-fit, img.pixelated, .image-container img');
     await waitFor('the image to decode', async () => (await preview.locator('img').first().evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)) === 1);
-    await editor.workbench.screenshot('51-resource-image');
+    await editor().workbench.screenshot('51-resource-image');
   });
 });

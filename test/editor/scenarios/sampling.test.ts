@@ -4,7 +4,8 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
-import { EditorSession, OUT, REPO } from '../harness/editorSession';
+import { OUT, REPO } from '../harness/editorSession';
+import { scenarioEditor } from '../harness/scenarioEditor';
 import { waitFor } from '../../unit/support/fixtures';
 
 const fixture = (script: string) => ({ command: process.execPath, args: [path.join(OUT, `test/fixtures/servers/${script}.js`), '--sampling-tools'] });
@@ -18,39 +19,24 @@ interface ToolResult {
 
 describe('Sampling in a real VS Code', function () {
   this.timeout(180_000);
-  let editor: EditorSession;
+  const editor = scenarioEditor(servers, { 'chat.disableAIFeatures': false });
 
   before(async () => {
-    editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, {
-      trusted: true,
-      userSettings: { 'mcpHost.servers': servers, 'chat.disableAIFeatures': false },
-    });
-    await editor.workbench.openMcpView();
-    for (const id of Object.keys(servers)) await editor.workbench.waitForServerDescription(id, /^running · \d+ tools/, 90_000);
     // The test model is registered by the test-host extension; selecting it once makes it known.
-    assert.deepEqual(await editor.control('chatModels'), ['fixture-model']);
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await editor?.workbench.screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`);
-    await editor?.control('executeCommand', { command: 'workbench.action.closeAllEditors' });
-  });
-
-  after(async () => {
-    await editor?.stop();
+    assert.deepEqual(await editor().control('chatModels'), ['fixture-model']);
   });
 
   /** Calls a tool through the public API (no confirmation) without waiting for it. */
   function call(serverId: string, name: string, args: Record<string, unknown>): Promise<ToolResult> {
-    return editor.control<ToolResult>('callTool', { serverId, name, args }, 120_000);
+    return editor().control<ToolResult>('callTool', { serverId, name, args }, 120_000);
   }
   const textOf = (result: ToolResult) => result.content.map((c) => c.text ?? '').join('\n');
   /** The value of a vscode-elements text area (its own property, not an attribute). */
   const valueOf = (element: unknown) => (element as { value: string }).value;
 
   /** The approval panel of the newest request. */
-  const panel = () => editor.workbench.webview('#approve');
-  const review = () => editor.workbench.webview('#send');
+  const panel = () => editor().workbench.webview('#approve');
+  const review = () => editor().workbench.webview('#send');
 
   it('shows server-everything\'s request, sends the edited text to the model, and returns the reviewed answer', async () => {
     const result = call('everything', 'trigger-sampling-request', { prompt: 'Hello there', maxTokens: 42 });
@@ -62,23 +48,23 @@ describe('Sampling in a real VS Code', function () {
     const message = view.locator('vscode-textarea.message-text').first();
     assert.equal(await message.evaluate(valueOf), 'Resource trigger-sampling-request context: Hello there');
     assert.match((await view.locator('#model').textContent()) ?? '', /Fixture Model · mcp-host-test/);
-    assert.match(await editor.workbench.statusBarText('MCP request'), /1 MCP request waiting/);
-    await editor.workbench.screenshot('30-sampling-approval');
+    assert.match(await editor().workbench.statusBarText('MCP request'), /1 MCP request waiting/);
+    await editor().workbench.screenshot('30-sampling-approval');
     // Edit the message as a user would: focus the text area and type at the end.
     await message.locator('textarea').focus();
-    await editor.workbench.page.keyboard.press('End');
-    await editor.workbench.page.keyboard.type(' (edited)');
+    await editor().workbench.page.keyboard.press('End');
+    await editor().workbench.page.keyboard.type(' (edited)');
     await view.locator('#approve').click();
     const answer = await review();
     const text = answer.locator('#answer-text');
     await waitFor('the answer to arrive for review', async () => /Model saw:/.test(await text.evaluate(valueOf)));
     assert.equal(await text.evaluate(valueOf), 'Model saw: You are a helpful test server. / Resource trigger-sampling-request context: Hello there (edited)');
-    await editor.workbench.screenshot('31-sampling-review');
+    await editor().workbench.screenshot('31-sampling-review');
     await answer.locator('#send').click();
     assert.match(textOf(await result), /Model saw: You are a helpful test server\. \/ Resource trigger-sampling-request context: Hello there \(edited\)/);
   });
 
-  const tabs = (title: string) => editor.workbench.page.locator('.tab', { hasText: title });
+  const tabs = (title: string) => editor().workbench.page.locator('.tab', { hasText: title });
 
   it('tells the server the user rejected the request when they deny it or close the panel', async () => {
     const denied = call('everything', 'trigger-sampling-request', { prompt: 'Deny me' });
@@ -86,7 +72,7 @@ describe('Sampling in a real VS Code', function () {
     assert.match(textOf(await denied), /User rejected sampling request/);
     await waitFor('the denied panel to close', async () => (await tabs('Sampling: everything').count()) === 0);
     const closed = call('everything', 'trigger-sampling-request', { prompt: 'Close me' });
-    await (await editor.workbench.webview('.message-text')).locator('vscode-textarea.message-text').first().waitFor();
+    await (await editor().workbench.webview('.message-text')).locator('vscode-textarea.message-text').first().waitFor();
     // Close the tab as a user would, with its close button.
     await tabs('Sampling: everything').locator('.tab-actions .action-label').click();
     assert.match(textOf(await closed), /User rejected sampling request/);
@@ -98,7 +84,7 @@ describe('Sampling in a real VS Code', function () {
     await view.locator('#approve').waitFor();
     assert.match(textOf(await result), /sampling failed: .*timed out/i);
     await waitFor('the panel to close', async () => (await tabs('Sampling: fixture').count()) === 0);
-    await waitFor('nothing counted as waiting', async () => (await editor.workbench.page.locator('.statusbar-item', { hasText: 'MCP request' }).count()) === 0);
+    await waitFor('nothing counted as waiting', async () => (await editor().workbench.page.locator('.statusbar-item', { hasText: 'MCP request' }).count()) === 0);
   });
 
   it('offers the server\'s tools to the model and returns its tool call as tool_use with stopReason "toolUse"', async () => {
@@ -110,13 +96,13 @@ describe('Sampling in a real VS Code', function () {
     await view.locator('#approve').click();
     const answer = await review();
     await answer.locator('.tool-use', { hasText: 'Tool call get_weather' }).waitFor();
-    await editor.workbench.screenshot('32-sampling-tool-call');
+    await editor().workbench.screenshot('32-sampling-tool-call');
     await answer.locator('#send').click();
     const sampled = JSON.parse(textOf(await result));
     assert.equal(sampled.stopReason, 'toolUse');
     assert.equal(sampled.model, 'fixture-model');
     assert.deepEqual(sampled.content.map((c: { type: string; name?: string; input?: unknown }) => [c.type, c.name, c.input]), [['tool_use', 'get_weather', { city: 'Paris' }]]);
-    const seen = await editor.control<{ tools: string[]; texts: string[] }[]>('modelRequests');
+    const seen = await editor().control<{ tools: string[]; texts: string[] }[]>('modelRequests');
     assert.deepEqual(seen.at(-1)!.tools, ['get_weather']);
   });
 
@@ -133,12 +119,12 @@ describe('Sampling in a real VS Code', function () {
     const first = call('everything', 'trigger-sampling-request', { prompt: 'first' });
     await panel();
     const second = call('fixture', 'sample', { prompt: 'second' });
-    await waitFor('both requests counted', async () => /2 MCP requests waiting/.test(await editor.workbench.statusBarText('MCP request')));
-    await editor.workbench.webview('#server:has-text("MCP server \\"fixture\\"")');
-    await editor.workbench.runCommand('MCP: Show Waiting Requests');
-    await editor.workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Sampling request from "everything"' }).waitFor();
-    await editor.workbench.screenshot('33-sampling-queue');
-    await editor.workbench.pick('Sampling request from "fixture"');
+    await waitFor('both requests counted', async () => /2 MCP requests waiting/.test(await editor().workbench.statusBarText('MCP request')));
+    await editor().workbench.webview('#server:has-text("MCP server \\"fixture\\"")');
+    await editor().workbench.runCommand('MCP: Show Waiting Requests');
+    await editor().workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Sampling request from "everything"' }).waitFor();
+    await editor().workbench.screenshot('33-sampling-queue');
+    await editor().workbench.pick('Sampling request from "fixture"');
     for (const [pending, expected] of [
       [second, /Model saw: second/],
       [first, /Model saw: .*first/],
@@ -158,22 +144,22 @@ describe('Sampling in a real VS Code', function () {
     await (await review()).locator('#send').click();
     assert.match(textOf(await first), /Model saw: allow from now on/);
     await waitFor('the setting to be written', async () => {
-      const value = await editor.control<Record<string, { sampling?: { mode?: string } }>>('userSetting', { section: 'mcpHost.servers' });
+      const value = await editor().control<Record<string, { sampling?: { mode?: string } }>>('userSetting', { section: 'mcpHost.servers' });
       return value.fixture?.sampling?.mode === 'allowAlways';
     });
-    assert.match(await editor.workbench.serverDescription('fixture'), /^running/, 'changing the sampling policy does not restart the server');
+    assert.match(await editor().workbench.serverDescription('fixture'), /^running/, 'changing the sampling policy does not restart the server');
     const second = await call('fixture', 'sample', { prompt: 'no questions asked' });
     assert.match(textOf(second), /Model saw: no questions asked/);
   });
 
   it('lists recent requests per server with their outcome in "MCP: Show Sampling History"', async () => {
-    await editor.workbench.runCommand('MCP: Show Sampling History');
-    const rows = editor.workbench.page.locator('.quick-input-list .monaco-list-row');
+    await editor().workbench.runCommand('MCP: Show Sampling History');
+    const rows = editor().workbench.page.locator('.quick-input-list .monaco-list-row');
     await rows.filter({ hasText: 'answered' }).first().waitFor();
     const texts = await rows.allTextContents();
     assert.ok(texts.some((t) => /answered · fixture-model/.test(t) && /no questions asked/.test(t)), texts.join('\n'));
     assert.ok(texts.some((t) => /rejected · fixture-model/.test(t) && /Deny me/.test(t)), texts.join('\n'));
-    await editor.workbench.screenshot('34-sampling-history');
-    await editor.workbench.page.keyboard.press('Escape');
+    await editor().workbench.screenshot('34-sampling-history');
+    await editor().workbench.page.keyboard.press('Escape');
   });
 });
