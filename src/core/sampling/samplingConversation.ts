@@ -1,7 +1,7 @@
 import type { CreateMessageResult, CreateMessageResultWithTools } from '@modelcontextprotocol/client';
 import type { ModelContent, ModelMessage, ModelPart, ModelTool, ModelToolCall } from '../models/modelMessages';
 import type { SamplingParams } from './samplingRouter';
-import { blocksOf } from './samplingValidation';
+import { blocksOf, type SamplingBlock } from './samplingValidation';
 
 export type SamplingResult = CreateMessageResult | CreateMessageResultWithTools;
 
@@ -17,8 +17,6 @@ export interface SamplingConversation {
   readonly stopSequences: readonly string[];
 }
 
-type Block = Record<string, unknown> & { readonly type: string };
-
 /**
  * Maps a `sampling/createMessage` request to a model conversation: the system prompt leads as a
  * user message (the editor's model API has no system role), text stays text, images and audio
@@ -29,7 +27,7 @@ export function toSamplingConversation(params: SamplingParams): SamplingConversa
   const messages: ModelMessage[] = [];
   if (params.systemPrompt) messages.push({ role: 'user', parts: [{ kind: 'text', text: params.systemPrompt }] });
   for (const message of params.messages) {
-    messages.push({ role: message.role, parts: blocksOf(message as never).map((block) => toPart(block as Block)) });
+    messages.push({ role: message.role, parts: blocksOf(message).map(toPart) });
   }
   const choice = (params as { toolChoice?: { mode?: string } }).toolChoice?.mode;
   const offered = (params as { tools?: readonly { name: string; description?: string; inputSchema: object }[] }).tools ?? [];
@@ -43,12 +41,12 @@ export function toSamplingConversation(params: SamplingParams): SamplingConversa
   };
 }
 
-function toPart(block: Block): ModelPart {
+function toPart(block: SamplingBlock): ModelPart {
   switch (block.type) {
     case 'tool_use':
       return { kind: 'toolCall', callId: String(block.id), name: String(block.name), input: (block.input ?? {}) as Record<string, unknown> };
     case 'tool_result': {
-      const content = ((block.content ?? []) as Block[]).map(toContent);
+      const content = (block.content ?? []).map(toContent);
       if (content.length === 0 && block.structuredContent !== undefined) content.push({ kind: 'text', text: JSON.stringify(block.structuredContent) });
       return { kind: 'toolResult', callId: String(block.toolUseId), content, isError: block.isError === true };
     }
@@ -58,7 +56,7 @@ function toPart(block: Block): ModelPart {
 }
 
 /** One content block as text or binary data; resources by their contents, links by their URI. */
-function toContent(block: Block): ModelContent {
+function toContent(block: SamplingBlock): ModelContent {
   switch (block.type) {
     case 'image':
     case 'audio':
@@ -97,10 +95,6 @@ export class SamplingAnswer {
     return this.text;
   }
 
-  /** Whether a stop sequence ended the answer before the model did. */
-  get stoppedEarly(): boolean {
-    return this.stopped;
-  }
 
   /** Adds one streamed part; false once a stop sequence has been reached (stop reading then). */
   add(part: ModelPart): boolean {
@@ -146,7 +140,7 @@ export interface SamplingEdits {
 
 export function applySamplingEdits(params: SamplingParams, edits: SamplingEdits): SamplingParams {
   const messages = params.messages.map((message, m) => {
-    const blocks = blocksOf(message as never);
+    const blocks = blocksOf(message);
     const edited = blocks.map((block, b) => {
       const text = edits.texts[`${m}/${b}`];
       return text !== undefined && block.type === 'text' ? { ...block, text } : block;
@@ -158,7 +152,7 @@ export function applySamplingEdits(params: SamplingParams, edits: SamplingEdits)
 
 /** The answer with its text replaced by the user's edit (answers with exactly one text block only). */
 export function withAnswerText(result: SamplingResult, text: string): SamplingResult {
-  const blocks = Array.isArray(result.content) ? result.content : [result.content];
+  const blocks = blocksOf(result);
   const texts = blocks.filter((b) => b.type === 'text');
   if (texts.length !== 1) return result;
   const content = blocks.map((b) => (b.type === 'text' ? { ...b, text } : b));

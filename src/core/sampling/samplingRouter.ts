@@ -12,7 +12,10 @@ export type { SamplingPolicy };
 /** The editor's language models. */
 export interface SamplingBackend {
   models(): Promise<ModelInfo[]>;
-  /** Streams the model's answer to a conversation; aborting the signal cancels the model request. */
+  /**
+   * Streams the model's answer to a conversation. Aborting the signal cancels the model request,
+   * and so does the reader stopping early (returning from the iteration).
+   */
   stream(model: ModelInfo, conversation: SamplingConversation, signal: AbortSignal): AsyncIterable<ModelPart>;
 }
 
@@ -72,7 +75,6 @@ export interface SamplingRouterOptions {
 
 export const USER_REJECTED = -1;
 const INTERNAL_ERROR = -32603;
-const STOPPED = new Error('The host has read enough of the answer.');
 
 /**
  * Answers servers' sampling requests: checks the server's policy and rate limit and the spec's
@@ -111,7 +113,7 @@ export class SamplingRouter {
     const wait = this.limiter.refusal(serverId, policy.maxRequestsPerMinute);
     if (wait !== undefined) throw refuse(INTERNAL_ERROR, `Sampling rate limit reached for MCP server "${serverId}": at most ${policy.maxRequestsPerMinute} per minute (next in ${wait} s).`);
     try {
-      validateSamplingMessages(params.messages as never);
+      validateSamplingMessages(params.messages);
     } catch (error) {
       if (error instanceof SamplingRequestError) throw refuse(error.code, error.message);
       throw error;
@@ -128,13 +130,14 @@ export class SamplingRouter {
     const askFirst = policy.mode === 'ask';
     const review = askFirst || policy.reviewResponse ? this.options.approval.open({ serverId, params, choice, models, askFirst, reviewResponse: policy.reviewResponse }, signal) : undefined;
     let model = choice.model;
+    /** Shown in the panel when the request fails for a reason of the host's or the model's. */
+    let failure: string | undefined;
     try {
       let approved = params;
       if (review && askFirst) {
         const decision = await untilAborted(review.decide(), signal);
         if (!decision.approved) {
           record('rejected', model.id);
-          review.close();
           throw new ProtocolError(USER_REJECTED, 'User rejected sampling request');
         }
         model = decision.model;
@@ -145,28 +148,25 @@ export class SamplingRouter {
       const final = review && policy.reviewResponse ? await untilAborted(review.reviewAnswer(result, dropped), signal) : result;
       if (!final) {
         record('rejected', model.id, 'answer discarded');
-        review?.close();
         throw new ProtocolError(USER_REJECTED, 'User rejected sampling request (the model\'s answer was discarded)');
       }
       record('answered', model.id, [final.stopReason, ...dropped].filter(Boolean).join('; '));
-      review?.close();
       return final;
     } catch (error) {
       if (error instanceof ProtocolError) throw error;
       if (review?.userCancel.aborted && !signal.aborted) {
         record('rejected', model.id, 'cancelled while the model answered');
-        review.close();
         throw new ProtocolError(USER_REJECTED, 'User rejected sampling request (cancelled while the model was answering)');
       }
       if (signal.aborted) {
         record('cancelled', model.id, 'cancelled by the server');
-        review?.close();
         throw error;
       }
-      const message = `Sampling failed: ${(error as Error).message}`;
+      failure = `Sampling failed: ${(error as Error).message}`;
       record('failed', model.id, (error as Error).message);
-      review?.close(message);
-      throw new ProtocolError(INTERNAL_ERROR, message);
+      throw new ProtocolError(INTERNAL_ERROR, failure);
+    } finally {
+      review?.close(failure);
     }
   }
 
@@ -174,22 +174,12 @@ export class SamplingRouter {
   private async run(model: ModelInfo, params: SamplingParams, signal: AbortSignal, review: SamplingReview | undefined) {
     const conversation = toSamplingConversation(params);
     const answer = new SamplingAnswer(conversation.stopSequences);
-    const stop = new AbortController();
-    const onAbort = () => stop.abort(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    let complete = false;
-    try {
-      for await (const part of this.options.backend.stream(model, conversation, stop.signal)) {
-        if (signal.aborted) break;
-        const more = answer.add(part);
-        if (part.kind === 'text') review?.streaming(answer.textSoFar);
-        if (!more) break;
-      }
-      complete = true;
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-      // Ends the model request when a stop sequence cut it short (a plain reason: no DOMException).
-      if (!complete || answer.stoppedEarly) stop.abort(STOPPED);
+    // Leaving the loop early ends the backend's stream, and with it the model request.
+    for await (const part of this.options.backend.stream(model, conversation, signal)) {
+      if (signal.aborted) break;
+      const more = answer.add(part);
+      if (part.kind === 'text') review?.streaming(answer.textSoFar);
+      if (!more) break;
     }
     if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('Cancelled');
     return answer.result(model.id, conversation.tools.length > 0 || 'tools' in params);
@@ -208,6 +198,6 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 
 function summarize(params: SamplingParams): string {
   const last = [...params.messages].reverse().find((m) => m.role === 'user') ?? params.messages.at(-1);
-  const text = last ? blocksOf(last as never).map((b) => (b.type === 'text' ? (b as { text?: string }).text ?? '' : `[${b.type}]`)).join(' ') : '';
+  const text = last ? blocksOf(last).map((b) => (b.type === 'text' ? String(b.text ?? '') : `[${b.type}]`)).join(' ') : '';
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }

@@ -15,23 +15,25 @@ export class SamplingRequestError extends Error {
   }
 }
 
-interface Block {
+/** One content block of a sampling message or result, read loosely (the SDK validated its shape). */
+export type SamplingBlock = Readonly<Record<string, unknown>> & {
   readonly type: string;
   readonly id?: string;
   readonly toolUseId?: string;
-  readonly content?: readonly { readonly type: string }[];
-}
+  readonly content?: readonly SamplingBlock[];
+};
 
 const MESSAGE_CONTENT = new Set(['text', 'image', 'audio', 'tool_use', 'tool_result']);
 const TOOL_RESULT_CONTENT = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
 
 interface Message {
   readonly role: string;
-  readonly content: Block | readonly Block[];
+  readonly content: unknown;
 }
 
-export function blocksOf(message: Message): readonly Block[] {
-  return Array.isArray(message.content) ? message.content : [message.content as Block];
+/** The blocks of a message or result, whose `content` may be one block or a list. */
+export function blocksOf(holder: { readonly content: unknown }): readonly SamplingBlock[] {
+  return (Array.isArray(holder.content) ? holder.content : [holder.content]) as SamplingBlock[];
 }
 
 /** Throws {@link SamplingRequestError} for the first rule the messages break. */

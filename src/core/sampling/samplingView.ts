@@ -1,14 +1,12 @@
 import type { SamplingAnswerView, SamplingBlockView, SamplingRequestView } from '../../shared/protocol/samplingPanel';
 import type { SamplingResult } from './samplingConversation';
 import type { SamplingParams, SamplingReviewRequest } from './samplingRouter';
-import { blocksOf } from './samplingValidation';
-
-type Block = Record<string, unknown> & { readonly type: string };
+import { blocksOf, type SamplingBlock } from './samplingValidation';
 
 /** What the approval panel shows of a request: every message, parameter, preference and tool. */
 export function samplingRequestView(request: SamplingReviewRequest, modelLabel: (id: string) => string): SamplingRequestView {
   const { params } = request;
-  const messages = params.messages.map((message, m) => ({ role: message.role, blocks: blocksOf(message as never).map((block, b) => blockView(block as Block, `${m}/${b}`)) }));
+  const messages = params.messages.map((message, m) => ({ role: message.role, blocks: blocksOf(message).map((block, b) => blockView(block, `${m}/${b}`)) }));
   const extra = params as SamplingParams & { tools?: { name: string; description?: string; inputSchema: object }[]; toolChoice?: { mode?: string } };
   const notes: string[] = [];
   if (params.includeContext && params.includeContext !== 'none') {
@@ -38,11 +36,11 @@ export function samplingRequestView(request: SamplingReviewRequest, modelLabel: 
 }
 
 export function samplingAnswerView(result: SamplingResult, dropped: readonly string[]): SamplingAnswerView {
-  const blocks = (Array.isArray(result.content) ? result.content : [result.content]).map((block, b) => blockView(block as unknown as Block, `answer/${b}`));
+  const blocks = blocksOf(result).map((block, b) => blockView(block, `answer/${b}`));
   return { blocks, stopReason: result.stopReason, model: result.model, editable: blocks.filter((b) => b.kind === 'text').length === 1, dropped };
 }
 
-function blockView(block: Block, key: string): SamplingBlockView {
+function blockView(block: SamplingBlock, key: string): SamplingBlockView {
   switch (block.type) {
     case 'text':
       return { kind: 'text', key, text: String(block.text ?? '') };
@@ -52,7 +50,7 @@ function blockView(block: Block, key: string): SamplingBlockView {
     case 'tool_use':
       return { kind: 'toolUse', id: String(block.id), name: String(block.name), input: JSON.stringify(block.input ?? {}, null, 2) };
     case 'tool_result': {
-      const content = (block.content ?? []) as Block[];
+      const content = block.content ?? [];
       const text = content.map((c) => (c.type === 'text' ? String(c.text) : c.type === 'resource_link' ? `Resource: ${String(c.uri)}` : `[${c.type}]`)).join('\n');
       return { kind: 'toolResult', toolUseId: String(block.toolUseId), text: text || JSON.stringify(block.structuredContent ?? null), isError: block.isError === true };
     }

@@ -19,9 +19,8 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
   readonly onDidChangeFile = this.changes.event;
   /** Editor URIs watched per `server\0uri`, so an update reaches every editor of that resource. */
   private readonly watched = new Map<string, Set<string>>();
-  private readonly stats = new Map<string, { ctime: number; mtime: number }>();
-  /** Bytes read for a stat, handed to the read that follows it. */
-  private readonly fresh = new Map<string, Uint8Array>();
+  /** What the last read learnt of each resource; `mtime` moves on every update notification. */
+  private readonly stats = new Map<string, { ctime: number; mtime: number; size: number }>();
   private readonly subscriptions: ResourceSubscriptions;
   private readonly listener: { dispose(): void };
 
@@ -59,22 +58,21 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
   }
 
   /**
-   * The editor asks for a file's size and time before reading it; the host reads the resource
-   * once for both and keeps the bytes for the read that follows.
+   * Answered from what the host knows, without a round trip: a resource not read yet gets the
+   * current time and size 0 until its first read fills them in.
    */
-  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
-    const bytes = await this.read(uri);
-    const known = this.stats.get(keyOf(this.locate(uri)))!;
-    return { type: vscode.FileType.File, ctime: known.ctime, mtime: known.mtime, size: bytes.byteLength, permissions: vscode.FilePermission.Readonly };
+  stat(uri: vscode.Uri): vscode.FileStat {
+    const key = keyOf(this.locate(uri));
+    let known = this.stats.get(key);
+    if (!known) {
+      const now = Date.now();
+      known = { ctime: now, mtime: now, size: 0 };
+      this.stats.set(key, known);
+    }
+    return { type: vscode.FileType.File, ctime: known.ctime, mtime: known.mtime, size: known.size, permissions: vscode.FilePermission.Readonly };
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
-    const cached = this.fresh.get(uri.toString());
-    this.fresh.delete(uri.toString());
-    return cached ?? this.read(uri);
-  }
-
-  private async read(uri: vscode.Uri): Promise<Uint8Array> {
     const location = this.locate(uri);
     const part = Number(new URLSearchParams(uri.query).get('part') ?? 0);
     const result = await vscode.window.withProgress(
@@ -93,8 +91,7 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
     const key = keyOf(location);
     const now = Date.now();
     const known = this.stats.get(key);
-    this.stats.set(key, { ctime: known?.ctime ?? now, mtime: known?.mtime ?? now });
-    this.fresh.set(uri.toString(), bytes);
+    this.stats.set(key, { ctime: known?.ctime ?? now, mtime: known?.mtime ?? now, size: bytes.byteLength });
     return bytes;
   }
 

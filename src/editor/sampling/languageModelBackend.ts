@@ -46,6 +46,8 @@ export class LanguageModelBackend implements SamplingBackend {
       }
     } finally {
       signal.removeEventListener('abort', onAbort);
+      // The reader may stop early (a stop sequence): end the model request with the stream.
+      cancellation.cancel();
       cancellation.dispose();
     }
   }
