@@ -79,7 +79,8 @@ describe('Elicitation in a real VS Code', function () {
   });
 
   it('closes the form when the server gives up on its request (notifications/cancelled)', async () => {
-    const result = call('fixture', 'ask', { cancelAfterMs: 3000 });
+    // Long enough for the form to show on a loaded machine; the server gives up after that.
+    const result = call('fixture', 'ask', { cancelAfterMs: 10_000 });
     await editor().workbench.webview('#decline');
     assert.match(textOf(await result), /elicitation failed: .*timed out/i);
     await waitFor('the form to close', async () => (await tabs('Input for fixture').count()) === 0);

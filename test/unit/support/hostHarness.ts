@@ -57,6 +57,7 @@ export async function running(host: McpHost, id: string) {
     const s = host.server(id);
     if (s?.status === 'error') throw new Error(s.reason);
     return s?.status === 'running' && s.tools.length > 0 && s;
-  });
+    // A loaded 2-core machine can take long to start node servers (server-everything most).
+  }, 25_000);
 }
 
