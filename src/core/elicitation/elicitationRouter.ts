@@ -92,34 +92,34 @@ export class ElicitationRouter {
    * retried, false when the user declined or cancelled.
    */
   async satisfy(serverId: string, elicitations: readonly ElicitRequestURLParams[], signal: AbortSignal): Promise<boolean> {
-    const completions: Promise<void>[] = [];
-    for (const elicitation of elicitations) {
-      const answer = await this.askUrl(serverId, elicitation, signal, (done) => completions.push(done));
-      if (answer !== 'accept') return false;
-    }
+    // The ids the error lists are known from now on: a completion that arrives while the user is
+    // still reading the consent (or as the page opens) counts, rather than being ignored as unknown.
+    const flows = this.open.get(serverId) ?? new Map<string, () => void>();
+    this.open.set(serverId, flows);
+    const completions = Promise.all(elicitations.map((e) => new Promise<void>((resolve) => flows.set(e.elicitationId, resolve))));
+    let reported = false;
+    void completions.then(() => (reported = true));
     const allDone = new AbortController();
     try {
+      for (const elicitation of elicitations) {
+        if ((await this.askUrl(serverId, elicitation, signal)) !== 'accept') return false;
+      }
+      if (reported) return true; // the server was done before the user finished consenting
       const outcome = await Promise.race([
-        Promise.all(completions).then(() => 'retry' as const),
+        completions.then(() => 'retry' as const),
         this.port.awaitBrowser(serverId, elicitations.length, AbortSignal.any([signal, allDone.signal])),
       ]);
       if (signal.aborted) throw signal.reason ?? new Error('Cancelled');
       return outcome === 'retry';
     } finally {
       allDone.abort(); // closes the "finish in your browser" notice
-      for (const e of elicitations) this.open.get(serverId)?.delete(e.elicitationId);
+      for (const e of elicitations) flows.delete(e.elicitationId);
     }
   }
 
-  private async askUrl(serverId: string, params: { message: string; url: string; elicitationId: string }, signal: AbortSignal, onPending?: (done: Promise<void>) => void): Promise<'accept' | 'decline' | 'cancel'> {
+  private async askUrl(serverId: string, params: { message: string; url: string; elicitationId: string }, signal: AbortSignal): Promise<'accept' | 'decline' | 'cancel'> {
     const inspection = inspectUrl(params.url);
     if (inspection.refusal) throw new ProtocolError(INVALID_PARAMS, `MCP server "${serverId}" asked to open ${JSON.stringify(params.url)}, which the host will not open: ${inspection.refusal}.`);
-    const answer = await this.port.askUrl({ serverId, message: params.message, elicitationId: params.elicitationId, inspection }, signal);
-    if (answer === 'accept' && onPending) {
-      const flows = this.open.get(serverId) ?? new Map<string, () => void>();
-      this.open.set(serverId, flows);
-      onPending(new Promise<void>((resolve) => flows.set(params.elicitationId, resolve)));
-    }
-    return answer;
+    return this.port.askUrl({ serverId, message: params.message, elicitationId: params.elicitationId, inspection }, signal);
   }
 }

@@ -103,7 +103,7 @@ describe('Elicitation in a real VS Code', function () {
   });
 
   it('on -32042 asks consent for the listed URL and retries the call when the server reports it complete', async () => {
-    const result = call('fixture', 'needs-login', { completeAfterMs: 1500 });
+    const result = call('fixture', 'needs-login', { manual: true });
     const dialog = await editor().workbench.dialog();
     assert.match((await dialog.textContent()) ?? '', /HOST: login\.example\.com/);
     const opened = await openThroughEditor(dialog);
@@ -111,6 +111,7 @@ describe('Elicitation in a real VS Code', function () {
     await opened.close();
     await editor().workbench.page.locator('.notification-toast', { hasText: 'Finish in your browser what MCP server "fixture" asked for' }).waitFor();
     await editor().workbench.screenshot('42-elicitation-waiting-for-browser');
+    assert.equal(textOf(await call('fixture', 'finish-login', {})), 'finished', 'the server reports the sign-in complete');
     assert.equal(textOf(await result), 'signed in, hello');
   });
 

@@ -69,7 +69,7 @@ describe('elicitation: URL safety checks', () => {
 });
 
 /** A scripted user for elicitation that records what it was shown. */
-function scriptedUser(answers: { form?: (request: FormElicitation) => ElicitResult | Promise<ElicitResult>; url?: (request: UrlElicitation) => 'accept' | 'decline' | 'cancel'; browser?: () => Promise<'retry' | 'cancel'> }) {
+function scriptedUser(answers: { form?: (request: FormElicitation) => ElicitResult | Promise<ElicitResult>; url?: (request: UrlElicitation) => 'accept' | 'decline' | 'cancel' | Promise<'accept' | 'decline' | 'cancel'>; browser?: () => Promise<'retry' | 'cancel'> }) {
   const shown = { forms: [] as FormElicitation[], urls: [] as UrlElicitation[], waits: [] as AbortSignal[] };
   const port: ElicitationPort = {
     askForm: async (request) => (shown.forms.push(request), (answers.form ?? (() => assert.fail('no form expected')))(request)),
@@ -159,6 +159,13 @@ describe('ElicitationRouter with real servers', function () {
     assert.equal(user.shown.waits[0].aborted, true, 'the "finish in your browser" notice is closed once the server reports completion');
     router.complete('ev', 'login-1'); // a late or repeated completion is ignored
     router.complete('ev', 'unknown');
+  });
+
+  it('on -32042, a completion that arrives while the user is still reading the consent counts', async () => {
+    const user = scriptedUser({ url: () => new Promise((resolve) => setTimeout(() => resolve('accept'), 800)) });
+    const { host } = await setup(user, fixtureServer('legacyStdio'));
+    assert.equal(text(await host.callTool('ev', 'needs-login', { completeAfterMs: 0 })), 'signed in, hello');
+    assert.equal(user.shown.waits.length, 0, 'no "finish in your browser" notice for a flow the server already reported done');
   });
 
   it('on -32042 without a completion notification, retries when the user presses Retry; a declined consent fails the call', async () => {
