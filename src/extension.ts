@@ -21,7 +21,8 @@ import { registerToolCommands } from './editor/tools/toolCommands';
 import { ToolConfirmationDialog } from './editor/tools/toolConfirmationDialog';
 import { EditorUserPrompts } from './editor/userPrompts';
 import { RESOURCE_SCHEME } from './core/resources/resourceUris';
-import { ResourceFileSystem, resourceEditorUri } from './editor/resources/resourceFileSystem';
+import { ResourceFileSystem } from './editor/resources/resourceFileSystem';
+import { openResource, registerResourceCommands } from './editor/resources/resourceCommands';
 import { ResourcesTreeProvider } from './editor/resources/resourcesTreeProvider';
 import { SamplingRouter } from './core/sampling/samplingRouter';
 import { ElicitationRouter } from './core/elicitation/elicitationRouter';
@@ -89,10 +90,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     (id) => mcp.toolPolicy(id),
   );
   const invoker = new ToolInvoker(mcp, approvals, new ToolConfirmationDialog());
-  // Resource links open through the same read-only file system as the Resources view.
-  const openResource = async (serverId: string, uri: string) => {
-    await vscode.commands.executeCommand('vscode.open', resourceEditorUri({ serverId, uri }));
-  };
   const resources = new ResourcesTreeProvider(mcp);
   const resourceFiles = new ResourceFileSystem(mcp, (message) => logs.hostLog.warn(message));
   const api = createPublicApi(mcp, invoker, () => activationMs);
@@ -111,6 +108,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     ...registerServerCommands(mcp, logs, () => mcp.refresh(readServerSettings())),
     ...registerToolCommands({ host: mcp, invoker, extensionUri: context.extensionUri, openResource }),
     ...registerPromptCommands(mcp),
+    ...registerResourceCommands(mcp),
     ...registerLanguageModelTools(mcp, invoker),
     registerChatParticipant(mcp, invoker, context.extensionUri),
     vscode.workspace.onDidChangeConfiguration((e) => {

@@ -12,7 +12,7 @@ export abstract class HostTreeProvider<Node> implements vscode.TreeDataProvider<
     this.subscription = host.onDidChangeServers(() => this.changed.fire(undefined));
   }
 
-  abstract getChildren(node?: Node): Node[];
+  abstract getChildren(node?: Node): Node[] | Promise<Node[]>;
   abstract getTreeItem(node: Node): vscode.TreeItem;
 
   dispose(): void {

@@ -1,4 +1,4 @@
-import { Client, LOG_LEVEL_META_KEY, SdkError, SdkErrorCode, type ClientOptions, type CreateMessageRequest, type CreateMessageResult, type CreateMessageResultWithTools, type ElicitRequest, type ElicitResult, type RequestOptions } from '@modelcontextprotocol/client';
+import { Client, LOG_LEVEL_META_KEY, SdkError, SdkErrorCode, type ClientOptions, type CreateMessageRequest, type CreateMessageResult, type CreateMessageResultWithTools, type ElicitRequest, type ElicitResult, type RequestOptions, type Resource } from '@modelcontextprotocol/client';
 import type { ResolvedRoot, ResolvedServerDefinition } from '../config/serverDefinition';
 import { Emitter, type Disposable } from '../events';
 import type { EraPinStore } from './eraPins';
@@ -8,6 +8,7 @@ import { isAlive, listDescendants, terminateProcesses } from './processTree';
 import { RestartPolicy } from './restartPolicy';
 import { describeRequestError, ServerUnavailableError } from './serverErrors';
 import { ServerLists } from './serverLists';
+import { ResourceUpdateStream } from '../resources/resourceUpdateStream';
 import { logServerMessage, mcpLevelFor, type ServerLog } from './serverLog';
 import type { ServerSnapshot, ServerStatus } from './serverSnapshot';
 import { openSession, type OpenedSession } from './sessionOpener';
@@ -58,6 +59,9 @@ export class ServerConnection implements Disposable {
   readonly onDidChange = this.changed.event;
   /** Whether the server waits for the host (its sampling request is with the user or a model). */
   private readonly hostWaits = new HostWaits();
+  /** Resources someone wants updates about (open editors), kept across sessions. */
+  private readonly watchedResources = new Set<string>();
+  private updateStream: { client: Client; stream: ResourceUpdateStream } | undefined;
 
   constructor(
     readonly definition: ResolvedServerDefinition,
@@ -68,7 +72,7 @@ export class ServerConnection implements Disposable {
     private readonly deps: ServerConnectionDeps,
   ) {
     this.policy = new RestartPolicy(definition.restart);
-    this.lists = new ServerLists(deps.log, definition.requestTimeoutMs, () => this.fire());
+    this.lists = new ServerLists(deps.log, definition.requestTimeoutMs, () => this.fire(), () => this.session?.client);
   }
 
   get id(): string {
@@ -79,10 +83,56 @@ export class ServerConnection implements Disposable {
     return this.status;
   }
 
-  /** Whether the running server takes `resources/subscribe` (2025 era, `resources.subscribe`). */
+  /**
+   * Whether the running server takes resource subscriptions (`resources.subscribe`): through
+   * `resources/subscribe` in the 2025 era, through `subscriptions/listen` in 2026-07-28.
+   */
   get takesResourceSubscriptions(): boolean {
+    return this.status === 'running' && this.session?.client.getServerCapabilities()?.resources?.subscribe === true;
+  }
+
+  /**
+   * Asks the server for `notifications/resources/updated` about `uri` until {@link unwatchResource}.
+   * The set outlives sessions: after a restart the host subscribes again.
+   */
+  async watchResource(uri: string): Promise<void> {
+    this.watchedResources.add(uri);
+    await this.applyWatch(uri, true);
+  }
+
+  async unwatchResource(uri: string): Promise<void> {
+    if (!this.watchedResources.delete(uri)) return;
+    await this.applyWatch(uri, false);
+  }
+
+  private async applyWatch(uri: string, on: boolean): Promise<void> {
     const client = this.session?.client;
-    return this.status === 'running' && client?.getProtocolEra() === 'legacy' && client.getServerCapabilities()?.resources?.subscribe === true;
+    if (!client || !this.takesResourceSubscriptions) return;
+    if (client.getProtocolEra() === 'legacy') {
+      await this.request(`resources/${on ? 'subscribe' : 'unsubscribe'} "${uri}"`, (c, options) => (on ? c.subscribeResource({ uri }, options) : c.unsubscribeResource({ uri }, options)));
+      return;
+    }
+    try {
+      await (on ? this.updateStreamOf(client).add(uri) : this.updateStreamOf(client).remove(uri));
+    } catch (error) {
+      throw describeRequestError(this.id, `subscriptions/listen for "${uri}"`, error, this.definition.requestTimeoutMs);
+    }
+  }
+
+  /** 2026-07-28: the session's listen stream for resource updates. */
+  private updateStreamOf(client: Client): ResourceUpdateStream {
+    if (this.updateStream?.client !== client) {
+      const stream = new ResourceUpdateStream((uris) => client.listen({ resourceSubscriptions: [...uris] }, { timeout: this.definition.requestTimeoutMs }));
+      this.updateStream = { client, stream };
+    }
+    return this.updateStream.stream;
+  }
+
+  /** A new session: the resources still open are subscribed to again. */
+  private rewatchResources(): void {
+    for (const uri of this.watchedResources) {
+      this.applyWatch(uri, true).catch((error) => this.deps.log.warn(`Could not subscribe to ${uri} again: ${(error as Error).message}`));
+    }
   }
 
   snapshot(): ServerSnapshot {
@@ -103,6 +153,7 @@ export class ServerConnection implements Disposable {
       tools: this.lists.tools,
       prompts: this.lists.prompts,
       resources: this.lists.resources,
+      moreResources: this.lists.resourcePages.hasMore,
       resourceTemplates: this.lists.resourceTemplates,
     };
   }
@@ -197,6 +248,37 @@ export class ServerConnection implements Disposable {
     if (generation === this.generation) this.fire();
   }
 
+  async loadMoreResources(): Promise<void> {
+    this.requireRunning();
+    try {
+      await this.lists.resourcePages.loadMore();
+    } catch (error) {
+      throw describeRequestError(this.id, 'resources/list', error, this.definition.requestTimeoutMs);
+    } finally {
+      this.fire();
+    }
+  }
+
+  async freshResources(): Promise<readonly Resource[]> {
+    if (this.status === 'running' && this.lists.resourcePages.isStale) await this.lists.reloadResources();
+    return this.lists.resources;
+  }
+
+  async loadAllResources(signal: AbortSignal, onPage: () => void): Promise<void> {
+    this.requireRunning();
+    try {
+      await this.lists.resourcePages.loadAll(signal, onPage);
+    } catch (error) {
+      throw describeRequestError(this.id, 'resources/list', error, this.definition.requestTimeoutMs);
+    } finally {
+      this.fire();
+    }
+  }
+
+  private requireRunning(): void {
+    if (!this.session || this.status !== 'running') throw new ServerUnavailableError(this.id, this.status, this.reason);
+  }
+
   /** Workspace folders changed: legacy servers are told; modern ones ask through input requests. */
   async notifyRootsChanged(): Promise<void> {
     const client = this.session?.client;
@@ -235,7 +317,9 @@ export class ServerConnection implements Disposable {
         this.watchLogLevel(generation);
         // Lists first, so "running" never shows with empty counts.
         await this.lists.refreshAll(client, () => generation === this.generation);
-        if (generation === this.generation) this.setStatus('running');
+        if (generation !== this.generation) return;
+        this.setStatus('running');
+        this.rewatchResources();
       } catch (error) {
         if (generation !== this.generation) return;
         this.liveTransport = undefined;
@@ -378,6 +462,8 @@ export class ServerConnection implements Disposable {
 
   private disposeSession(): void {
     for (const disposable of this.sessionDisposables.splice(0)) disposable.dispose();
+    // The session's streams end with its client.
+    this.updateStream = undefined;
   }
 
   private setStatus(status: ServerStatus, reason?: string): void {

@@ -1,24 +1,41 @@
 import type { Client, ListChangedHandlers, Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
+import { ResourcePages, type ResourcePage } from '../resources/resourcePages';
 import { toolNameProblem } from '../tools/toolNames';
 import type { ServerLog } from './serverLog';
 
 /**
- * A server's tools, prompts, resources and templates: fetched in full (the SDK walks every page),
- * cached, and replaced when the server says a list changed (legacy notifications, or the
- * 2026-07-28 subscriptions/listen stream the SDK opens). `isCurrent` guards against late answers
- * from a session that has since ended.
+ * A server's tools, prompts, resources and templates: tools, prompts and templates fetched in full
+ * (the SDK walks every page), resources one page at a time as the user asks for more; cached, and
+ * replaced when the server says a list changed (legacy notifications, or the 2026-07-28
+ * subscriptions/listen stream the SDK opens). `isCurrent` guards against late answers from a
+ * session that has since ended.
  */
 export class ServerLists {
   tools: readonly Tool[] = [];
   prompts: readonly Prompt[] = [];
-  resources: readonly Resource[] = [];
   resourceTemplates: readonly ResourceTemplateType[] = [];
+  readonly resourcePages: ResourcePages;
 
   constructor(
     private readonly log: ServerLog,
     private readonly timeoutMs: number,
     private readonly onChange: () => void,
-  ) {}
+    client: () => Client | undefined,
+  ) {
+    this.resourcePages = new ResourcePages(
+      (cursor) => {
+        const current = client();
+        if (!current) return Promise.reject(new Error('the server is not connected'));
+        return resourcePage(current, cursor, timeoutMs);
+      },
+      (message) => log.warn(message),
+    );
+  }
+
+  /** The resources loaded so far (the first page, and any the user asked for since). */
+  get resources(): readonly Resource[] {
+    return this.resourcePages.items;
+  }
 
   /** `listChanged` options for a new client. */
   changeHandlers(client: () => Client | undefined, isCurrent: () => boolean): ListChangedHandlers {
@@ -33,11 +50,15 @@ export class ServerLists {
     return {
       tools: changed<Tool>((items) => this.setTools(items)),
       prompts: changed<Prompt>((items) => (this.prompts = items)),
-      // Templates have no list_changed of their own; they travel with resources.
-      resources: changed<Resource>(
-        (items) => (this.resources = items),
-        () => this.refreshTemplates(client(), isCurrent),
-      ),
+      // Resources are paged by the host (the SDK would walk every page): on list_changed the first
+      // page is fetched again. Templates have no list_changed of their own; they travel along.
+      resources: {
+        ...changed<Resource>(
+          () => undefined,
+          () => Promise.all([this.reloadResources(), this.refreshTemplates(client(), isCurrent)]).then(() => undefined),
+        ),
+        autoRefresh: false,
+      },
     };
   }
 
@@ -46,16 +67,25 @@ export class ServerLists {
     const caps = client.getServerCapabilities();
     if (!caps) return;
     const options = { timeout: this.timeoutMs };
-    const [tools, prompts, resources] = await Promise.all([
+    const [tools, prompts] = await Promise.all([
       this.fetch('tools/list', caps.tools, async () => (await client.listTools(undefined, options)).tools),
       this.fetch('prompts/list', caps.prompts, async () => (await client.listPrompts(undefined, options)).prompts),
-      this.fetch('resources/list', caps.resources, async () => (await client.listResources(undefined, options)).resources),
+      caps.resources ? this.reloadResources() : this.resourcePages.clear(),
       this.refreshTemplates(client, isCurrent),
     ]);
     if (!isCurrent()) return;
     this.setTools(tools);
     this.prompts = prompts;
-    this.resources = resources;
+  }
+
+  /** The first page of resources again; a failure is logged and leaves the list empty. */
+  async reloadResources(): Promise<void> {
+    try {
+      await this.resourcePages.reload();
+    } catch (error) {
+      this.log.warn(`resources/list failed: ${(error as Error).message}`);
+      this.resourcePages.clear();
+    }
   }
 
   private readonly warnedNames = new Set<string>();
@@ -97,7 +127,7 @@ export class ServerLists {
   clear(): void {
     this.tools = [];
     this.prompts = [];
-    this.resources = [];
+    this.resourcePages.clear();
     this.resourceTemplates = [];
   }
 
@@ -119,4 +149,11 @@ export class ServerLists {
       return [];
     }
   }
+}
+
+/** One page of `resources/list` (the SDK's own listing would walk them all). */
+async function resourcePage(client: Client, cursor: string | undefined, timeoutMs: number): Promise<ResourcePage> {
+  const result = await client.request({ method: 'resources/list', params: cursor === undefined ? {} : { cursor } }, { timeout: timeoutMs });
+  const ttlMs = (result as { ttlMs?: unknown }).ttlMs;
+  return { resources: result.resources, nextCursor: result.nextCursor, ttlMs: typeof ttlMs === 'number' ? ttlMs : undefined };
 }

@@ -36,6 +36,9 @@ export interface ServerSnapshot {
   readonly pid?: number;
   readonly tools: readonly Tool[];
   readonly prompts: readonly Prompt[];
+  /** The resources loaded so far: the first page, and any the user asked for since. */
   readonly resources: readonly Resource[];
+  /** Whether the server has more pages of resources than are loaded. */
+  readonly moreResources: boolean;
   readonly resourceTemplates: readonly ResourceTemplate[];
 }

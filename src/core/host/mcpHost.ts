@@ -1,4 +1,4 @@
-import { UrlElicitationRequiredError, type CallToolResult, type CompleteRequest, type ElicitRequestURLParams, type GetPromptResult, type Progress, type ReadResourceResult } from '@modelcontextprotocol/client';
+import { UrlElicitationRequiredError, type CallToolResult, type CompleteRequest, type ElicitRequestURLParams, type GetPromptResult, type Progress, type ReadResourceResult, type Resource } from '@modelcontextprotocol/client';
 import { definitionHash } from '../config/definitionHash';
 import { DEFAULT_ELICITATIONS_PER_MINUTE, DEFAULT_SAMPLING_POLICY, describeTarget, whatRuns, NO_TOOL_POLICY, type FolderRef, type SamplingPolicy, type ServerDefinition, type ServerSettingsEntry, type ToolPolicySettings } from '../config/serverDefinition';
 import { ServerConfigError, validateServerEntry } from '../config/validateServerEntry';
@@ -6,7 +6,7 @@ import { displayContext, resolveDefinition } from '../config/variableResolver';
 import type { EraPinStore } from '../connection/eraPins';
 import type { ExecutableResolver } from '../connection/executableResolver';
 import { ServerConnection } from '../connection/serverConnection';
-import { ServerUnavailableError } from '../connection/serverErrors';
+import { McpRequestError, ServerUnavailableError } from '../connection/serverErrors';
 import { callToolAsTask, mustRunAsTask } from '../connection/toolTasks';
 import type { ServerSnapshot, ServerStatus } from '../connection/serverSnapshot';
 import { Emitter, type Disposable } from '../events';
@@ -189,24 +189,51 @@ export class McpHost implements Disposable {
     return result?.completion.values ?? [];
   }
 
-  readResource(id: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+  async readResource(id: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
     const connection = this.connection(id);
-    return connection.request(`resources/read "${uri}"`, (client, options) => client.readResource({ uri, _meta: connection.requestMeta() }, options), signal);
+    try {
+      return await connection.request(`resources/read "${uri}"`, (client, options) => client.readResource({ uri, _meta: connection.requestMeta() }, options), signal);
+    } catch (error) {
+      // Not found: -32002 up to 2025-11-25, -32602 from 2026-07-28 (which still accepts -32002).
+      const code = (error as { code?: unknown }).code;
+      if (code === -32002 || code === -32602) throw new McpRequestError(id, `MCP server "${id}" has no resource ${uri} (error ${code}: ${causeMessage(error)}).`, code, { cause: error });
+      throw error;
+    }
   }
 
-  /** Whether the server takes `resources/subscribe` (2025 era, `resources.subscribe` declared). */
+  /** Fetches the next page of a server's resources (the view's "Load more"). */
+  loadMoreResources(id: string): Promise<void> {
+    return this.connection(id).loadMoreResources();
+  }
+
+  /**
+   * A server's resources when someone looks at them: re-fetched from the first page when the
+   * server's `ttlMs` has run out (without announcing a change: the caller is about to show them).
+   */
+  freshResources(id: string): Promise<readonly Resource[]> {
+    return this.connection(id).freshResources();
+  }
+
+  /** Loads every page the server has left, reporting after each (a search over all resources). */
+  loadAllResources(id: string, signal: AbortSignal, onPage: () => void): Promise<void> {
+    return this.connection(id).loadAllResources(signal, onPage);
+  }
+
+  /** Whether the server sends updates about resources (`resources.subscribe`, either era). */
   canSubscribe(id: string): boolean {
     return this.entries.get(id)?.connection?.takesResourceSubscriptions === true;
   }
 
+  /**
+   * Asks for `notifications/resources/updated` about `uri` (`resources/subscribe`, or a
+   * `subscriptions/listen` stream in 2026-07-28); kept across restarts until unsubscribed.
+   */
   async subscribeResource(id: string, uri: string): Promise<void> {
-    if (!this.canSubscribe(id)) return;
-    await this.connection(id).request(`resources/subscribe "${uri}"`, (client, options) => client.subscribeResource({ uri }, options));
+    await this.entries.get(id)?.connection?.watchResource(uri);
   }
 
   async unsubscribeResource(id: string, uri: string): Promise<void> {
-    if (!this.canSubscribe(id)) return;
-    await this.connection(id).request(`resources/unsubscribe "${uri}"`, (client, options) => client.unsubscribeResource({ uri }, options));
+    await this.entries.get(id)?.connection?.unwatchResource(uri);
   }
 
   async dispose(): Promise<void> {
@@ -384,6 +411,7 @@ export class McpHost implements Disposable {
       tools: [],
       prompts: [],
       resources: [],
+      moreResources: false,
       resourceTemplates: [],
     };
   }
@@ -401,4 +429,9 @@ function urlElicitationsOf(error: unknown): ElicitRequestURLParams[] | undefined
   if (cause instanceof UrlElicitationRequiredError) return cause.elicitations;
   const e = cause as { code?: unknown; data?: { elicitations?: unknown } };
   return e?.code === -32042 && Array.isArray(e.data?.elicitations) ? (e.data.elicitations as ElicitRequestURLParams[]) : undefined;
+}
+
+function causeMessage(error: unknown): string {
+  const cause = (error as { cause?: { message?: string } }).cause;
+  return cause?.message ?? (error as Error).message;
 }

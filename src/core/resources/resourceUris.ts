@@ -33,8 +33,9 @@ const EXTENSIONS: Readonly<Record<string, string>> = {
   'image/bmp': '.bmp',
 };
 
-export function resourcePath(location: ResourceLocation, name?: string, mimeType?: string): string {
-  return `/${encodeURIComponent(location.serverId)}/${Buffer.from(location.uri, 'utf8').toString('base64url')}/${encodeURIComponent(fileNameFor(location.uri, name, mimeType))}`;
+/** `nameFrom` is the URI the file name is taken from, when not the resource's own (a part of it). */
+export function resourcePath(location: ResourceLocation, name?: string, mimeType?: string, nameFrom = location.uri): string {
+  return `/${encodeURIComponent(location.serverId)}/${Buffer.from(location.uri, 'utf8').toString('base64url')}/${encodeURIComponent(fileNameFor(nameFrom, name, mimeType))}`;
 }
 
 export function parseResourcePath(path: string): ResourceLocation | undefined {

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import { withCancellation } from '../cancellation';
 import { runToolLoop, type ToolOutcome } from '../../core/chat/toolCallLoop';
-import type { ModelMessage, ModelTool } from '../../core/models/modelMessages';
+import type { ModelMessage, ModelPart, ModelTool } from '../../core/models/modelMessages';
+import { resourceForModel } from '../../core/resources/resourceContents';
+import { parseResourcePath, RESOURCE_SCHEME } from '../../core/resources/resourceUris';
 import type { McpHost } from '../../core/host/mcpHost';
 import { parsePromptArguments } from '../../core/prompts/promptArguments';
 import type { ToolInvoker } from '../../core/tools/toolInvoker';
@@ -73,7 +75,8 @@ async function respond(host: McpHost, invoker: ToolInvoker, { request, context, 
     return runPrompt(host, invoker, entry, slash[2] ?? '', request, stream, token, signal);
   }
   const history = historyMessages(context);
-  return converse(host, invoker, request.model, [], [...history, { role: 'user', parts: [{ kind: 'text', text: request.prompt }] }], stream, token, signal);
+  const attached = await referencedResources(host, request.references, stream, signal);
+  return converse(host, invoker, request.model, [], [...history, { role: 'user', parts: [...attached, { kind: 'text', text: request.prompt }] }], stream, token, signal);
 }
 
 async function runPrompt(
@@ -170,6 +173,24 @@ async function runForModel(
     stream.markdown(`\n\n> **${quote((error as Error).message)}**\n\n`);
     return { text: (error as Error).message, isError: true };
   }
+}
+
+/**
+ * MCP resources attached to the request (from the Resources view's "Add to Chat", or an open
+ * resource editor), read from their servers and handed to the model ahead of the question.
+ */
+async function referencedResources(host: McpHost, references: readonly vscode.ChatPromptReference[], stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<ModelPart[]> {
+  const parts: ModelPart[] = [];
+  for (const reference of references) {
+    const uri = reference.value instanceof vscode.Uri ? reference.value : reference.value instanceof vscode.Location ? reference.value.uri : undefined;
+    const location = uri?.scheme === RESOURCE_SCHEME ? parseResourcePath(uri.path) : undefined;
+    if (!location) continue;
+    stream.progress(vscode.l10n.t('Reading {0} from {1}…', location.uri, location.serverId));
+    const result = await host.readResource(location.serverId, location.uri, signal);
+    stream.reference(uri!);
+    parts.push(...resourceForModel(location.serverId, location.uri, result));
+  }
+  return parts;
 }
 
 function listPrompts(host: McpHost, stream: vscode.ChatResponseStream): vscode.ChatResult {

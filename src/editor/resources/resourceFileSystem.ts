@@ -1,11 +1,21 @@
+import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
+import { contentBytes } from '../../core/resources/resourceContents';
 import type { McpHost } from '../../core/host/mcpHost';
 import { parseResourcePath, RESOURCE_SCHEME, resourcePath, type ResourceLocation } from '../../core/resources/resourceUris';
 import { ResourceSubscriptions } from '../../core/resources/resourceSubscriptions';
 
+/** A read that takes longer than this shows a notification that can cancel it. */
+const SLOW_READ_MS = 1000;
+
 /** The editor URI of a server's resource (read through {@link ResourceFileSystem}). */
 export function resourceEditorUri(location: ResourceLocation, name?: string, mimeType?: string): vscode.Uri {
   return vscode.Uri.from({ scheme: RESOURCE_SCHEME, path: resourcePath(location, name, mimeType) });
+}
+
+/** One part (0-based) of a resource read in several; named after the part's own URI and type. */
+export function resourcePartUri(location: ResourceLocation, part: number, partUri: string | undefined, mimeType?: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: RESOURCE_SCHEME, path: resourcePath(location, `part-${part + 1}`, mimeType, partUri), query: `part=${part}` });
 }
 
 /**
@@ -22,6 +32,7 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
   /** What the last read learnt of each resource; `mtime` moves on every update notification. */
   private readonly stats = new Map<string, { ctime: number; mtime: number; size: number }>();
   private readonly subscriptions: ResourceSubscriptions;
+  private readonly partsOffered = new Set<string>();
   private readonly listener: { dispose(): void };
 
   constructor(
@@ -74,25 +85,61 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     const location = this.locate(uri);
-    const part = Number(new URLSearchParams(uri.query).get('part') ?? 0);
-    const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Reading {0} from {1}', location.uri, location.serverId) },
-      async () => {
-        try {
-          return await this.host.readResource(location.serverId, location.uri);
-        } catch (error) {
-          throw vscode.FileSystemError.FileNotFound(vscode.l10n.t('MCP server "{0}" could not read {1}: {2}', location.serverId, location.uri, (error as Error).message));
-        }
-      },
-    );
+    const requested = new URLSearchParams(uri.query).get('part');
+    const part = Number(requested ?? 0);
+    const result = await this.read(location);
     const content = result.contents[part];
-    if (!content) throw vscode.FileSystemError.FileNotFound(vscode.l10n.t('{0} from MCP server "{1}" has no part {2} (it has {3}).', location.uri, location.serverId, part, result.contents.length));
-    const bytes = 'blob' in content && typeof content.blob === 'string' ? Buffer.from(content.blob, 'base64') : Buffer.from(String((content as { text?: string }).text ?? ''), 'utf8');
+    if (!content) throw vscode.FileSystemError.FileNotFound(vscode.l10n.t('{0} from MCP server "{1}" has no part {2} (it has {3}).', location.uri, location.serverId, part + 1, result.contents.length));
+    if (requested === null && result.contents.length > 1) this.offerParts(location, result.contents);
+    const bytes = contentBytes(content);
     const key = keyOf(location);
     const now = Date.now();
     const known = this.stats.get(key);
     this.stats.set(key, { ctime: known?.ctime ?? now, mtime: known?.mtime ?? now, size: bytes.byteLength });
     return bytes;
+  }
+
+  /**
+   * `resources/read` with the server's timeouts. A read that takes more than a moment shows a
+   * notification with Cancel; a failure names the server and the resource.
+   */
+  private async read(location: ResourceLocation): Promise<ReadResourceResult> {
+    const abort = new AbortController();
+    const reading = this.host.readResource(location.serverId, location.uri, abort.signal);
+    let settled = false;
+    const slow = setTimeout(() => {
+      if (settled) return;
+      void vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reading {0} from MCP server "{1}"…', location.uri, location.serverId), cancellable: true },
+        (_progress, token) => {
+          token.onCancellationRequested(() => abort.abort(new Error('Cancelled')));
+          return reading.catch(() => undefined);
+        },
+      );
+    }, SLOW_READ_MS);
+    try {
+      return await reading;
+    } catch (error) {
+      if (abort.signal.aborted) throw vscode.FileSystemError.Unavailable(vscode.l10n.t('Reading {0} from MCP server "{1}" was cancelled.', location.uri, location.serverId));
+      throw vscode.FileSystemError.FileNotFound(vscode.l10n.t('MCP server "{0}" could not read {1}: {2}', location.serverId, location.uri, (error as Error).message));
+    } finally {
+      settled = true;
+      clearTimeout(slow);
+    }
+  }
+
+  /** A resource in several parts opens on its first; the others are offered once per resource. */
+  private offerParts(location: ResourceLocation, contents: ReadResourceResult['contents']): void {
+    const key = keyOf(location);
+    if (this.partsOffered.has(key)) return;
+    this.partsOffered.add(key);
+    const other = vscode.l10n.t('Open Another Part…');
+    void vscode.window.showInformationMessage(vscode.l10n.t('{0} from MCP server "{1}" has {2} parts; the editor shows the first.', location.uri, location.serverId, contents.length), other).then(async (choice) => {
+      if (choice !== other) return;
+      const items = contents.map((content, index) => ({ label: vscode.l10n.t('Part {0}', index + 1), description: [content.uri, content.mimeType].filter(Boolean).join(' · '), index, content }));
+      const chosen = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Parts of {0}', location.uri) });
+      if (chosen) await vscode.commands.executeCommand('vscode.open', resourcePartUri(location, chosen.index, chosen.content.uri, chosen.content.mimeType));
+    });
   }
 
   readDirectory(): [string, vscode.FileType][] {

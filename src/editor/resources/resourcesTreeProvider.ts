@@ -1,38 +1,108 @@
-import type { Resource } from '@modelcontextprotocol/client';
+import type { Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
 import type { ServerSnapshot } from '../../core/connection/serverSnapshot';
 import { HostTreeProvider } from '../hostTreeProvider';
 import { resourceEditorUri } from './resourceFileSystem';
 
-type Node = { kind: 'server'; server: ServerSnapshot } | { kind: 'resource'; serverId: string; resource: Resource };
+export type ResourceNode =
+  | { kind: 'server'; server: ServerSnapshot }
+  | { kind: 'templates'; serverId: string; templates: readonly ResourceTemplateType[] }
+  | { kind: 'template'; serverId: string; template: ResourceTemplateType }
+  | { kind: 'resource'; serverId: string; resource: Resource }
+  | { kind: 'more'; serverId: string; loaded: number };
 
-/** The MCP Resources view: each running server that offers resources, and its resources. */
-export class ResourcesTreeProvider extends HostTreeProvider<Node> {
-  getChildren(node?: Node): Node[] {
-    if (!node) return this.host.servers().filter((s) => s.status === 'running' && s.resources.length > 0).map((server) => ({ kind: 'server', server }));
-    if (node.kind === 'server') return node.server.resources.map((resource) => ({ kind: 'resource', serverId: node.server.id, resource }));
-    return [];
+/**
+ * The MCP Resources view: each running server that offers resources, then its templates (in a
+ * group) and resources. Resources come a page at a time: "Load more…" fetches the next page.
+ */
+export class ResourcesTreeProvider extends HostTreeProvider<ResourceNode> {
+  async getChildren(node?: ResourceNode): Promise<ResourceNode[]> {
+    if (!node) return this.host.servers().filter(offersResources).map((server) => ({ kind: 'server', server }));
+    if (node.kind === 'templates') return node.templates.map((template) => ({ kind: 'template', serverId: node.serverId, template }));
+    if (node.kind !== 'server') return [];
+    const id = node.server.id;
+    // Stale by the server's ttlMs: fetched again now, as the user looks.
+    const resources = await this.host.freshResources(id).catch(() => node.server.resources);
+    const server = this.host.server(id) ?? node.server;
+    return [
+      ...(server.resourceTemplates.length ? [{ kind: 'templates' as const, serverId: id, templates: server.resourceTemplates }] : []),
+      ...resources.map((resource) => ({ kind: 'resource' as const, serverId: id, resource })),
+      ...(server.moreResources ? [{ kind: 'more' as const, serverId: id, loaded: resources.length }] : []),
+    ];
   }
 
-  getTreeItem(node: Node): vscode.TreeItem {
-    if (node.kind === 'server') {
-      const item = new vscode.TreeItem(node.server.id, vscode.TreeItemCollapsibleState.Collapsed);
-      item.id = `server/${node.server.id}`;
-      item.description = vscode.l10n.t('{0} resources', node.server.resources.length);
-      item.iconPath = new vscode.ThemeIcon('server');
-      return item;
+  getTreeItem(node: ResourceNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'server': {
+        const { server } = node;
+        const item = new vscode.TreeItem(server.id, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `server/${server.id}`;
+        item.description = [
+          server.resources.length ? vscode.l10n.t('{0}{1} resources', server.resources.length, server.moreResources ? '+' : '') : undefined,
+          server.resourceTemplates.length ? vscode.l10n.t('{0} templates', server.resourceTemplates.length) : undefined,
+        ]
+          .filter(Boolean)
+          .join(', ');
+        item.iconPath = new vscode.ThemeIcon('server');
+        item.contextValue = 'mcpResourceServer';
+        return item;
+      }
+      case 'templates': {
+        const item = new vscode.TreeItem(vscode.l10n.t('Resource Templates'), vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `templates/${node.serverId}`;
+        item.description = String(node.templates.length);
+        item.iconPath = new vscode.ThemeIcon('symbol-snippet');
+        return item;
+      }
+      case 'template': {
+        const { template } = node;
+        const item = new vscode.TreeItem(template.title ?? template.name, vscode.TreeItemCollapsibleState.None);
+        item.id = `template/${node.serverId}/${template.uriTemplate}`;
+        item.description = template.uriTemplate;
+        item.tooltip = plainTooltip(template.description, template.uriTemplate, template.mimeType);
+        item.iconPath = new vscode.ThemeIcon('symbol-snippet');
+        item.contextValue = 'mcpResourceTemplate';
+        item.command = { command: 'mcpHost.openResourceTemplate', title: vscode.l10n.t('Open from Template…'), arguments: [node] };
+        return item;
+      }
+      case 'more': {
+        const item = new vscode.TreeItem(vscode.l10n.t('Load more…'), vscode.TreeItemCollapsibleState.None);
+        item.id = `more/${node.serverId}/${node.loaded}`;
+        item.description = vscode.l10n.t('{0} loaded', node.loaded);
+        item.iconPath = new vscode.ThemeIcon('ellipsis');
+        item.command = { command: 'mcpHost.loadMoreResources', title: vscode.l10n.t('Load More Resources'), arguments: [node] };
+        return item;
+      }
+      case 'resource': {
+        const { resource } = node;
+        const item = new vscode.TreeItem(resource.title ?? resource.name, vscode.TreeItemCollapsibleState.None);
+        item.id = `resource/${node.serverId}/${resource.uri}`;
+        item.description = [resource.uri, resource.size === undefined ? undefined : formatSize(resource.size)].filter(Boolean).join(' · ');
+        item.tooltip = plainTooltip(resource.description, resource.uri, resource.mimeType);
+        item.iconPath = iconOf(resource);
+        item.contextValue = 'mcpResource';
+        item.command = { command: 'vscode.open', title: vscode.l10n.t('Open Resource'), arguments: [resourceEditorUri({ serverId: node.serverId, uri: resource.uri }, resource.name, resource.mimeType)] };
+        return item;
+      }
     }
-    const { resource } = node;
-    const item = new vscode.TreeItem(resource.title ?? resource.name, vscode.TreeItemCollapsibleState.None);
-    item.id = `resource/${node.serverId}/${resource.uri}`;
-    item.description = [resource.uri, resource.size === undefined ? undefined : formatSize(resource.size)].filter(Boolean).join(' · ');
-    // Server strings are untrusted: plain text only.
-    item.tooltip = new vscode.MarkdownString().appendText([resource.description, resource.uri, resource.mimeType].filter(Boolean).join('\n\n'));
-    item.iconPath = new vscode.ThemeIcon(iconFor(resource.mimeType));
-    item.contextValue = 'mcpResource';
-    item.command = { command: 'vscode.open', title: vscode.l10n.t('Open Resource'), arguments: [resourceEditorUri({ serverId: node.serverId, uri: resource.uri }, resource.name, resource.mimeType)] };
-    return item;
   }
+}
+
+const offersResources = (s: ServerSnapshot) => s.status === 'running' && (s.resources.length > 0 || s.resourceTemplates.length > 0);
+
+/** Server strings are untrusted: plain text only. */
+function plainTooltip(...lines: (string | undefined)[]): vscode.MarkdownString {
+  return new vscode.MarkdownString().appendText(lines.filter(Boolean).join('\n\n'));
+}
+
+/**
+ * The resource's own icon when it carries one inline (`data:image/…`), else one from its MIME type.
+ * Icons at https addresses are not fetched: the host never loads a URL a server names.
+ */
+export function iconOf(resource: Resource): vscode.ThemeIcon | vscode.Uri {
+  const own = resource.icons?.find((icon) => /^data:image\/(png|jpeg|gif|webp|svg\+xml)[;,]/.test(icon.src));
+  if (own) return vscode.Uri.parse(own.src);
+  return new vscode.ThemeIcon(iconFor(resource.mimeType));
 }
 
 function iconFor(mimeType: string | undefined): string {
@@ -42,6 +112,6 @@ function iconFor(mimeType: string | undefined): string {
   return 'file-binary';
 }
 
-function formatSize(bytes: number): string {
+export function formatSize(bytes: number): string {
   return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
