@@ -121,7 +121,10 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
       return await reading;
     } catch (error) {
       if (abort.signal.aborted) throw vscode.FileSystemError.Unavailable(vscode.l10n.t('Reading {0} from MCP server "{1}" was cancelled.', location.uri, location.serverId));
-      throw vscode.FileSystemError.FileNotFound(vscode.l10n.t('MCP server "{0}" could not read {1}: {2}', location.serverId, location.uri, (error as Error).message));
+      // The editor's own placeholder cannot carry the reason: the notification does.
+      const message = (error as Error).message.startsWith(`MCP server "${location.serverId}"`) ? (error as Error).message : vscode.l10n.t('MCP server "{0}" could not read {1}: {2}', location.serverId, location.uri, (error as Error).message);
+      void vscode.window.showErrorMessage(message);
+      throw vscode.FileSystemError.FileNotFound(message);
     } finally {
       settled = true;
       clearTimeout(slow);

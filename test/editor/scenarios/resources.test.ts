@@ -11,11 +11,15 @@ const EVERYTHING_DIR = path.join(REPO, 'node_modules/@modelcontextprotocol/serve
 const servers = {
   everything: { command: process.execPath, args: [path.join(EVERYTHING_DIR, 'index.js'), 'stdio'] },
   fixture: { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--image-resource'] },
+  // Last in the view, so End reaches its rows: a resource kit and 5,000 more resources in pages of 100.
+  kit: { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--resource-kit', '--extra-resources', '5000', '--resource-page-size', '100'] },
 };
+
+const SERVER_IDS = Object.keys(servers);
 
 describe('Resources in a real VS Code', function () {
   this.timeout(180_000);
-  const editor = scenarioEditor(servers);
+  const editor = scenarioEditor(servers, { 'chat.disableAIFeatures': false });
 
   const view = () => editor().workbench.page.locator('.pane', { has: editor().workbench.page.locator('.pane-header', { hasText: 'MCP Resources' }) });
   const row = (label: string) => view().locator('.monaco-list-row', { hasText: label }).first();
@@ -27,7 +31,28 @@ describe('Resources in a real VS Code', function () {
     const servers = editor().workbench.serversPane().locator('.pane-header');
     if ((await servers.getAttribute('aria-expanded')) === 'true') await servers.click();
     await serverRow(id).waitFor();
+    for (const other of SERVER_IDS) if (other !== id) await collapseServer(other);
     if ((await serverRow(id).getAttribute('aria-expanded')) !== 'true') await serverRow(id).click();
+  }
+
+  async function collapseServer(id: string): Promise<void> {
+    if ((await serverRow(id).getAttribute('aria-expanded')) === 'true') await serverRow(id).click();
+  }
+
+  const page = () => editor().workbench.page;
+  const quickInput = () => page().locator('.quick-input-widget input');
+  /** An editor's text area showing `text`. */
+  const editorShowing = (text: string) => page().locator('.editor-instance .view-lines', { hasText: text }).first();
+
+  /** Answers the variable quick pick: types `typed`, then takes the suggestion `take`. */
+  async function answerVariable(title: RegExp, typed: string, take: string, expectedSuggestions?: string[]): Promise<void> {
+    await page().locator('.quick-input-widget .quick-input-title', { hasText: title }).waitFor();
+    await quickInput().fill(typed);
+    if (expectedSuggestions) {
+      const rows = page().locator('.quick-input-list .monaco-list-row').filter({ visible: true });
+      await waitFor(`suggestions ${expectedSuggestions.join(', ')}`, async () => JSON.stringify((await rows.allTextContents()).map((t) => t.trim())) === JSON.stringify(expectedSuggestions) || undefined);
+    }
+    await editor().workbench.pick(take);
   }
 
   it('lists each server\'s resources and opens a text resource read-only with its language', async () => {
@@ -58,5 +83,101 @@ describe('Resources in a real VS Code', function () {
     const preview = await editor().workbench.webview('img.scale-to-fit, img.pixelated, .image-container img');
     await waitFor('the image to decode', async () => (await preview.locator('img').first().evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)) === 1);
     await editor().workbench.screenshot('51-resource-image');
+  });
+
+  it('opens a template from server-everything with the server\'s completion, and the open editor refreshes on updates', async () => {
+    await expandServer('everything');
+    await row('Resource Templates').click();
+    await row('Dynamic Text Resource').waitFor();
+    await editor().workbench.screenshot('52-resource-templates');
+    await row('Dynamic Text Resource').click();
+    await answerVariable(/Dynamic Text Resource \(everything\): resourceId \(1\/1\)/, '7', '7', ['7']);
+    await page().locator('.tab', { hasText: '7.txt' }).waitFor();
+    const resource7 = page().locator('.editor-instance .view-lines', { hasText: 'Resource 7: This is a plaintext resource created at' });
+    await resource7.waitFor();
+    const first = (await resource7.textContent()) ?? '';
+    // Subscribed while the editor is open: server-everything's simulated updates reload it.
+    await editor().control('callTool', { serverId: 'everything', name: 'toggle-subscriber-updates', args: {} });
+    try {
+      await waitFor('the editor to show the re-read resource', async () => {
+        const now = (await resource7.textContent().catch(() => '')) ?? '';
+        return now !== '' && now !== first;
+      }, 30_000);
+    } finally {
+      await editor().control('callTool', { serverId: 'everything', name: 'toggle-subscriber-updates', args: {} });
+    }
+  });
+
+  it('completes a template variable from the one chosen before it', async () => {
+    await expandServer('kit');
+    await row('Resource Templates').click();
+    await row('Note').click();
+    await answerVariable(/Note \(kit\): folder \(1\/2\)/, 'h', 'home', ['home']);
+    await answerVariable(/Note \(kit\): name \(2\/2\)/, '', 'garden', ['groceries', 'garden']);
+    await page().locator('.tab', { hasText: 'garden.md' }).waitFor();
+    await editorShowing('A note in home.').waitFor();
+    assert.equal((await editor().control<{ languageId: string }>('activeEditor')).languageId, 'markdown');
+  });
+
+  it('shows the first page of 5,000 resources and loads the next on "Load more…"', async () => {
+    await expandServer('kit');
+    // The last row of the view is kit's "Load more…"; the tree is virtual, so go there by keyboard.
+    await row('fixture://readme').click();
+    await page().keyboard.press('End');
+    const more = view().locator('.monaco-list-row', { hasText: 'Load more…' });
+    await more.filter({ hasText: '100 loaded' }).waitFor();
+    await editor().workbench.screenshot('53-resources-load-more');
+    await page().keyboard.press('Enter');
+    await waitFor('the second page and a new "Load more…"', async () => {
+      await page().keyboard.press('End');
+      return (await more.filter({ hasText: '200 loaded' }).count()) > 0;
+    }, 30_000);
+    await view().locator('.monaco-list-row', { hasText: 'fixture://item/194' }).waitFor();
+  });
+
+  it('finds a resource across servers by name, loading the pages not yet seen', async () => {
+    await editor().workbench.runCommand('MCP: Find Resource…');
+    await quickInput().fill('item-4999');
+    await page().locator('.quick-input-list .monaco-list-row', { hasText: 'fixture://item/4999' }).filter({ visible: true }).waitFor({ timeout: 60_000 });
+    await editor().workbench.screenshot('54-find-resource');
+    await editor().workbench.pick('fixture://item/4999');
+    await page().locator('.tab', { hasText: '4999.txt' }).waitFor();
+    await editorShowing('4999').waitFor();
+  });
+
+  it('opens a multi-megabyte blob as binary, and reads slow resources with a way to cancel', async () => {
+    await editor().workbench.runCommand('MCP: Open Resource from Template…');
+    await editor().workbench.pick('fixture://blob/{bytes}', 'kit');
+    await answerVariable(/blob \(kit\): bytes \(1\/1\)/, String(5 * 1024 * 1024), String(5 * 1024 * 1024));
+    await page().locator('.tab', { hasText: String(5 * 1024 * 1024) }).waitFor();
+    await page().getByText('The file is not displayed in the text editor because it is either binary or uses an unsupported text encoding.').waitFor({ timeout: 60_000 });
+    await editor().workbench.runCommand('MCP: Open Resource from Template…');
+    await editor().workbench.pick('fixture://slow/{ms}', 'kit');
+    await answerVariable(/slow \(kit\): ms \(1\/1\)/, '60000', '60000');
+    const reading = page().locator('.notification-toast', { hasText: 'Reading fixture://slow/60000 from MCP server "kit"' });
+    await reading.waitFor();
+    await editor().workbench.screenshot('55-resource-slow-read');
+    await reading.getByRole('button', { name: 'Cancel' }).click();
+    await page().getByText('The editor could not be opened').waitFor();
+    await reading.waitFor({ state: 'detached' });
+    // A resource the server no longer has: the reason, with the server and the URI, in an error.
+    await editor().workbench.runCommand('MCP: Find Resource…');
+    await quickInput().fill('fixture://gone');
+    await editor().workbench.pick('fixture://gone', 'kit');
+    await page().locator('.notification-toast', { hasText: 'MCP server "kit" has no resource fixture://gone' }).waitFor();
+  });
+
+  it('adds an open resource to a chat request, and @mcp hands its text to the model', async () => {
+    await editor().workbench.runCommand('MCP: Find Resource…');
+    await quickInput().fill('fixture://readme');
+    await editor().workbench.pick('fixture://readme', 'kit');
+    await page().locator('.tab', { hasText: 'readme.txt' }).waitFor();
+    await editor().workbench.runCommand('MCP: Add Resource to Chat');
+    await page().locator('.interactive-input-part .chat-attached-context-attachment', { hasText: 'readme.txt' }).waitFor();
+    assert.deepEqual(await editor().control('chatModels'), ['fixture-model'], 'the stand-in chat model is ready');
+    await editor().workbench.sendChat('@mcp what does the attached resource say?');
+    const answer = await editor().workbench.lastChatResponse(/Model saw: .*README of fixture-legacy/);
+    assert.match(answer, /Resource fixture:\/\/readme from MCP server "kit" \(text\/plain\):\s*README of fixture-legacy/);
+    await editor().workbench.screenshot('56-resource-in-chat');
   });
 });
