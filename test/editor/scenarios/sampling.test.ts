@@ -124,7 +124,14 @@ describe('Sampling in a real VS Code', function () {
     await editor().workbench.runCommand('MCP: Show Waiting Requests');
     await editor().workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Sampling request from "everything"' }).waitFor();
     await editor().workbench.screenshot('33-sampling-queue');
-    await editor().workbench.pick('Sampling request from "fixture"');
+    // A panel that finishes loading late can take focus, which closes a quick pick (as it would for
+    // a user): then the list is opened again.
+    let attempt = 0;
+    await waitFor('the fixture\'s request picked from the waiting list', async () => {
+      if (attempt++ > 0) await editor().workbench.runCommand('MCP: Show Waiting Requests');
+      const row = editor().workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Sampling request from "fixture"' }).filter({ visible: true }).first();
+      return row.click({ timeout: 5_000 }).then(() => true, () => false);
+    }, 90_000);
     for (const [pending, expected] of [
       [second, /Model saw: second/],
       [first, /Model saw: .*first/],
