@@ -248,15 +248,8 @@ export class ServerConnection implements Disposable {
     if (generation === this.generation) this.fire();
   }
 
-  async loadMoreResources(): Promise<void> {
-    this.requireRunning();
-    try {
-      await this.lists.resourcePages.loadMore();
-    } catch (error) {
-      throw describeRequestError(this.id, 'resources/list', error, this.definition.requestTimeoutMs);
-    } finally {
-      this.fire();
-    }
+  loadMoreResources(): Promise<void> {
+    return this.listResources(() => this.lists.resourcePages.loadMore());
   }
 
   async freshResources(): Promise<readonly Resource[]> {
@@ -264,10 +257,15 @@ export class ServerConnection implements Disposable {
     return this.lists.resources;
   }
 
-  async loadAllResources(signal: AbortSignal, onPage: () => void): Promise<void> {
+  loadAllResources(signal: AbortSignal, onPage: () => void): Promise<void> {
+    return this.listResources(() => this.lists.resourcePages.loadAll(signal, onPage));
+  }
+
+  /** Runs a `resources/list` paging step the user asked for; errors name the server; the view hears the outcome. */
+  private async listResources(step: () => Promise<void>): Promise<void> {
     this.requireRunning();
     try {
-      await this.lists.resourcePages.loadAll(signal, onPage);
+      await step();
     } catch (error) {
       throw describeRequestError(this.id, 'resources/list', error, this.definition.requestTimeoutMs);
     } finally {
