@@ -24,6 +24,7 @@ export interface McpHostApi {
   listServers(): McpServerInfo[];
   listTools(serverId: string): Tool[];
   listPrompts(serverId: string): Prompt[];
+  /** The resources loaded so far: the first page, and any pages the user loaded since (the view's "Load more…"). */
   listResources(serverId: string): Resource[];
   listResourceTemplates(serverId: string): ResourceTemplateType[];
   /** Calls a tool directly (extensions are trusted code): no confirmation. */
