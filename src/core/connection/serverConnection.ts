@@ -8,7 +8,7 @@ import { isAlive, listDescendants, terminateProcesses } from './processTree';
 import { RestartPolicy } from './restartPolicy';
 import { describeRequestError, ServerUnavailableError } from './serverErrors';
 import { ServerLists } from './serverLists';
-import { ResourceUpdateStream } from '../resources/resourceUpdateStream';
+import { ResourceWatches } from '../resources/resourceWatches';
 import { logServerMessage, mcpLevelFor, type ServerLog } from './serverLog';
 import type { ServerSnapshot, ServerStatus } from './serverSnapshot';
 import { openSession, type OpenedSession } from './sessionOpener';
@@ -60,8 +60,7 @@ export class ServerConnection implements Disposable {
   /** Whether the server waits for the host (its sampling request is with the user or a model). */
   private readonly hostWaits = new HostWaits();
   /** Resources someone wants updates about (open editors), kept across sessions. */
-  private readonly watchedResources = new Set<string>();
-  private updateStream: { client: Client; stream: ResourceUpdateStream } | undefined;
+  private readonly watches: ResourceWatches;
 
   constructor(
     readonly definition: ResolvedServerDefinition,
@@ -73,6 +72,13 @@ export class ServerConnection implements Disposable {
   ) {
     this.policy = new RestartPolicy(definition.restart);
     this.lists = new ServerLists(deps.log, definition.requestTimeoutMs, () => this.fire(), () => this.session?.client);
+    this.watches = new ResourceWatches({
+      client: () => (this.takesResourceSubscriptions ? this.session?.client : undefined),
+      request: (label, run) => this.request(label, run),
+      describe: (label, error) => describeRequestError(this.id, label, error, definition.requestTimeoutMs),
+      timeoutMs: definition.requestTimeoutMs,
+      warn: (message) => deps.log.warn(message),
+    });
   }
 
   get id(): string {
@@ -95,44 +101,12 @@ export class ServerConnection implements Disposable {
    * Asks the server for `notifications/resources/updated` about `uri` until {@link unwatchResource}.
    * The set outlives sessions: after a restart the host subscribes again.
    */
-  async watchResource(uri: string): Promise<void> {
-    this.watchedResources.add(uri);
-    await this.applyWatch(uri, true);
+  watchResource(uri: string): Promise<void> {
+    return this.watches.watch(uri);
   }
 
-  async unwatchResource(uri: string): Promise<void> {
-    if (!this.watchedResources.delete(uri)) return;
-    await this.applyWatch(uri, false);
-  }
-
-  private async applyWatch(uri: string, on: boolean): Promise<void> {
-    const client = this.session?.client;
-    if (!client || !this.takesResourceSubscriptions) return;
-    if (client.getProtocolEra() === 'legacy') {
-      await this.request(`resources/${on ? 'subscribe' : 'unsubscribe'} "${uri}"`, (c, options) => (on ? c.subscribeResource({ uri }, options) : c.unsubscribeResource({ uri }, options)));
-      return;
-    }
-    try {
-      await (on ? this.updateStreamOf(client).add(uri) : this.updateStreamOf(client).remove(uri));
-    } catch (error) {
-      throw describeRequestError(this.id, `subscriptions/listen for "${uri}"`, error, this.definition.requestTimeoutMs);
-    }
-  }
-
-  /** 2026-07-28: the session's listen stream for resource updates. */
-  private updateStreamOf(client: Client): ResourceUpdateStream {
-    if (this.updateStream?.client !== client) {
-      const stream = new ResourceUpdateStream((uris) => client.listen({ resourceSubscriptions: [...uris] }, { timeout: this.definition.requestTimeoutMs }));
-      this.updateStream = { client, stream };
-    }
-    return this.updateStream.stream;
-  }
-
-  /** A new session: the resources still open are subscribed to again. */
-  private rewatchResources(): void {
-    for (const uri of this.watchedResources) {
-      this.applyWatch(uri, true).catch((error) => this.deps.log.warn(`Could not subscribe to ${uri} again: ${(error as Error).message}`));
-    }
+  unwatchResource(uri: string): Promise<void> {
+    return this.watches.unwatch(uri);
   }
 
   snapshot(): ServerSnapshot {
@@ -317,7 +291,7 @@ export class ServerConnection implements Disposable {
         await this.lists.refreshAll(client, () => generation === this.generation);
         if (generation !== this.generation) return;
         this.setStatus('running');
-        this.rewatchResources();
+        this.watches.renew();
       } catch (error) {
         if (generation !== this.generation) return;
         this.liveTransport = undefined;
@@ -460,8 +434,6 @@ export class ServerConnection implements Disposable {
 
   private disposeSession(): void {
     for (const disposable of this.sessionDisposables.splice(0)) disposable.dispose();
-    // The session's streams end with its client.
-    this.updateStream = undefined;
   }
 
   private setStatus(status: ServerStatus, reason?: string): void {

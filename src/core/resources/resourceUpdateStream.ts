@@ -15,14 +15,17 @@ export class ResourceUpdateStream {
 
   constructor(private readonly listen: (uris: readonly string[]) => Promise<ListenHandle>) {}
 
-  add(uri: string): Promise<void> {
-    if (this.uris.has(uri)) return this.queue;
-    this.uris.add(uri);
+  /** Adds URIs to the stream's set; one new stream however many. */
+  add(...uris: string[]): Promise<void> {
+    const added = uris.filter((uri) => !this.uris.has(uri));
+    if (added.length === 0) return this.queue;
+    for (const uri of added) this.uris.add(uri);
     return this.reopen();
   }
 
-  remove(uri: string): Promise<void> {
-    if (!this.uris.delete(uri)) return this.queue;
+  remove(...uris: string[]): Promise<void> {
+    const removed = uris.filter((uri) => this.uris.delete(uri));
+    if (removed.length === 0) return this.queue;
     return this.reopen();
   }
 

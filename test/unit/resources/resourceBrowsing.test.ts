@@ -125,7 +125,8 @@ describe('resources: update streams (2026-07-28)', () => {
     await stream.remove('a://1');
     await stream.remove('a://2');
     await stream.remove('a://2');
-    assert.deepEqual(log, ['open 1 [a://1]', 'open 2 [a://1 a://2]', 'close 1', 'open 3 [a://2]', 'close 2', 'close 3']);
+    await stream.add('b://1', 'b://2', 'b://3'); // after a restart: every open resource, one stream
+    assert.deepEqual(log, ['open 1 [a://1]', 'open 2 [a://1 a://2]', 'close 1', 'open 3 [a://2]', 'close 2', 'close 3', 'open 4 [b://1 b://2 b://3]']);
   });
 });
 
