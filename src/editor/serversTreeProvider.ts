@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { plural } from '../shared/plural';
 import type { ServerSnapshot, ServerStatus } from '../core/connection/serverSnapshot';
 import { HostTreeProvider } from './hostTreeProvider';
 
@@ -101,8 +102,4 @@ function serverTooltip(server: ServerSnapshot): vscode.MarkdownString {
 
 function escape(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!<>|]/g, '\\$&');
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

@@ -2,6 +2,7 @@ import type { Resource, ResourceTemplateType } from '@modelcontextprotocol/clien
 import * as vscode from 'vscode';
 import type { ServerSnapshot } from '../../core/connection/serverSnapshot';
 import { HostTreeProvider } from '../hostTreeProvider';
+import { plural } from '../../shared/plural';
 import { resourceEditorUri } from './resourceFileSystem';
 
 export type ResourceNode =
@@ -38,8 +39,8 @@ export class ResourcesTreeProvider extends HostTreeProvider<ResourceNode> {
         const item = new vscode.TreeItem(server.id, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `server/${server.id}`;
         item.description = [
-          server.resources.length ? vscode.l10n.t('{0}{1} resources', server.resources.length, server.moreResources ? '+' : '') : undefined,
-          server.resourceTemplates.length ? vscode.l10n.t('{0} templates', server.resourceTemplates.length) : undefined,
+          server.resources.length ? (server.moreResources ? `${server.resources.length}+ resources` : plural(server.resources.length, 'resource')) : undefined,
+          server.resourceTemplates.length ? plural(server.resourceTemplates.length, 'template') : undefined,
         ]
           .filter(Boolean)
           .join(', ');
