@@ -309,7 +309,7 @@ describe('ServerConnection against real fixture servers', () => {
     });
 
     it('talks HTTP+SSE to server-everything, chosen with type "sse" or by falling back from a 4xx', async () => {
-      sse = await startEverythingSse(http.port + 1);
+      sse = await startEverythingSse();
       const explicit = connect(httpDefinition('sse', `http://127.0.0.1:${sse.port}/sse`, 'sse')).connection;
       await explicit.start();
       assert.equal(explicit.snapshot().status, 'running', explicit.snapshot().reason);

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import type { ServerDefinition, ResolvedServerDefinition } from '../../../src/core/config/serverDefinition';
@@ -70,9 +71,48 @@ export function startHttpFixture(args: string[] = []): Promise<RunningProcess> {
   return startListening(process.execPath, [fixture('httpServer'), ...args], {}, /^listening (\d+)/);
 }
 
-/** server-everything's legacy HTTP+SSE transport (a third-party 2024-11-05 style server). */
-export async function startEverythingSse(port: number): Promise<RunningProcess> {
-  return startListening(process.execPath, [EVERYTHING, 'sse'], { PORT: String(port) }, /running on port (\d+)/i);
+/**
+ * server-everything's legacy HTTP+SSE transport (a third-party 2024-11-05 style server).
+ * It listens on a port it is given and says "running" even when the bind failed (Express 5 calls
+ * the listen callback with the error), so we take a port the system reports free and only return
+ * once the port accepts connections — trying another port when another socket took it meanwhile.
+ */
+export async function startEverythingSse(): Promise<RunningProcess> {
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const port = await freePort();
+    const running = await startListening(process.execPath, [EVERYTHING, 'sse'], { PORT: String(port) }, /running on port (\d+)/i);
+    try {
+      await waitFor(`server-everything listening on ${port}`, () => accepts(port), 3_000);
+      return running;
+    } catch (error) {
+      lastError = error;
+      await running.stop();
+    }
+  }
+  throw lastError;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 function startListening(command: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<RunningProcess> {
