@@ -47,11 +47,17 @@ describe('An untrusted workspace in a real VS Code', function () {
   it('asks for consent and starts the workspace server once the user trusts the workspace', async () => {
     await editor.workbench.runCommand('Workspaces: Manage Workspace Trust');
     await editor.workbench.page.locator('.workspace-trust-editor .workspace-trust-buttons-row .monaco-button', { hasText: /^Trust$/ }).first().click();
-    await editor.workbench.page.keyboard.press('Escape');
+    // The consent comes up over the trust editor; a key pressed before it shows could dismiss it,
+    // so the trust editor is closed only after the user has answered.
     const consent = editor.workbench.page.locator('.monaco-dialog-box', { hasText: 'Allow MCP server "from-repo"' });
     await consent.waitFor({ timeout: 30_000 });
     await editor.workbench.screenshot('11-consent-after-trust');
     await consent.getByRole('button', { name: 'Allow' }).click();
+    await consent.waitFor({ state: 'detached' });
+    const trustEditor = editor.workbench.page.locator('.modal-editor-part');
+    await trustEditor.locator('.modal-editor-header').click();
+    await editor.workbench.page.keyboard.press('Escape');
+    await trustEditor.waitFor({ state: 'hidden' });
     await editor.workbench.openMcpView();
     await editor.workbench.waitForServerDescription('from-repo', /^running/);
     await waitFor('a process for the repo server', async () => (await server('from-repo'))?.pid);
