@@ -3,6 +3,7 @@ import type { FieldProblem, ObjectField } from '../../shared/protocol/formModel'
 import { buildArgumentsForm } from '../forms/schemaForm';
 import { validateAgainstSchema } from '../forms/schemaValidation';
 import { RequestRateLimiter } from '../host/requestRateLimiter';
+import { EarlyCompletions } from './earlyCompletions';
 import { restrictedSchemaProblem } from './restrictedSchema';
 import { inspectUrl, type UrlInspection } from './urlSafety';
 
@@ -50,6 +51,7 @@ export class ElicitationRouter {
   private readonly limiter = new RequestRateLimiter();
   /** URL flows the user started and the server has not yet reported complete, per server. */
   private readonly open = new Map<string, Map<string, () => void>>();
+  private readonly early = new EarlyCompletions();
 
   constructor(
     private readonly port: ElicitationPort,
@@ -78,10 +80,16 @@ export class ElicitationRouter {
     return { action: result.action };
   }
 
-  /** `notifications/elicitation/complete`: ends the wait for that flow; unknown or finished ids are ignored. */
+  /**
+   * `notifications/elicitation/complete`: ends the wait for that flow. Unknown or finished ids are
+   * ignored, but an unknown one is remembered briefly in case the error that lists it comes next.
+   */
   complete(serverId: string, elicitationId: string): void {
     const done = this.open.get(serverId)?.get(elicitationId);
-    if (!done) return;
+    if (!done) {
+      this.early.remember(serverId, elicitationId);
+      return;
+    }
     this.open.get(serverId)!.delete(elicitationId);
     done();
   }
@@ -96,7 +104,9 @@ export class ElicitationRouter {
     // still reading the consent (or as the page opens) counts, rather than being ignored as unknown.
     const flows = this.open.get(serverId) ?? new Map<string, () => void>();
     this.open.set(serverId, flows);
-    const completions = Promise.all(elicitations.map((e) => new Promise<void>((resolve) => flows.set(e.elicitationId, resolve))));
+    const completions = Promise.all(
+      elicitations.map((e) => new Promise<void>((resolve) => (this.early.take(serverId, e.elicitationId) ? resolve() : flows.set(e.elicitationId, resolve)))),
+    );
     let reported = false;
     void completions.then(() => (reported = true));
     const allDone = new AbortController();

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/client';
 import { ElicitationRouter, type ElicitationPort, type FormElicitation, type UrlElicitation } from '../../../src/core/elicitation/elicitationRouter';
+import { EARLY_COMPLETION_MEMORY_MS, EARLY_COMPLETIONS_PER_SERVER, EarlyCompletions } from '../../../src/core/elicitation/earlyCompletions';
 import { restrictedSchemaProblem } from '../../../src/core/elicitation/restrictedSchema';
 import { inspectUrl } from '../../../src/core/elicitation/urlSafety';
 import { EVERYTHING, fixture } from '../support/fixtures';
@@ -90,6 +91,45 @@ async function setup(user: ReturnType<typeof scriptedUser>, server: Record<strin
 
 const everything = { command: process.execPath, args: [EVERYTHING, 'stdio'] };
 const fixtureServer = (script: 'legacyStdio' | 'modernStdio') => (script === 'legacyStdio' ? legacy : modern)({ args: [fixture(script), '--elicitation-tools'] });
+
+describe('elicitation: a completion that arrives before the error listing it', () => {
+  const login = (elicitationId: string) => ({ mode: 'url' as const, elicitationId, url: 'https://login.example.com/start', message: 'Sign in.' });
+
+  it('counts when the error comes next, so no "finish in your browser" notice is shown', async () => {
+    const user = scriptedUser({ url: () => 'accept' });
+    const router = new ElicitationRouter(user.port);
+    router.complete('s', 'login-1'); // read in the same chunk as the -32042, handled first
+    assert.equal(await router.satisfy('s', [login('login-1')], new AbortController().signal), true);
+    assert.equal(user.shown.urls.length, 1, 'the user still consents before the call is retried');
+    assert.equal(user.shown.waits.length, 0);
+  });
+
+  it('counts once, only for its own server and id', async () => {
+    const user = scriptedUser({ url: () => 'accept', browser: async () => 'cancel' });
+    const router = new ElicitationRouter(user.port);
+    router.complete('s', 'login-1');
+    assert.equal(await router.satisfy('other', [login('login-1')], new AbortController().signal), false, 'another server with the same id waits');
+    assert.equal(await router.satisfy('s', [login('login-2')], new AbortController().signal), false, 'another id waits');
+    assert.equal(await router.satisfy('s', [login('login-1')], new AbortController().signal), true);
+    assert.equal(await router.satisfy('s', [login('login-1')], new AbortController().signal), false, 'a completion is used up once it counted');
+    assert.equal(user.shown.waits.length, 3, 'the user was asked to finish in the browser each time it had not counted');
+  });
+
+  it('is forgotten after a minute, and at most 32 are kept per server', () => {
+    let now = 0;
+    const early = new EarlyCompletions(() => now);
+    early.remember('s', 'old');
+    now = EARLY_COMPLETION_MEMORY_MS - 1;
+    early.remember('s', 'recent');
+    now = EARLY_COMPLETION_MEMORY_MS;
+    assert.equal(early.take('s', 'old'), false, 'a minute old');
+    assert.equal(early.take('s', 'recent'), true);
+    for (let i = 0; i <= EARLY_COMPLETIONS_PER_SERVER; i++) early.remember('s', `id-${i}`);
+    assert.equal(early.take('s', 'id-0'), false, 'the oldest went first');
+    assert.equal(early.take('s', 'id-1'), true);
+    assert.equal(early.take('s', `id-${EARLY_COMPLETIONS_PER_SERVER}`), true);
+  });
+});
 
 describe('ElicitationRouter with real servers', function () {
   this.timeout(30_000);
