@@ -182,8 +182,7 @@ export class ServerConnection implements Disposable {
     signal?: AbortSignal,
     onProgress?: RequestOptions['onprogress'],
   ): Promise<T> {
-    const session = this.session;
-    if (!session || this.status !== 'running') throw new ServerUnavailableError(this.id, this.status, this.reason);
+    const session = this.requireRunning();
     // The idle timeout is ours (it stands still while the server waits for the host); the SDK
     // keeps the total cap.
     const idle = this.hostWaits.deadline(this.definition.requestTimeoutMs);
@@ -247,8 +246,10 @@ export class ServerConnection implements Disposable {
     }
   }
 
-  private requireRunning(): void {
+  /** The live session, or an error that names the server and why it cannot answer. */
+  private requireRunning(): OpenedSession {
     if (!this.session || this.status !== 'running') throw new ServerUnavailableError(this.id, this.status, this.reason);
+    return this.session;
   }
 
   /** Workspace folders changed: legacy servers are told; modern ones ask through input requests. */

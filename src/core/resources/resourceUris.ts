@@ -61,3 +61,8 @@ export function fileNameFor(uri: string, name?: string, mimeType?: string): stri
   const extension = mimeType ? EXTENSIONS[mimeType.split(';')[0].trim().toLowerCase()] : undefined;
   return extension ? `${base}${extension}` : base;
 }
+
+/** One string per server and resource URI, for maps (URIs compared exactly). */
+export function resourceKey(location: ResourceLocation): string {
+  return `${location.serverId}\u0000${location.uri}`;
+}

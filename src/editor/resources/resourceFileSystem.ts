@@ -2,7 +2,7 @@ import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
 import { contentBytes } from '../../core/resources/resourceContents';
 import type { McpHost } from '../../core/host/mcpHost';
-import { parseResourcePath, RESOURCE_SCHEME, resourcePath, type ResourceLocation } from '../../core/resources/resourceUris';
+import { parseResourcePath, RESOURCE_SCHEME, resourceKey, resourcePath, type ResourceLocation } from '../../core/resources/resourceUris';
 import { ResourceSubscriptions } from '../../core/resources/resourceSubscriptions';
 
 /** A read that takes longer than this shows a notification that can cancel it. */
@@ -27,10 +27,9 @@ export function resourcePartUri(location: ResourceLocation, part: number, partUr
 export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
   private readonly changes = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changes.event;
-  /** Editor URIs watched per `server\0uri`, so an update reaches every editor of that resource. */
-  private readonly watched = new Map<string, Set<string>>();
   /** What the last read learnt of each resource; `mtime` moves on every update notification. */
   private readonly stats = new Map<string, { ctime: number; mtime: number; size: number }>();
+  /** The subscriptions, and the editor URIs watching each resource (an update reaches them all). */
   private readonly subscriptions: ResourceSubscriptions;
   private readonly partsOffered = new Set<string>();
   private readonly listener: { dispose(): void };
@@ -44,27 +43,24 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
       (serverId, uri) => host.unsubscribeResource(serverId, uri),
     );
     this.listener = host.onDidUpdateResource(({ serverId, uri }) => {
-      const key = keyOf({ serverId, uri });
-      const editors = this.watched.get(key);
-      if (!editors) return;
-      const stat = this.stats.get(key);
+      const editors = this.subscriptions.watchersOf(serverId, uri);
+      if (editors.length === 0) return;
+      const stat = this.stats.get(resourceKey({ serverId, uri }));
       if (stat) stat.mtime = Date.now();
-      this.changes.fire([...editors].map((e) => ({ type: vscode.FileChangeType.Changed, uri: vscode.Uri.parse(e) })));
+      this.changes.fire(editors.map((e) => ({ type: vscode.FileChangeType.Changed, uri: vscode.Uri.parse(e) })));
     });
   }
 
   watch(uri: vscode.Uri): vscode.Disposable {
     const location = parseResourcePath(uri.path);
     if (!location) return new vscode.Disposable(() => undefined);
-    const key = keyOf(location);
-    const editors = this.watched.get(key) ?? new Set<string>();
-    this.watched.set(key, editors);
-    editors.add(uri.toString());
-    this.subscriptions.open(location.serverId, location.uri).catch((error) => this.log(`Could not subscribe to ${location.uri}: ${(error as Error).message}`));
+    const editor = uri.toString();
+    this.subscriptions.open(location.serverId, location.uri, editor).catch((error) => this.log(`Could not subscribe to ${location.uri}: ${(error as Error).message}`));
+    let ended = false;
     return new vscode.Disposable(() => {
-      editors.delete(uri.toString());
-      if (editors.size === 0) this.watched.delete(key);
-      this.subscriptions.close(location.serverId, location.uri).catch((error) => this.log(`Could not unsubscribe from ${location.uri}: ${(error as Error).message}`));
+      if (ended) return;
+      ended = true;
+      this.subscriptions.close(location.serverId, location.uri, editor).catch((error) => this.log(`Could not unsubscribe from ${location.uri}: ${(error as Error).message}`));
     });
   }
 
@@ -73,7 +69,7 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
    * current time and size 0 until its first read fills them in.
    */
   stat(uri: vscode.Uri): vscode.FileStat {
-    const key = keyOf(this.locate(uri));
+    const key = resourceKey(this.locate(uri));
     let known = this.stats.get(key);
     if (!known) {
       const now = Date.now();
@@ -92,7 +88,7 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
     if (!content) throw vscode.FileSystemError.FileNotFound(vscode.l10n.t('{0} from MCP server "{1}" has no part {2} (it has {3}).', location.uri, location.serverId, part + 1, result.contents.length));
     if (requested === null && result.contents.length > 1) this.offerParts(location, result.contents);
     const bytes = contentBytes(content);
-    const key = keyOf(location);
+    const key = resourceKey(location);
     const now = Date.now();
     const known = this.stats.get(key);
     this.stats.set(key, { ctime: known?.ctime ?? now, mtime: known?.mtime ?? now, size: bytes.byteLength });
@@ -133,7 +129,7 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
 
   /** A resource in several parts opens on its first; the others are offered once per resource. */
   private offerParts(location: ResourceLocation, contents: ReadResourceResult['contents']): void {
-    const key = keyOf(location);
+    const key = resourceKey(location);
     if (this.partsOffered.has(key)) return;
     this.partsOffered.add(key);
     const other = vscode.l10n.t('Open Another Part…');
@@ -177,4 +173,3 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
   }
 }
 
-const keyOf = (location: ResourceLocation) => `${location.serverId}\u0000${location.uri}`;

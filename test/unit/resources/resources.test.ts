@@ -30,15 +30,33 @@ describe('resources: subscriptions of open editors', () => {
       async (s, u) => void calls.push(`+${s} ${u}`),
       async (s, u) => void calls.push(`-${s} ${u}`),
     );
-    await subs.open('a', 'x://1');
-    await subs.open('a', 'x://1');
-    await subs.open('b', 'x://1');
-    await subs.close('a', 'x://1');
+    await subs.open('a', 'x://1', 'editor-1');
+    await subs.open('a', 'x://1', 'editor-2');
+    await subs.open('b', 'x://1', 'editor-3');
+    assert.deepEqual(subs.watchersOf('a', 'x://1'), ['editor-1', 'editor-2']);
+    await subs.close('a', 'x://1', 'editor-1');
     assert.equal(subs.isSubscribed('a', 'x://1'), true);
-    await subs.close('a', 'x://1');
-    await subs.close('a', 'x://1'); // an extra close changes nothing
-    await subs.close('b', 'x://1');
+    assert.deepEqual(subs.watchersOf('a', 'x://1'), ['editor-2']);
+    await subs.close('a', 'x://1', 'editor-1'); // a close without its open changes nothing
+    assert.deepEqual(subs.watchersOf('a', 'x://1'), ['editor-2']);
+    await subs.close('a', 'x://1', 'editor-2');
+    assert.deepEqual(subs.watchersOf('a', 'x://1'), []);
+    await subs.close('b', 'x://1', 'editor-3');
     assert.deepEqual(calls, ['+a x://1', '+b x://1', '-a x://1', '-b x://1']);
+  });
+
+  it('keeps an editor that watches a resource twice until both watches end', async () => {
+    const calls: string[] = [];
+    const subs = new ResourceSubscriptions(
+      async (s, u) => void calls.push(`+${s} ${u}`),
+      async (s, u) => void calls.push(`-${s} ${u}`),
+    );
+    await subs.open('a', 'x://1', 'editor-1');
+    await subs.open('a', 'x://1', 'editor-1');
+    await subs.close('a', 'x://1', 'editor-1');
+    assert.deepEqual(subs.watchersOf('a', 'x://1'), ['editor-1'], 'updates still reach the editor');
+    await subs.close('a', 'x://1', 'editor-1');
+    assert.deepEqual(calls, ['+a x://1', '-a x://1']);
   });
 });
 
