@@ -24,12 +24,18 @@ describe('resources: editor locations', () => {
 });
 
 describe('resources: subscriptions of open editors', () => {
-  it('subscribes once per resource and unsubscribes when the last editor closes', async () => {
+  /** Subscriptions whose subscribe and unsubscribe calls are recorded as `+server uri` / `-server uri`. */
+  function recordingSubscriptions() {
     const calls: string[] = [];
     const subs = new ResourceSubscriptions(
       async (s, u) => void calls.push(`+${s} ${u}`),
       async (s, u) => void calls.push(`-${s} ${u}`),
     );
+    return { subs, calls };
+  }
+
+  it('subscribes once per resource and unsubscribes when the last editor closes', async () => {
+    const { subs, calls } = recordingSubscriptions();
     await subs.open('a', 'x://1', 'editor-1');
     await subs.open('a', 'x://1', 'editor-2');
     await subs.open('b', 'x://1', 'editor-3');
@@ -46,11 +52,7 @@ describe('resources: subscriptions of open editors', () => {
   });
 
   it('keeps an editor that watches a resource twice until both watches end', async () => {
-    const calls: string[] = [];
-    const subs = new ResourceSubscriptions(
-      async (s, u) => void calls.push(`+${s} ${u}`),
-      async (s, u) => void calls.push(`-${s} ${u}`),
-    );
+    const { subs, calls } = recordingSubscriptions();
     await subs.open('a', 'x://1', 'editor-1');
     await subs.open('a', 'x://1', 'editor-1');
     await subs.close('a', 'x://1', 'editor-1');
