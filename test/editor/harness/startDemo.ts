@@ -1,13 +1,18 @@
 // `npm start`: a real VS Code in the browser with MCP Host installed and the demo workspace open.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { startCodeServer } from './codeServer';
 import { EXTENSION_VSIX, OUT, REPO, editorInstall, packageTestHost } from './editorSession';
 import { cacheDir } from './editorInstall';
 
-const DEMO_MCP_PORT = 3917; // fixed: demo/.vscode/settings.json points at it
+// The editor on PORT (default 3916), the demo's HTTP MCP server on the port after it; the demo
+// settings read that port from MCP_HOST_DEMO_PORT, which the editor inherits.
 const port = Number(process.env.PORT ?? 3916);
+const DEMO_MCP_PORT = port + 1;
+// One profile per clone: two checkouts on one machine never share a demo's state.
+const profileDir = path.join(cacheDir(), `demo-profile-${createHash('sha256').update(REPO).digest('hex').slice(0, 12)}`);
 
 async function main(): Promise<void> {
   const install = editorInstall();
@@ -26,11 +31,13 @@ async function main(): Promise<void> {
     userSettings: { 'chat.disableAIFeatures': false },
     open: path.join(REPO, 'demo'),
     trustWorkspaces: true,
-    profileDir: path.join(cacheDir(), 'demo-profile'),
+    profileDir,
     port,
+    env: { MCP_HOST_DEMO_PORT: String(DEMO_MCP_PORT) },
   });
   console.log(`\nMCP Host demo is running: ${editor.url}?folder=${encodeURIComponent(path.join(REPO, 'demo'))}`);
   console.log(`Modern (2026-07-28) demo server: http://127.0.0.1:${DEMO_MCP_PORT}/mcp`);
+  console.log(`Demo profile (settings, consent, secrets): ${profileDir}`);
   console.log('Press Ctrl+C to stop.');
   const stop = async () => {
     await editor.stop();
