@@ -1,7 +1,7 @@
 import type { Memento } from 'vscode';
 import type { PriorDiscovery } from '@modelcontextprotocol/client';
 import type { EraPinStore } from '../core/connection/eraPins';
-import type { ConsentStore } from '../core/host/ports';
+import type { ConsentRecord, ConsentStore } from '../core/host/ports';
 import type { ApprovalStore, ApprovedToolShape } from '../core/tools/toolApprovals';
 
 const ERA_PINS = 'mcpHost.eraPins';
@@ -42,14 +42,18 @@ export class MementoEraPinStore extends MementoRecord<PriorDiscovery> implements
   }
 }
 
-/** Consent to run workspace servers, per workspace, keyed by the definition hash the user saw. */
-export class MementoConsentStore implements ConsentStore {
-  constructor(private readonly memento: Memento) {}
-  allowedHash(serverKey: string): string | undefined {
-    return this.memento.get<Record<string, string>>(CONSENT, {})[serverKey];
+/** Consent to run workspace servers, per workspace: the hash of what the user allowed, and what they saw. */
+export class MementoConsentStore extends MementoRecord<ConsentRecord | string> implements ConsentStore {
+  constructor(memento: Memento) {
+    super(memento, CONSENT);
   }
-  allow(serverKey: string, definitionHash: string): Promise<void> {
-    return Promise.resolve(this.memento.update(CONSENT, { ...this.memento.get<Record<string, string>>(CONSENT, {}), [serverKey]: definitionHash }));
+  allowed(serverKey: string): ConsentRecord | undefined {
+    const record = this.get(serverKey);
+    // Earlier versions kept the bare hash; the fields they showed were not recorded.
+    return typeof record === 'string' ? { hash: record } : record;
+  }
+  allow(serverKey: string, record: ConsentRecord): Promise<void> {
+    return this.set(serverKey, record);
   }
 }
 

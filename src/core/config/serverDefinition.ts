@@ -117,6 +117,7 @@ export function describeTarget(def: Pick<ServerDefinition, 'transport' | 'comman
   return def.url ?? '';
 }
 
-function quoteArg(arg: string): string {
+/** An argument as a POSIX shell would need it written. */
+export function quoteArg(arg: string): string {
   return /^[\w@%+=:,./${}-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }

@@ -3,6 +3,7 @@ import { definitionHash } from '../config/definitionHash';
 import { DEFAULT_ELICITATIONS_PER_MINUTE, DEFAULT_SAMPLING_POLICY, describeTarget, whatRuns, NO_TOOL_POLICY, type FolderRef, type SamplingPolicy, type ServerDefinition, type ServerSettingsEntry, type ToolPolicySettings } from '../config/serverDefinition';
 import { ServerConfigError, validateServerEntry } from '../config/validateServerEntry';
 import { displayContext, resolveDefinition } from '../config/variableResolver';
+import { changedFields, summarizeWhatRuns, type RunField } from '../config/whatRunsSummary';
 import type { EraPinStore } from '../connection/eraPins';
 import type { ExecutableResolver } from '../connection/executableResolver';
 import { ServerConnection } from '../connection/serverConnection';
@@ -32,6 +33,8 @@ interface HostEntry {
   definition?: ServerDefinition;
   /** Key under which consent for this definition is remembered. */
   consentHash?: string;
+  /** What decides what this definition runs, as the consent dialog shows it. */
+  runFields?: RunField[];
   target: string;
   connection?: ServerConnection;
   connectionListener?: Disposable;
@@ -272,7 +275,8 @@ export class McpHost implements Disposable {
         entry.target = describeTarget(def);
       }
       // What runs decides consent; how its requests are confirmed does not.
-      entry.consentHash = definitionHash({ id: def.id, scope: def.scope, folder: def.folder?.path, def: whatRuns(def) });
+      entry.runFields = await summarizeWhatRuns(def, env.variableContext());
+      entry.consentHash = definitionHash({ id: def.id, scope: def.scope, folder: def.folder?.path, fields: entry.runFields.map((f) => [f.field, f.fingerprint]) });
       if (!def.enabled) {
         await this.dropConnection(entry);
         this.setPlaceholder(entry, 'disabled', 'disabled in settings ("enabled": false)');
@@ -352,24 +356,29 @@ export class McpHost implements Disposable {
 
   private needsConsent(entry: HostEntry): boolean {
     const def = entry.definition!;
-    return def.scope !== 'user' && this.options.env.consent.allowedHash(consentKey(def)) !== entry.consentHash;
+    return def.scope !== 'user' && this.options.env.consent.allowed(consentKey(def))?.hash !== entry.consentHash;
   }
 
   private async obtainConsent(entries: readonly HostEntry[], explicit: boolean): Promise<ReadonlySet<string>> {
     const pending = entries.filter((e) => this.needsConsent(e));
     const allowed = new Set(entries.filter((e) => !pending.includes(e)).map((e) => e.id));
     if (pending.length === 0) return allowed;
-    const requests: StartConsentRequest[] = pending.map((e) => ({
-      serverId: e.id,
-      scope: e.definition!.scope,
-      folderName: e.definition!.folder?.name,
-      target: e.target,
-      changed: this.options.env.consent.allowedHash(consentKey(e.definition!)) !== undefined,
-    }));
+    const requests: StartConsentRequest[] = pending.map((e) => {
+      const before = this.options.env.consent.allowed(consentKey(e.definition!));
+      return {
+        serverId: e.id,
+        scope: e.definition!.scope,
+        folderName: e.definition!.folder?.name,
+        target: e.target,
+        fields: e.runFields!,
+        changed: before !== undefined,
+        changes: before?.fields ? changedFields(before.fields, e.runFields!) : [],
+      };
+    });
     const granted = await this.options.env.prompts.confirmWorkspaceServers(requests);
     for (const entry of pending) {
       if (!granted.has(entry.id)) continue;
-      await this.options.env.consent.allow(consentKey(entry.definition!), entry.consentHash!);
+      await this.options.env.consent.allow(consentKey(entry.definition!), { hash: entry.consentHash!, fields: entry.runFields });
       allowed.add(entry.id);
     }
     if (explicit && !allowed.size) this.options.env.hostLog.info(`Start of ${entries.map((e) => `"${e.id}"`).join(', ')} not allowed.`);

@@ -1,6 +1,7 @@
 import type { VariableContext } from '../config/variableResolver';
 import type { ServerLog } from '../connection/serverLog';
 import type { SettingsScope } from '../config/serverDefinition';
+import type { RunField, RunFieldChange } from '../config/whatRunsSummary';
 
 /** A workspace-defined server waiting for the user's consent to run. */
 export interface StartConsentRequest {
@@ -9,8 +10,12 @@ export interface StartConsentRequest {
   readonly folderName?: string;
   /** The exact command line or URL, secrets shown as `${input:ID}`. */
   readonly target: string;
+  /** Everything that decides what runs: command, args, cwd, env, env file; URL and header names. */
+  readonly fields: readonly RunField[];
   /** True when the user allowed an earlier version of this definition. */
   readonly changed: boolean;
+  /** What differs from the version the user allowed (empty when that version was not recorded). */
+  readonly changes: readonly RunFieldChange[];
 }
 
 /** How the core asks the user things; the editor implements it with modal dialogs. */
@@ -21,10 +26,16 @@ export interface UserPrompts {
   showConfigError(message: string): void;
 }
 
-/** Remembers consent per definition hash (workspace storage in the editor). */
+/** What the user allowed to run: its hash, and the fields they saw (to show what changed later). */
+export interface ConsentRecord {
+  readonly hash: string;
+  readonly fields?: readonly RunField[];
+}
+
+/** Remembers consent per definition (workspace storage in the editor). */
 export interface ConsentStore {
-  allowedHash(serverKey: string): string | undefined;
-  allow(serverKey: string, definitionHash: string): Promise<void> | void;
+  allowed(serverKey: string): ConsentRecord | undefined;
+  allow(serverKey: string, record: ConsentRecord): Promise<void> | void;
 }
 
 export interface WorkspaceTrust {

@@ -1,6 +1,6 @@
 // UI scenarios in a real VS Code (code-server) driven through Chromium, as a user would.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { EditorSession, OUT, REPO } from '../harness/editorSession';
@@ -146,6 +146,29 @@ describe('Workspace servers in a real VS Code', function () {
     assert.match(await output(), /\[stderr\] Starting default \(STDIO\) server/);
     assert.match(await output(), /protocol 2025-11-25 \(legacy era\) over stdio, pid \d+/);
     await editor.workbench.screenshot('09-server-output');
+  });
+
+  it('asks again when only the environment changes, shows NODE_OPTIONS flagged with before and after, and runs nothing on Cancel', async () => {
+    const { fixture: _removed, ...rest } = servers;
+    const evil = path.join(editor.root, 'alpha', 'evil.js');
+    const marker = path.join(editor.root, 'evil-ran');
+    writeFileSync(evil, `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\n`);
+    const pid = (await server('everything'))!.pid!;
+    editor.writeSettings(['alpha', path.join(editor.root, 'beta')], {
+      'mcpHost.servers': { ...rest, everything: { ...everything, env: { NODE_OPTIONS: `--require ${evil}` } } },
+    });
+    const dialog = await editor.workbench.dialog(30_000);
+    const shown = ((await dialog.textContent()) ?? '').replace(/\u00a0/g, ' ');
+    assert.match(shown, /The definition of MCP server "everything" in workspace settings changed\. Allow it to run\?/);
+    assert.ok(shown.includes('everything — changed since you allowed it:'), shown);
+    assert.ok(shown.includes(`env.NODE_OPTIONS: (not set) → --require ${evil}  ⚠ loads code into Node.js`), shown);
+    assert.ok(shown.includes(`command: ${process.execPath}`), shown);
+    await editor.workbench.screenshot('13-consent-env-changed');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await editor.workbench.waitForServerDescription('everything', /^stopped/);
+    assert.match((await server('everything'))!.reason ?? '', /you did not allow this workspace server to run/);
+    await waitFor(`the old process ${pid} to end`, () => !isAlive(pid), 15_000);
+    assert.equal(existsSync(marker), false, 'evil.js must not have run');
   });
 });
 

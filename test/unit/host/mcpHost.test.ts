@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isAlive } from '../../../src/core/connection/processTree';
 import { fixture, RecordingLog, waitFor } from '../support/fixtures';
@@ -83,6 +84,46 @@ describe('McpHost', () => {
     await running(host, 'repo');
     assert.equal(confirm.callCount, 2);
     assert.equal(confirm.secondCall.args[0][0].changed, true);
+    assert.deepEqual(confirm.secondCall.args[0][0].changes, [{ field: 'env.K', before: undefined, after: '${input:key}' }]);
+  });
+
+  it('asks again when only the environment changes, flagging a variable that loads code, and runs nothing until allowed', async () => {
+    const marker = path.join(app, 'evil-ran');
+    writeFileSync(path.join(app, 'evil.js'), `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\n`);
+    let allow = true;
+    const { host, confirm } = harness({ consent: (requests) => (allow ? requests.map((r) => r.serverId) : []) });
+    hosts.push(host);
+    await host.applySettings(entries({ repo: legacy() }, 'workspace'));
+    await running(host, 'repo');
+
+    allow = false;
+    await host.applySettings(entries({ repo: legacy({ env: { NODE_OPTIONS: `--require ${path.join(app, 'evil.js')}` } }) }, 'workspace'));
+    assert.equal(confirm.callCount, 2);
+    const request = confirm.secondCall.args[0][0];
+    assert.equal(request.changed, true);
+    assert.deepEqual(request.changes, [{ field: 'env.NODE_OPTIONS', before: undefined, after: `--require ${path.join(app, 'evil.js')}`, warning: 'loads code into Node.js' }]);
+    assert.equal(host.server('repo')!.status, 'stopped');
+    assert.equal(host.server('repo')!.pid, undefined);
+    assert.equal(existsSync(marker), false, 'the changed definition must not run before it is allowed');
+  });
+
+  it('shows the env file and the keys it sets, and asks again when the file changes', async () => {
+    const envFile = path.join(app, '.env');
+    writeFileSync(envFile, 'API_TOKEN=abc\nMODE=dev\n');
+    const { host, confirm } = harness();
+    hosts.push(host);
+    await host.applySettings(entries({ repo: legacy({ envFile: '${workspaceFolder}/.env' }) }, 'workspace'));
+    await running(host, 'repo');
+    const shown = confirm.firstCall.args[0][0].fields.map((f) => `${f.field}: ${f.shown}`);
+    assert.ok(shown.includes('envFile: ${workspaceFolder}/.env (sets API_TOKEN, MODE)'), shown.join('\n'));
+    assert.ok(shown.includes('envFile.API_TOKEN: (set by the file)'), shown.join('\n'));
+    assert.ok(!shown.join('\n').includes('abc'), 'values from the env file are not shown');
+
+    writeFileSync(envFile, 'API_TOKEN=abc\nMODE=dev\nLD_PRELOAD=/tmp/x.so\n');
+    await host.applySettings(entries({ repo: legacy({ envFile: '${workspaceFolder}/.env' }) }, 'workspace'));
+    assert.equal(confirm.callCount, 2);
+    const changes = confirm.secondCall.args[0][0].changes;
+    assert.deepEqual(changes, [{ field: 'envFile.LD_PRELOAD', before: undefined, after: '/tmp/x.so', warning: 'loads native code into the process' }]);
   });
 
   it('leaves a declined workspace server stopped, saying how to be asked again', async () => {

@@ -1,5 +1,6 @@
 import * as sinon from 'sinon';
 import { mkdirSync, mkdtempSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,7 +8,7 @@ import type { ServerSettingsEntry } from '../../../src/core/config/serverDefinit
 import { InMemoryEraPinStore } from '../../../src/core/connection/eraPins';
 import { ExecutableResolver } from '../../../src/core/connection/executableResolver';
 import { McpHost } from '../../../src/core/host/mcpHost';
-import type { HostEnvironment, StartConsentRequest } from '../../../src/core/host/ports';
+import type { ConsentRecord, HostEnvironment, StartConsentRequest } from '../../../src/core/host/ports';
 import type { SamplingRouter } from '../../../src/core/sampling/samplingRouter';
 import type { ElicitationRouter } from '../../../src/core/elicitation/elicitationRouter';
 import { fixture, RecordingLog, waitFor } from './fixtures';
@@ -24,20 +25,20 @@ export const legacy = (extra: Record<string, unknown> = {}) => ({ command: node,
 export const modern = (extra: Record<string, unknown> = {}) => ({ command: node, args: [fixture('modernStdio')], ...extra });
 
 export function harness(options: { trusted?: boolean; consent?: (requests: readonly StartConsentRequest[]) => string[]; sampling?: SamplingRouter; elicitation?: ElicitationRouter } = {}) {
-  const consentAnswers = new Map<string, string>();
+  const consentAnswers = new Map<string, ConsentRecord>();
   const confirm = sinon.spy(async (requests: readonly StartConsentRequest[]) => new Set(options.consent ? options.consent(requests) : requests.map((r) => r.serverId)));
   const showConfigError = sinon.spy();
   const logs = new Map<string, RecordingLog>();
   const env: HostEnvironment = {
     prompts: { confirmWorkspaceServers: confirm, showConfigError },
-    consent: { allowedHash: (key) => consentAnswers.get(key), allow: (key, hash) => void consentAnswers.set(key, hash) },
+    consent: { allowed: (key) => consentAnswers.get(key), allow: (key, record) => void consentAnswers.set(key, record) },
     trust: { isTrusted: options.trusted ?? true },
     variableContext: () => ({
       workspaceFolders: [{ name: 'app', path: app }],
       userHome: '/home/me',
       env: {},
       input: async (id) => `secret-${id}`,
-      readFile: async () => '',
+      readFile: (file) => readFile(file, 'utf8'),
     }),
     logFor: (id) => logs.get(id) ?? logs.set(id, new RecordingLog()).get(id)!,
     hostLog: new RecordingLog(),

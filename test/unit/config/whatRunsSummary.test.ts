@@ -1,0 +1,101 @@
+import * as assert from 'node:assert/strict';
+import * as sinon from 'sinon';
+import { validateServerEntry } from '../../../src/core/config/validateServerEntry';
+import type { ServerDefinition } from '../../../src/core/config/serverDefinition';
+import type { VariableContext } from '../../../src/core/config/variableResolver';
+import { changedFields, summarizeWhatRuns } from '../../../src/core/config/whatRunsSummary';
+
+function definition(raw: unknown): ServerDefinition {
+  const result = validateServerEntry({ id: 'srv', scope: 'workspace', raw });
+  assert.ok(result.ok, result.ok ? '' : result.error.message);
+  return result.definition;
+}
+
+function context(files: Record<string, string> = {}): VariableContext & { input: sinon.SinonSpy } {
+  return {
+    workspaceFolders: [{ name: 'app', path: '/work/app' }],
+    userHome: '/home/me',
+    env: { GITHUB_TOKEN: 'ghp_realsecretvalue0000000000000000000' },
+    input: sinon.spy(async () => 'typed-secret'),
+    readFile: async (file) => {
+      if (file in files) return files[file];
+      throw new Error(`ENOENT: no such file, open '${file}'`);
+    },
+  };
+}
+
+const shown = (fields: { field: string; shown: string; warning?: string }[]) => fields.map((f) => `${f.field}: ${f.shown}${f.warning ? ` [${f.warning}]` : ''}`);
+
+describe('what a server runs, as consent shows it', () => {
+  it('shows command, args, cwd and every env key; values as written, secrets masked, code-loading variables in full and flagged', async () => {
+    const ctx = context();
+    const fields = await summarizeWhatRuns(
+      definition({
+        command: 'npx',
+        args: ['-y', 'some server'],
+        cwd: '${workspaceFolder}/sub',
+        env: {
+          MODE: 'dev',
+          API_KEY: 'literal-key-value',
+          OPAQUE: 'c2VjcmV0LXRoYXQtbG9va3MtbGlrZS1hLXRva2Vu',
+          GITHUB_TOKEN: '${env:GITHUB_TOKEN}',
+          PASSWORD: '${input:pw}',
+          NODE_OPTIONS: '--require ./evil.js',
+          DYLD_INSERT_LIBRARIES: '/tmp/x.dylib',
+          PATH: './bin:/usr/bin',
+          GONE: null,
+        },
+      }),
+      ctx,
+    );
+    assert.deepEqual(shown(fields), [
+      'command: npx [looked up on PATH]',
+      "args: -y 'some server'",
+      'cwd: ${workspaceFolder}/sub',
+      'env.API_KEY: •••••• (hidden, 17 characters)',
+      'env.DYLD_INSERT_LIBRARIES: /tmp/x.dylib [loads native code into the process]',
+      'env.GITHUB_TOKEN: ${env:GITHUB_TOKEN}',
+      'env.GONE: (removed)',
+      'env.MODE: dev',
+      'env.NODE_OPTIONS: --require ./evil.js [loads code into Node.js]',
+      'env.OPAQUE: •••••• (hidden, 40 characters)',
+      'env.PASSWORD: ${input:pw}',
+      'env.PATH: ./bin:/usr/bin [decides which programs run]',
+    ]);
+    assert.equal(ctx.input.callCount, 0, 'showing a definition never asks for a secret');
+    assert.ok(!JSON.stringify(fields).includes('ghp_realsecret'), 'an ${env:} value is not resolved for display');
+  });
+
+  it('shows the env file with the keys it sets (values hidden but code-loading ones), or why it cannot be read', async () => {
+    const def = definition({ command: '/usr/bin/node', envFile: '${workspaceFolder}/.env' });
+    const fields = await summarizeWhatRuns(def, context({ '/work/app/.env': 'TOKEN=abc\nexport PYTHONPATH=/tmp/evil\n' }));
+    assert.deepEqual(shown(fields), [
+      'command: /usr/bin/node',
+      'args: (none)',
+      'cwd: (the workspace folder)',
+      'envFile: ${workspaceFolder}/.env (sets PYTHONPATH, TOKEN)',
+      'envFile.PYTHONPATH: /tmp/evil [loads code into Python]',
+      'envFile.TOKEN: (set by the file)',
+    ]);
+    const missing = await summarizeWhatRuns(def, context());
+    assert.equal(shown(missing)[3], "envFile: ${workspaceFolder}/.env (cannot be read: ENOENT: no such file, open '/work/app/.env')");
+  });
+
+  it('shows an HTTP server’s transport, URL and header names, never header values', async () => {
+    const fields = await summarizeWhatRuns(definition({ type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer sk-live-123', 'X-Key': '${input:key}' } }), context());
+    assert.deepEqual(shown(fields), ['type: http', 'url: https://mcp.example.com/mcp', 'headers.Authorization: (value hidden)', 'headers.X-Key: ${input:key}']);
+  });
+
+  it('names each changed field with before and after, and notices a masked value that changed', async () => {
+    const ctx = context();
+    const before = await summarizeWhatRuns(definition({ command: 'node', args: ['a.js'], env: { API_KEY: 'first-secret-value', OLD: '1' } }), ctx);
+    const after = await summarizeWhatRuns(definition({ command: 'node', args: ['b.js'], env: { API_KEY: 'other-secret-value', NODE_OPTIONS: '--inspect' } }), ctx);
+    assert.deepEqual(changedFields(before, after), [
+      { field: 'args', before: 'a.js', after: 'b.js' },
+      { field: 'env.API_KEY', before: '•••••• (hidden, 18 characters) (an earlier value)', after: '•••••• (hidden, 18 characters)' },
+      { field: 'env.NODE_OPTIONS', before: undefined, after: '--inspect', warning: 'loads code into Node.js' },
+      { field: 'env.OLD', before: '1' },
+    ]);
+    assert.deepEqual(changedFields(after, after), []);
+  });
+});
