@@ -17,6 +17,7 @@ import { ServerLogChannels } from './editor/serverLogs';
 import { readServerSettings, SERVERS_SETTING, workspaceFolderRefs } from './editor/serverSettingsReader';
 import { ServersTreeProvider } from './editor/serversTreeProvider';
 import { StatusBarSummary } from './editor/statusBarSummary';
+import { ServerFailureNotices } from './editor/serverFailureNotices';
 import { registerToolCommands } from './editor/tools/toolCommands';
 import { ToolConfirmationDialog } from './editor/tools/toolConfirmationDialog';
 import { EditorUserPrompts } from './editor/userPrompts';
@@ -100,6 +101,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     tree,
     api,
     new StatusBarSummary(mcp),
+    new ServerFailureNotices(mcp),
     vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true }),
     resources,
     resourceFiles,

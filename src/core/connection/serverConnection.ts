@@ -12,6 +12,7 @@ import { ResourceWatches } from '../resources/resourceWatches';
 import { logServerMessage, mcpLevelFor, type ServerLog } from './serverLog';
 import type { ServerSnapshot, ServerStatus } from './serverSnapshot';
 import { openSession, type OpenedSession } from './sessionOpener';
+import { describeExit, describeStartFailure, lastOutput } from './startFailure';
 import type { CreatedTransport } from './transportFactory';
 
 export interface ServerConnectionDeps {
@@ -37,6 +38,16 @@ export interface ServerConnectionDeps {
 }
 
 const STDERR_TAIL_LINES = 20;
+
+const EXIT_WAIT_MS = 500;
+
+/** Lets the child's exit and its last stderr chunks arrive (they may trail the failed handshake). */
+async function settle(exited: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, EXIT_WAIT_MS)))]);
+  clearTimeout(timer);
+  await new Promise<void>((resolve) => setImmediate(resolve));
+}
 
 /** One server: its state machine, its session, its cached lists, its restart policy. */
 export class ServerConnection implements Disposable {
@@ -273,6 +284,8 @@ export class ServerConnection implements Disposable {
     this.connectAbort = abort;
     this.stderrTail = [];
     this.setStatus('starting', this.restarting ? this.reason : undefined);
+    const def = this.definition;
+    this.deps.log.info(def.transport === 'stdio' ? `Starting: ${this.target}${def.cwd ? ` (in ${def.cwd})` : ''}` : `Connecting to ${this.target} (${def.transport === 'sse' ? 'HTTP+SSE' : 'Streamable HTTP'})`);
     const attempt = async () => {
       try {
         const session = await openSession(this.definition, this.hash, this.sessionDeps(generation), abort.signal);
@@ -295,9 +308,20 @@ export class ServerConnection implements Disposable {
         this.watches.renew();
       } catch (error) {
         if (generation !== this.generation) return;
+        const tried = this.liveTransport;
         this.liveTransport = undefined;
-        const message = this.failureMessage(error);
+        // The exit and the last stderr lines may still be on their way when the handshake fails.
+        if (tried?.child) await settle(tried.child.exited);
+        const message = describeStartFailure(error, {
+          kind: tried?.kind ?? this.definition.transport,
+          url: def.transport === 'stdio' ? undefined : this.target,
+          exit: tried?.child?.exit,
+          stderrTail: this.stderrTail,
+          startTimeoutMs: this.definition.startTimeoutMs,
+        });
         this.deps.log.error(`Failed to start: ${message}`);
+        const raw = error instanceof Error ? error.message : String(error);
+        if (!message.includes(raw)) this.deps.log.info(`(as the client library reported it: ${raw})`);
         if (this.restarting) this.scheduleRestart(message);
         else this.setStatus('error', message);
       }
@@ -392,13 +416,13 @@ export class ServerConnection implements Disposable {
     if (generation !== this.generation || this.status === 'stopping') return;
     this.generation++;
     const pid = this.liveTransport?.stdio?.pid ?? undefined;
+    const exit = this.liveTransport?.child?.exit;
     this.session = undefined;
     this.liveTransport = undefined;
     this.disposeSession();
     this.lists.clear();
     if (pid !== undefined) await terminateProcesses(await listDescendants(pid));
-    const last = this.stderrTail.at(-1);
-    this.scheduleRestart(`the server stopped unexpectedly${last ? ` (last output: ${last.slice(0, 200)})` : ''}`);
+    this.scheduleRestart(`${exit ? describeExit(exit) : 'the server stopped unexpectedly'}${lastOutput(this.stderrTail)}`);
   }
 
   private scheduleRestart(why: string): void {
@@ -425,12 +449,6 @@ export class ServerConnection implements Disposable {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = undefined;
     this.restarting = false;
-  }
-
-  private failureMessage(error: unknown): string {
-    const message = error instanceof Error ? error.message : String(error);
-    const last = this.stderrTail.at(-1);
-    return last && !message.includes(last) ? `${message} (last output: ${last.slice(0, 200)})` : message;
   }
 
   private disposeSession(): void {

@@ -55,9 +55,16 @@ export async function openSession(
     session = await connectOnce(def, deps, def.transport, undefined, signal);
   } catch (error) {
     const status = httpStatusOf(error);
-    if (def.transport !== 'http' || status === undefined || status < 400 || status >= 500 || signal.aborted) throw error;
+    // 401 and 403 ask for authorization: the legacy transport would only hide that.
+    if (def.transport !== 'http' || status === undefined || status < 400 || status >= 500 || status === 401 || status === 403 || signal.aborted) throw error;
     deps.log.info(`Streamable HTTP answered ${status}; trying the legacy HTTP+SSE transport.`);
-    session = await connectOnce(def, deps, 'sse', undefined, signal);
+    try {
+      session = await connectOnce(def, deps, 'sse', undefined, signal);
+    } catch (sseError) {
+      // What the user needs is why the endpoint refused Streamable HTTP, not the fallback's own failure.
+      deps.log.info(`The legacy HTTP+SSE transport failed too: ${(sseError as Error).message}`);
+      throw error;
+    }
   }
   const pin = pinFor(session.client.getProtocolEra(), session.client.getDiscoverResult());
   if (pin) await deps.eraPins.set(hash, pin);
@@ -80,6 +87,11 @@ async function connectOnce(
   const created = await createTransport(def, deps.resolver, kind);
   traceTraffic(created.transport, deps.log, deps.onIncoming);
   deps.onTransport?.(created);
+  deps.log.info(
+    prior
+      ? `Protocol: the ${prior.kind} era remembered for this definition (no probe).`
+      : `Protocol: negotiating the era over ${kind === 'sse' ? 'HTTP+SSE' : kind === 'http' ? 'Streamable HTTP' : 'stdio'} (2026-07-28 server/discover, else the 2025 initialize handshake).`,
+  );
   try {
     await client.connect(created.transport, { prior, timeout: def.startTimeoutMs, signal });
   } catch (error) {

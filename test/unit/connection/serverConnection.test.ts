@@ -144,7 +144,7 @@ describe('ServerConnection against real fixture servers', () => {
     await waitFor('the restart', () => connection.snapshot().status === 'running');
     assert.notEqual(connection.snapshot().pid, firstPid);
     assert.ok(firstPid && !isAlive(firstPid));
-    assert.match(log.text(), /stopped unexpectedly \(last output: fixture: crashing after 2 calls\); restarting in 1s \(attempt 1 of 5\)/);
+    assert.match(log.text(), /the process exited with code 3 \(last output: fixture: crashing after 2 calls\); restarting in 1s \(attempt 1 of 5\)/);
   });
 
   it('gives up after the restart limit and shows the error state', async () => {

@@ -1,0 +1,139 @@
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import type { TransportKind } from '../config/serverDefinition';
+
+/** How a stdio server's process ended. */
+export interface ProcessExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+/** What was tried when a start failed, to say what happened in the user's terms. */
+export interface StartFailureContext {
+  readonly kind: TransportKind;
+  readonly url?: string;
+  readonly exit?: ProcessExit;
+  /** The server's last stderr lines, oldest first. */
+  readonly stderrTail: readonly string[];
+  readonly startTimeoutMs: number;
+}
+
+const TAIL_IN_REASON = 3;
+const LINE_IN_REASON = 200;
+
+interface ErrorNode {
+  readonly message?: unknown;
+  readonly code?: unknown;
+  readonly status?: unknown;
+  readonly hostname?: unknown;
+  readonly address?: unknown;
+  readonly port?: unknown;
+  readonly cause?: unknown;
+  readonly errors?: unknown;
+  readonly data?: { readonly statusText?: unknown };
+}
+
+/**
+ * A start failure as the user should read it: the exit code or signal with the last stderr
+ * lines, the network cause with host and port, or the HTTP status with what it means. Never a
+ * bare "fetch failed" or "Connection closed".
+ */
+export function describeStartFailure(error: unknown, ctx: StartFailureContext): string {
+  const chain = causeChain(error);
+  if (ctx.exit) return `${describeExit(ctx.exit)}${lastOutput(ctx.stderrTail)}`;
+  const reason = networkReason(chain, ctx) ?? httpReason(chain, ctx) ?? timeoutReason(chain, ctx) ?? otherReason(error, chain, ctx);
+  return ctx.kind === 'stdio' ? `${reason}${lastOutput(ctx.stderrTail, reason)}` : reason;
+}
+
+export function describeExit(exit: ProcessExit): string {
+  if (exit.signal) return `the process was killed by ${exit.signal}`;
+  return `the process exited with code ${exit.code ?? 'unknown'}`;
+}
+
+/** `: last output: "…"` with the last few stderr lines, or nothing. */
+export function lastOutput(tail: readonly string[], already = ''): string {
+  const lines = tail
+    .slice(-TAIL_IN_REASON)
+    .map((line) => (line.length > LINE_IN_REASON ? `${line.slice(0, LINE_IN_REASON)}…` : line))
+    .filter((line) => !already.includes(line));
+  return lines.length === 0 ? '' : ` (last output: ${lines.join(' ⏎ ')})`;
+}
+
+function causeChain(error: unknown): ErrorNode[] {
+  const chain: ErrorNode[] = [];
+  const queue: unknown[] = [error];
+  while (queue.length > 0 && chain.length < 12) {
+    const next = queue.shift();
+    if (next === null || typeof next !== 'object' || chain.includes(next as ErrorNode)) continue;
+    const node = next as ErrorNode;
+    chain.push(node);
+    queue.push(node.cause);
+    if (Array.isArray(node.errors)) queue.push(...node.errors);
+  }
+  return chain;
+}
+
+function endpoint(node: ErrorNode, ctx: StartFailureContext): string {
+  const url = ctx.url ? safeUrl(ctx.url) : undefined;
+  const host = typeof node.address === 'string' ? node.address : typeof node.hostname === 'string' ? node.hostname : url?.hostname;
+  const port = typeof node.port === 'number' ? node.port : url ? url.port || (url.protocol === 'https:' ? '443' : '80') : undefined;
+  return port !== undefined ? `${host}:${port}` : `${host}`;
+}
+
+function networkReason(chain: readonly ErrorNode[], ctx: StartFailureContext): string | undefined {
+  for (const node of chain) {
+    const code = typeof node.code === 'string' ? node.code : undefined;
+    if (!code) continue;
+    if (code === 'ECONNREFUSED') return `connection refused: nothing is listening at ${endpoint(node, ctx)} (ECONNREFUSED); is the server running?`;
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the host name "${typeof node.hostname === 'string' ? node.hostname : safeUrl(ctx.url ?? '')?.hostname}" could not be resolved (${code}); check the URL and your network`;
+    if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return `connecting to ${endpoint(node, ctx)} timed out (${code})`;
+    if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return `${endpoint(node, ctx)} closed the connection (${code})`;
+    if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `${endpoint(node, ctx)} cannot be reached (${code})`;
+    if (/^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)/.test(code)) {
+      const hint = code === 'ERR_SSL_WRONG_VERSION_NUMBER' ? '; does the server speak plain http:// instead of https://?' : '';
+      return `the TLS connection to ${endpoint(node, ctx)} failed (${code})${hint}`;
+    }
+  }
+  return undefined;
+}
+
+function httpStatus(chain: readonly ErrorNode[]): { status: number; text?: string } | undefined {
+  for (const node of chain) {
+    const text = typeof node.data?.statusText === 'string' && node.data.statusText !== '' ? node.data.statusText : undefined;
+    if (typeof node.status === 'number') return { status: node.status, text };
+    if (typeof node.code === 'number' && node.code >= 400 && node.code < 600) return { status: node.code, text };
+    const match = typeof node.message === 'string' ? /\bHTTP (\d{3})\b|\bstatus code \((\d{3})\)/i.exec(node.message) : null;
+    if (match) return { status: Number(match[1] ?? match[2]), text };
+  }
+  return undefined;
+}
+
+function httpReason(chain: readonly ErrorNode[], ctx: StartFailureContext): string | undefined {
+  const found = httpStatus(chain);
+  if (!found || found.status < 400) return undefined;
+  const status = `HTTP ${found.status}${found.text ? ` ${found.text}` : ''}`;
+  const url = ctx.url ?? 'the server';
+  if (found.status === 404) return `no MCP endpoint at ${url} (${status}); check the path in "url"`;
+  if (found.status === 401 || found.status === 403) return `${url} needs sign-in (${status}); give credentials in "headers" (for example "Authorization": "Bearer \${input:token}")`;
+  if (found.status >= 500) return `the server at ${url} failed (${status}); see its own logs`;
+  return `${url} refused the connection (${status}); is this an MCP endpoint?`;
+}
+
+function timeoutReason(chain: readonly ErrorNode[], ctx: StartFailureContext): string | undefined {
+  const timedOut = chain.some((node) => node instanceof SdkError && node.code === SdkErrorCode.RequestTimeout);
+  if (!timedOut) return undefined;
+  return `the server did not answer the handshake within ${Math.round(ctx.startTimeoutMs / 1000)} s ("startTimeoutMs")`;
+}
+
+function otherReason(error: unknown, chain: readonly ErrorNode[], ctx: StartFailureContext): string {
+  const closed = chain.some((node) => node instanceof SdkError && (node.code === SdkErrorCode.ConnectionClosed || node.code === SdkErrorCode.NotConnected));
+  if (closed) return ctx.kind === 'stdio' ? 'the process closed its output before the handshake finished' : `the connection to ${ctx.url} closed before the handshake finished`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function safeUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}

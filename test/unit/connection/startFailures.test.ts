@@ -1,0 +1,95 @@
+import * as assert from 'node:assert/strict';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { entries, harness, hosts, node } from '../support/hostHarness';
+import { waitFor } from '../support/fixtures';
+
+/** A real HTTP server on loopback that answers every request with the status in its first path segment. */
+async function statusServer(): Promise<{ url: (status: number) => string; close(): Promise<void> }> {
+  const server: Server = createHttpServer((req, res) => {
+    res.writeHead(Number(req.url?.split('/')[1]) || 500, { 'content-type': 'text/plain' }).end('not an MCP server');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: (status) => `http://127.0.0.1:${port}/${status}/mcp`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** A port nothing listens on: taken from the system, then released. */
+async function closedPort(): Promise<number> {
+  const server = createTcpServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const once = { restart: { enabled: false } };
+
+describe('a server that fails to start says what happened', () => {
+  let http: Awaited<ReturnType<typeof statusServer>>;
+  before(async () => (http = await statusServer()));
+  after(() => http.close());
+  afterEach(async () => {
+    for (const host of hosts.splice(0)) await host.dispose();
+  });
+
+  async function failure(servers: Record<string, unknown>) {
+    const { host, env } = harness();
+    hosts.push(host);
+    await host.applySettings(entries(servers));
+    const reasons: Record<string, string> = {};
+    for (const id of Object.keys(servers)) {
+      const snap = await waitFor(`${id} to fail`, () => host.server(id)?.status === 'error' && host.server(id), 20_000);
+      reasons[id] = snap.reason ?? '';
+    }
+    return { reasons, log: (id: string) => (env.logFor(id) as unknown as { text(): string }).text() };
+  }
+
+  it('names the exit code or signal of a stdio server with its last stderr lines', async () => {
+    const { reasons, log } = await failure({
+      exits: { command: node, args: ['-e', 'console.error("reading config"); console.error("error: API_KEY is not set"); process.exit(2)'], ...once },
+      killed: { command: node, args: ['-e', 'process.kill(process.pid, "SIGKILL")'], ...once },
+    });
+    assert.equal(reasons.exits, 'the process exited with code 2 (last output: reading config ⏎ error: API_KEY is not set)');
+    assert.equal(reasons.killed, 'the process was killed by SIGKILL');
+    // The output channel tells the story: what ran, which era was tried, what came back.
+    assert.match(log('exits'), /Starting: .*node -e /);
+    assert.match(log('exits'), /Protocol: negotiating the era over stdio/);
+    assert.match(log('exits'), /\[stderr\] error: API_KEY is not set/);
+    assert.match(log('exits'), /Failed to start: the process exited with code 2/);
+  });
+
+  it('names refused connections and unknown hosts with host and port, never "fetch failed"', async () => {
+    const port = await closedPort();
+    const { reasons, log } = await failure({
+      refused: { type: 'http', url: `http://127.0.0.1:${port}/mcp`, ...once },
+      unknown: { type: 'http', url: 'http://no-such-host.invalid/mcp', ...once },
+      plain: { type: 'http', url: http.url(200).replace('http:', 'https:'), ...once },
+    });
+    assert.equal(reasons.refused, `connection refused: nothing is listening at 127.0.0.1:${port} (ECONNREFUSED); is the server running?`);
+    assert.match(reasons.unknown, /^the host name "no-such-host\.invalid" could not be resolved \((ENOTFOUND|EAI_AGAIN)\); check the URL and your network$/);
+    assert.match(reasons.plain, /^the TLS connection to 127\.0\.0\.1:\d+ failed \(ERR_SSL_WRONG_VERSION_NUMBER\); does the server speak plain http:\/\/ instead of https:\/\/\?$/);
+    for (const reason of Object.values(reasons)) assert.doesNotMatch(reason, /fetch failed|Connection closed/);
+    assert.match(log('refused'), /Connecting to http:\/\/127\.0\.0\.1:\d+\/mcp \(Streamable HTTP\)/);
+    assert.match(log('refused'), /as the client library reported it: .*fetch failed/);
+  });
+
+  it('reads HTTP statuses: 404 has no MCP endpoint, 401/403 need sign-in without trying HTTP+SSE, 5xx failed', async () => {
+    const { reasons, log } = await failure({
+      missing: { type: 'http', url: http.url(404), ...once },
+      unauthorized: { type: 'http', url: http.url(401), ...once },
+      forbidden: { type: 'http', url: http.url(403), ...once },
+      broken: { type: 'http', url: http.url(503), ...once },
+      legacy404: { type: 'sse', url: http.url(404), ...once },
+    });
+    assert.equal(reasons.missing, `no MCP endpoint at ${http.url(404)} (HTTP 404 Not Found); check the path in "url"`);
+    assert.match(log('missing'), /Streamable HTTP answered 404; trying the legacy HTTP\+SSE transport/);
+    assert.match(log('missing'), /The legacy HTTP\+SSE transport failed too: SSE error: Non-200 status code \(404\)/);
+    assert.equal(reasons.unauthorized, `${http.url(401)} needs sign-in (HTTP 401 Unauthorized); give credentials in "headers" (for example "Authorization": "Bearer \${input:token}")`);
+    assert.match(reasons.forbidden, /needs sign-in \(HTTP 403 Forbidden\)/);
+    for (const id of ['unauthorized', 'forbidden']) assert.doesNotMatch(log(id), /legacy HTTP\+SSE/);
+    assert.equal(reasons.broken, `the server at ${http.url(503)} failed (HTTP 503 Service Unavailable); see its own logs`);
+    assert.equal(reasons.legacy404, `no MCP endpoint at ${http.url(404)} (HTTP 404); check the path in "url"`);
+  });
+});
