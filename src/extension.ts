@@ -18,6 +18,7 @@ import { readServerSettings, SERVERS_SETTING, workspaceFolderRefs } from './edit
 import { ServersTreeProvider } from './editor/serversTreeProvider';
 import { StatusBarSummary } from './editor/statusBarSummary';
 import { ServerFailureNotices } from './editor/serverFailureNotices';
+import { registerVsCodeMcpJsonImport } from './editor/vscodeMcpJsonImport';
 import { registerToolCommands } from './editor/tools/toolCommands';
 import { ToolConfirmationDialog } from './editor/tools/toolConfirmationDialog';
 import { EditorUserPrompts } from './editor/userPrompts';
@@ -102,6 +103,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     api,
     new StatusBarSummary(mcp),
     new ServerFailureNotices(mcp),
+    ...registerVsCodeMcpJsonImport(),
     vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true }),
     resources,
     resourceFiles,

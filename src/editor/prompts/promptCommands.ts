@@ -32,9 +32,9 @@ export function registerPromptCommands(host: McpHost): vscode.Disposable[] {
 }
 
 function pickPrompt(host: McpHost): Promise<ServerItemRef | undefined> {
-  return pickServerItem(host, 'prompts', (server, prompt) => ({ label: prompt.title ?? prompt.name, description: server.id, detail: prompt.description }), {
+  return pickServerItem(host, 'prompts', (server, prompt) => ({ label: prompt.title ?? prompt.name, description: [...(prompt.title && prompt.title !== prompt.name ? [prompt.name] : []), server.id].join('  '), detail: prompt.description }), {
     none: vscode.l10n.t('No running MCP server offers prompts. Start one in the MCP Servers view.'),
-    title: vscode.l10n.t('MCP: Run Prompt'),
+    title: vscode.l10n.t('MCP Host: Run Prompt'),
     placeHolder: vscode.l10n.t('Pick a prompt'),
   });
 }

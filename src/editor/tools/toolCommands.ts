@@ -68,10 +68,11 @@ function pickTool(host: McpHost): Promise<ServerItemRef | undefined> {
   return pickServerItem(
     host,
     'tools',
-    (server, tool) => ({ label: toolLabel(tool), description: [server.id, ...annotationBadges(tool).map((b) => `[${b}]`)].join('  '), detail: tool.description }),
+    // The name is what READMEs and models use ("run get-sum"): it must find the tool even when a title is shown.
+    (server, tool) => ({ label: toolLabel(tool), description: [...(toolLabel(tool) !== tool.name ? [tool.name] : []), server.id, ...annotationBadges(tool).map((b) => `[${b}]`)].join('  '), detail: tool.description }),
     {
       none: vscode.l10n.t('No running MCP server offers tools. Start one in the MCP Servers view.'),
-      title: vscode.l10n.t('MCP: Run Tool'),
+      title: vscode.l10n.t('MCP Host: Run Tool'),
       placeHolder: vscode.l10n.t('Pick a tool'),
     },
   );

@@ -136,7 +136,7 @@ describe('Resources in a real VS Code', function () {
   });
 
   it('finds a resource across servers by name, loading the pages not yet seen', async () => {
-    await editor().workbench.runCommand('MCP: Find Resource…');
+    await editor().workbench.runCommand('MCP Host: Find Resource…');
     await quickInput().fill('item-4999');
     await page().locator('.quick-input-list .monaco-list-row', { hasText: 'fixture://item/4999' }).filter({ visible: true }).waitFor({ timeout: 60_000 });
     await editor().workbench.screenshot('54-find-resource');
@@ -146,12 +146,12 @@ describe('Resources in a real VS Code', function () {
   });
 
   it('opens a multi-megabyte blob as binary, and reads slow resources with a way to cancel', async () => {
-    await editor().workbench.runCommand('MCP: Open Resource from Template…');
+    await editor().workbench.runCommand('MCP Host: Open Resource from Template…');
     await editor().workbench.pick('fixture://blob/{bytes}', 'kit');
     await answerVariable(/blob \(kit\): bytes \(1\/1\)/, String(5 * 1024 * 1024), String(5 * 1024 * 1024));
     await page().locator('.tab', { hasText: String(5 * 1024 * 1024) }).waitFor();
     await page().getByText('The file is not displayed in the text editor because it is either binary or uses an unsupported text encoding.').waitFor({ timeout: 60_000 });
-    await editor().workbench.runCommand('MCP: Open Resource from Template…');
+    await editor().workbench.runCommand('MCP Host: Open Resource from Template…');
     await editor().workbench.pick('fixture://slow/{ms}', 'kit');
     await answerVariable(/slow \(kit\): ms \(1\/1\)/, '60000', '60000');
     const reading = page().locator('.notification-toast', { hasText: 'Reading fixture://slow/60000 from MCP server "kit"' });
@@ -161,18 +161,18 @@ describe('Resources in a real VS Code', function () {
     await page().getByText('The editor could not be opened').waitFor();
     await reading.waitFor({ state: 'detached' });
     // A resource the server no longer has: the reason, with the server and the URI, in an error.
-    await editor().workbench.runCommand('MCP: Find Resource…');
+    await editor().workbench.runCommand('MCP Host: Find Resource…');
     await quickInput().fill('fixture://gone');
     await editor().workbench.pick('fixture://gone', 'kit');
     await page().locator('.notification-toast', { hasText: 'MCP server "kit" has no resource fixture://gone' }).waitFor();
   });
 
   it('adds an open resource to a chat request, and @mcp hands its text to the model', async () => {
-    await editor().workbench.runCommand('MCP: Find Resource…');
+    await editor().workbench.runCommand('MCP Host: Find Resource…');
     await quickInput().fill('fixture://readme');
     await editor().workbench.pick('fixture://readme', 'kit');
     await page().locator('.tab', { hasText: 'readme.txt' }).waitFor();
-    await editor().workbench.runCommand('MCP: Add Resource to Chat');
+    await editor().workbench.runCommand('MCP Host: Add Resource to Chat');
     await page().locator('.interactive-input-part .chat-attached-context-attachment', { hasText: 'readme.txt' }).waitFor();
     assert.deepEqual(await editor().control('chatModels'), ['fixture-model'], 'the stand-in chat model is ready');
     await editor().workbench.sendChat('@mcp what does the attached resource say?');

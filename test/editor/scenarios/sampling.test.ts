@@ -121,14 +121,14 @@ describe('Sampling in a real VS Code', function () {
     const second = call('fixture', 'sample', { prompt: 'second' });
     await waitFor('both requests counted', async () => /2 MCP requests waiting/.test(await editor().workbench.statusBarText('MCP request')));
     await editor().workbench.webview('#server:has-text("MCP server \\"fixture\\"")');
-    await editor().workbench.runCommand('MCP: Show Waiting Requests');
+    await editor().workbench.runCommand('MCP Host: Show Waiting Requests');
     await editor().workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Sampling request from "everything"' }).waitFor();
     await editor().workbench.screenshot('33-sampling-queue');
     // A panel that finishes loading late can take focus, which closes a quick pick (as it would for
     // a user): then the list is opened again.
     let attempt = 0;
     await waitFor('the fixture\'s request picked from the waiting list', async () => {
-      if (attempt++ > 0) await editor().workbench.runCommand('MCP: Show Waiting Requests');
+      if (attempt++ > 0) await editor().workbench.runCommand('MCP Host: Show Waiting Requests');
       const row = editor().workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Sampling request from "fixture"' }).filter({ visible: true }).first();
       return row.click({ timeout: 5_000 }).then(() => true, () => false);
     }, 90_000);
@@ -160,7 +160,7 @@ describe('Sampling in a real VS Code', function () {
   });
 
   it('lists recent requests per server with their outcome in "MCP: Show Sampling History"', async () => {
-    await editor().workbench.runCommand('MCP: Show Sampling History');
+    await editor().workbench.runCommand('MCP Host: Show Sampling History');
     const rows = editor().workbench.page.locator('.quick-input-list .monaco-list-row');
     await rows.filter({ hasText: 'answered' }).first().waitFor();
     const texts = await rows.allTextContents();

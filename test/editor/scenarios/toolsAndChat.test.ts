@@ -47,7 +47,7 @@ describe('Tools, prompts and chat in a real VS Code', function () {
   const problem = (form: Frame, id: string) => form.locator(`[data-problem-for="/${id}"]`);
 
   async function runToolFromPalette(label: string, server: string): Promise<void> {
-    await editor.workbench.runCommand('MCP: Run Tool…');
+    await editor.workbench.runCommand('MCP Host: Run Tool…');
     await editor.workbench.page.locator('.quick-input-widget input').fill(label);
     await editor.workbench.pick(label, server);
   }

@@ -139,7 +139,7 @@ describe('Workspace servers in a real VS Code', function () {
   });
 
   it('shows a server’s log with its stderr and the connection details', async () => {
-    await editor.workbench.runCommand('MCP: Show Server Output');
+    await editor.workbench.runCommand('MCP Host: Show Server Output');
     await editor.workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: 'everything' }).first().click();
     const output = async () => ((await editor.workbench.page.locator('.part.panel .monaco-editor .view-lines').textContent()) ?? '').replace(/\u00a0/g, ' ');
     await waitFor('the connection line', async () => (await output()).includes('Connected: mcp-servers/everything'), 30_000);
