@@ -28,22 +28,24 @@ send({ type: 'ready' });
 
 function show(init: ToolFormInit): void {
   const app = document.getElementById('app')!;
-  root = renderField(init.form, '', init.form.default, true);
+  root = renderField(init.form, '', init.values ?? init.form.default, true);
   const form = h('form', { class: 'tool-form', novalidate: true }, root.element, h('div', { class: 'problem general', id: 'general-problems', role: 'alert' }));
   const run = h('vscode-button', { id: 'submit' }, init.submitLabel);
   const cancel = h('vscode-button', { id: 'cancel', secondary: true }, 'Cancel');
   const decline = init.declineLabel ? h('vscode-button', { id: 'decline', secondary: true }, init.declineLabel) : undefined;
   decline?.addEventListener('click', () => send({ type: 'decline' }));
-  app.replaceChildren(
+  const parts = [
     h('header', {},
       h('h1', {}, init.title),
       h('div', { class: 'server' }, `MCP server: ${init.serverId}`),
       init.badges.length ? h('div', { class: 'badges' }, ...init.badges.map((b) => h('span', { class: 'badge' }, b))) : undefined,
-      init.description ? h('p', { class: 'description' }, init.description) : undefined,
+      init.description ? renderDescription(init.description) : undefined,
     ),
+    init.notice ? h('div', { class: 'notice', id: 'notice', role: 'status' }, init.notice) : undefined,
     form,
     h('div', { class: 'actions' }, run, decline, cancel),
-  );
+  ];
+  app.replaceChildren(...parts.filter((part): part is HTMLElement => part !== undefined));
   run.addEventListener('click', submit);
   cancel.addEventListener('click', () => send({ type: 'cancel' }));
   form.addEventListener('input', scheduleValidation);
@@ -339,3 +341,20 @@ const lastSegment = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 const unescape = (segment: string) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
 const isObject = (v: unknown): v is { [key: string]: JsonValue } => typeof v === 'object' && v !== null && !Array.isArray(v);
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+const DESCRIPTION_LINES = 6;
+
+/** A long description (some tools bring 60 lines) is folded after a few lines, so the form stays in view. */
+function renderDescription(text: string): HTMLElement {
+  const paragraph = h('p', { class: 'description', id: 'description' }, text);
+  const long = text.split('\n').length > DESCRIPTION_LINES || text.length > DESCRIPTION_LINES * 100;
+  if (!long) return paragraph;
+  paragraph.classList.add('folded');
+  const more = h('vscode-button', { id: 'description-toggle', secondary: true, 'aria-expanded': 'false', 'aria-controls': 'description' }, 'More');
+  more.addEventListener('click', () => {
+    const folded = paragraph.classList.toggle('folded');
+    more.textContent = folded ? 'More' : 'Less';
+    more.setAttribute('aria-expanded', String(!folded));
+  });
+  return h('div', { class: 'description-block' }, paragraph, more);
+}

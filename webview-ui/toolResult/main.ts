@@ -38,13 +38,8 @@ function show(view: ToolResultView): void {
 
 function renderItem(item: ResultItem): HTMLElement {
   switch (item.kind) {
-    case 'text': {
-      if (!item.markdown) return h('pre', { class: 'item text' }, item.text);
-      const div = h('div', { class: 'item markdown' });
-      // markdown-it with html disabled escapes every tag the server sent.
-      div.innerHTML = markdown.render(item.text);
-      return div;
-    }
+    case 'text':
+      return item.markdown ? renderMarkdownLike(item.text) : h('pre', { class: 'item text' }, item.text);
     case 'image':
       return h('div', { class: 'item image' }, h('img', { src: `data:${item.mimeType};base64,${item.data}`, alt: `Image (${item.mimeType}) from the tool` }));
     case 'audio':
@@ -69,4 +64,24 @@ function renderItem(item: ResultItem): HTMLElement {
     case 'unsupported':
       return h('div', { class: 'item unsupported' }, h('div', { class: 'hint' }, `Content of type "${item.type}" this host does not display:`), h('pre', {}, item.json));
   }
+}
+
+/**
+ * Text that looks like Markdown is still shown as it is first (code and logs look like Markdown
+ * too: `# comment` is no heading), with a toggle to see it rendered.
+ */
+function renderMarkdownLike(text: string): HTMLElement {
+  const raw = h('pre', { class: 'text' }, text);
+  const rendered = h('div', { class: 'markdown', hidden: true });
+  const toggle = h('vscode-button', { class: 'render-toggle', secondary: true, 'aria-pressed': 'false' }, 'Show Rendered');
+  toggle.addEventListener('click', () => {
+    const showRendered = rendered.hidden;
+    // markdown-it with html disabled escapes every tag the server sent; rendered on first use.
+    if (showRendered && rendered.childElementCount === 0 && rendered.textContent === '') rendered.innerHTML = markdown.render(text);
+    rendered.hidden = !showRendered;
+    raw.hidden = showRendered;
+    toggle.textContent = showRendered ? 'Show Raw' : 'Show Rendered';
+    toggle.setAttribute('aria-pressed', String(showRendered));
+  });
+  return h('div', { class: 'item text markdown-like' }, toggle, raw, rendered);
 }

@@ -33,16 +33,25 @@ async function runTool(deps: ToolCommandDeps, target: ServerItemTarget): Promise
   const chosen = refOf(target) ?? (await pickTool(deps.host));
   if (!chosen) return undefined;
   const tool = deps.invoker.findTool(chosen.serverId, chosen.name);
-  const args = hasNoParameters(tool.inputSchema) ? {} : await askToolArguments(deps.extensionUri, chosen.serverId, tool);
-  if (!args) return undefined;
-  // Confirm first: the progress notification belongs to the call, not to the question.
-  const authorized = await deps.invoker.authorize(chosen.serverId, tool.name, args, { origin: 'user' });
+  const withForm = !hasNoParameters(tool.inputSchema);
+  let again: { values: Record<string, unknown>; notice: string } | undefined;
+  let args: Record<string, unknown> | undefined;
+  let authorized: Awaited<ReturnType<ToolInvoker['authorize']>>;
+  for (;;) {
+    args = withForm ? await askToolArguments(deps.extensionUri, chosen.serverId, tool, again) : {};
+    if (!args) return undefined;
+    // Confirm first: the progress notification belongs to the call, not to the question.
+    authorized = await deps.invoker.authorize(chosen.serverId, tool.name, args, { origin: 'user' });
+    // Deny often means "not with these arguments": the form comes back with them to fix.
+    if (!withForm || !('outcome' in authorized) || authorized.outcome !== 'denied') break;
+    again = { values: args, notice: vscode.l10n.t('Not run: you denied the call. Change the arguments and Run again, or Cancel.') };
+  }
   const invocation =
     'outcome' in authorized
       ? authorized
       : await withCancellableProgress(vscode.l10n.t('Running {0} on {1}', toolLabel(tool), chosen.serverId), (signal, progress) => {
           let reported = 0;
-          return deps.invoker.call(chosen.serverId, authorized, args, {
+          return deps.invoker.call(chosen.serverId, authorized, args!, {
             origin: 'user',
             signal,
             onProgress: (p) => {

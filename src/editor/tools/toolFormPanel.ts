@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { buildArgumentsForm } from '../../core/forms/schemaForm';
 import { SchemaCompileError, validateAgainstSchema } from '../../core/forms/schemaValidation';
 import type { FieldProblem } from '../../shared/protocol/formModel';
+import type { ToolFormInit } from '../../shared/protocol/toolForm';
 import { askInForm } from '../webviews/formPanel';
 import { annotationBadges, toolLabel } from './toolLabels';
 
@@ -10,7 +11,12 @@ import { annotationBadges, toolLabel } from './toolLabels';
  * Asks for a tool's arguments in a form generated from its input schema. Resolves with arguments
  * that passed the schema, or undefined when the user cancels or closes the form.
  */
-export async function askToolArguments(extensionUri: vscode.Uri, serverId: string, tool: Tool): Promise<Record<string, unknown> | undefined> {
+export async function askToolArguments(
+  extensionUri: vscode.Uri,
+  serverId: string,
+  tool: Tool,
+  again?: { readonly values: Record<string, unknown>; readonly notice: string },
+): Promise<Record<string, unknown> | undefined> {
   const check = (values: Record<string, unknown>): FieldProblem[] => {
     try {
       return validateAgainstSchema(tool.inputSchema, values);
@@ -29,6 +35,8 @@ export async function askToolArguments(extensionUri: vscode.Uri, serverId: strin
       badges: annotationBadges(tool),
       form: buildArgumentsForm(tool.inputSchema),
       submitLabel: vscode.l10n.t('Run'),
+      values: again?.values as ToolFormInit['values'],
+      notice: again?.notice,
     },
     check,
   });

@@ -11,6 +11,10 @@ export interface ToolFormInit {
   readonly submitLabel: string;
   /** A Decline button (elicitation: the user says no, as opposed to cancelling). */
   readonly declineLabel?: string;
+  /** Values the user gave before (the form comes back after a denied confirmation), instead of the defaults. */
+  readonly values?: { readonly [key: string]: JsonValue };
+  /** Why the form is shown again, above it. */
+  readonly notice?: string;
 }
 
 export type FormToHost =
