@@ -253,8 +253,11 @@ function renderArray(field: Extract<FormField, { kind: 'array' }>, path: string,
 function renderAlternatives(field: Extract<FormField, { kind: 'alternatives' }>, path: string, initial: JsonValue | undefined): Rendered {
   const picker = h('vscode-single-select', { id: idFor(path) }, ...field.alternatives.map((a, i) => h('vscode-option', { value: String(i) }, a.label)));
   const holder = h('div', { class: 'alternative' });
-  let current = renderField(field.alternatives[0].field, path, initial);
+  // A value given before (a default, or the user's after a Deny) picks the alternative it fits.
+  const first = Math.max(0, field.alternatives.findIndex((a) => fits(a.field, initial ?? field.default)));
+  let current = renderField(field.alternatives[first].field, path, initial);
   holder.replaceChildren(current.element);
+  queueMicrotask(() => ((picker as unknown as { value: string }).value = String(first)));
   picker.addEventListener('change', () => {
     current = renderField(field.alternatives[Number((picker as unknown as { value: string }).value)].field, path, undefined);
     holder.replaceChildren(current.element);
@@ -264,6 +267,28 @@ function renderAlternatives(field: Extract<FormField, { kind: 'alternatives' }>,
     read: () => current.read(),
     localProblems: () => current.localProblems(),
   };
+}
+
+function fits(field: FormField, value: JsonValue | undefined): boolean {
+  if (value === undefined) return false;
+  switch (field.kind) {
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'string':
+      return typeof value === 'string';
+    case 'number':
+    case 'integer':
+      return typeof value === 'number';
+    case 'choice':
+      return field.options.some((o) => same(o.value, value));
+    case 'array':
+    case 'multiChoice':
+      return Array.isArray(value);
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    default:
+      return false;
+  }
 }
 
 function renderJson(field: Extract<FormField, { kind: 'json' }>, path: string, initial: JsonValue | undefined): Rendered {

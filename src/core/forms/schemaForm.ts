@@ -60,6 +60,16 @@ function buildField(raw: Schema, ctx: Context): FormField {
     };
   }
 
+  // ["boolean", "string"]: each type is an alternative with its own control, the first one shown.
+  const union = unionTypes(schema);
+  if (union) {
+    return {
+      ...base,
+      kind: 'alternatives',
+      alternatives: union.map((type) => ({ label: TYPE_LABELS[type] ?? type, field: buildField({ ...schema, type }, { ...inner, label: ctx.label }) })),
+    };
+  }
+
   switch (schemaType(schema)) {
     case 'string':
       return {
@@ -76,10 +86,10 @@ function buildField(raw: Schema, ctx: Context): FormField {
       return {
         ...base,
         kind: schemaType(schema) as 'number' | 'integer',
-        minimum: num(schema.minimum),
-        maximum: num(schema.maximum),
-        exclusiveMinimum: num(schema.exclusiveMinimum),
-        exclusiveMaximum: num(schema.exclusiveMaximum),
+        minimum: bound(schema.minimum),
+        maximum: bound(schema.maximum),
+        exclusiveMinimum: bound(schema.exclusiveMinimum),
+        exclusiveMaximum: bound(schema.exclusiveMaximum),
       };
     case 'boolean':
       return { ...base, kind: 'boolean' };
@@ -172,6 +182,28 @@ function schemaType(schema: Schema): string | undefined {
   if (isSchema(schema.properties)) return 'object';
   if (schema.items !== undefined) return 'array';
   return undefined;
+}
+
+const TYPE_LABELS: Record<string, string> = {
+  boolean: 'Yes / no (boolean)',
+  string: 'Text (string)',
+  number: 'Number',
+  integer: 'Whole number (integer)',
+  array: 'List (array)',
+  object: 'Object',
+};
+
+/** The concrete types of a `type` array with more than one (null aside), or undefined. */
+function unionTypes(schema: Schema): string[] | undefined {
+  if (!Array.isArray(schema.type)) return undefined;
+  const concrete = schema.type.filter((t): t is string => typeof t === 'string' && t !== 'null' && t in TYPE_LABELS);
+  return concrete.length > 1 ? [...new Set(concrete)] : undefined;
+}
+
+/** A numeric bound worth showing: the safe-integer limits some generators write mean "no bound". */
+function bound(value: unknown): number | undefined {
+  const n = num(value);
+  return n !== undefined && Math.abs(n) < Number.MAX_SAFE_INTEGER ? n : undefined;
 }
 
 function isSchema(value: unknown): value is Schema {

@@ -171,4 +171,46 @@ describe('argument validation', () => {
   it('throws a clear error for a schema that cannot be compiled', () => {
     assert.throws(() => validateAgainstSchema({ type: 'object', properties: { a: { $ref: '#/nowhere' } } }, {}), /The schema cannot be used/);
   });
+
+describe('schema → form model: type unions and generated bounds', () => {
+  it('offers each type of a union as an alternative with its own control, the first type first (server-sequential-thinking)', () => {
+    const form = buildArgumentsForm({
+      type: 'object',
+      properties: { nextThoughtNeeded: { type: ['boolean', 'string'], description: 'Whether another thought step is needed' }, maybe: { type: ['string', 'null'] } },
+      required: ['nextThoughtNeeded'],
+    });
+    const union = field(form, '/nextThoughtNeeded');
+    assert.equal(union.kind, 'alternatives');
+    assert.ok(union.kind === 'alternatives');
+    assert.deepEqual(union.alternatives.map((a) => [a.label, a.field.kind, a.field.path, a.field.required]), [
+      ['Yes / no (boolean)', 'boolean', '/nextThoughtNeeded', true],
+      ['Text (string)', 'string', '/nextThoughtNeeded', true],
+    ]);
+    assert.equal(union.description, 'Whether another thought step is needed');
+    assert.equal(field(form, '/maybe').kind, 'string', 'a nullable type stays one control');
+    // What either control produces passes the schema; a value of neither type does not.
+    const schema = { type: 'object', properties: { v: { type: ['boolean', 'string'] } }, required: ['v'] };
+    assert.deepEqual(validateAgainstSchema(schema, { v: true }), []);
+    assert.deepEqual(validateAgainstSchema(schema, { v: 'yes' }), []);
+    assert.notDeepEqual(validateAgainstSchema(schema, { v: 3 }), []);
+  });
+
+  it('leaves out integer bounds at the safe-integer limit (they mean no bound) and keeps real ones', () => {
+    const form = buildArgumentsForm({
+      type: 'object',
+      properties: {
+        thoughtNumber: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+        any: { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 },
+      },
+    });
+    const thought = field(form, '/thoughtNumber');
+    assert.ok(thought.kind === 'integer');
+    assert.equal(thought.minimum, 1);
+    assert.equal(thought.maximum, undefined);
+    const any = field(form, '/any');
+    assert.ok(any.kind === 'integer');
+    assert.deepEqual([any.minimum, any.maximum], [undefined, undefined]);
+  });
+});
+
 });
