@@ -56,6 +56,9 @@ export class McpHost implements Disposable {
   /** Settings changes apply one at a time, in order. */
   private applying: Promise<unknown> = Promise.resolve();
   private lastSettings: readonly ServerSettingsEntry[] = [];
+  private settingsAppliedOnce!: () => void;
+  /** Settles once settings have been applied at least once: before that no server is known. */
+  readonly settingsApplied = new Promise<void>((resolve) => (this.settingsAppliedOnce = resolve));
 
   constructor(private readonly options: McpHostOptions) {}
 
@@ -72,7 +75,7 @@ export class McpHost implements Disposable {
   applySettings(settings: readonly ServerSettingsEntry[]): Promise<readonly ServerConfigError[]> {
     this.lastSettings = settings;
     const run = this.applying.then(() => this.apply(settings));
-    this.applying = run.catch(() => undefined);
+    this.applying = run.catch(() => undefined).finally(() => this.settingsAppliedOnce());
     return run;
   }
 

@@ -1,7 +1,9 @@
 /**
- * Where a server's resource lives in the editor: `mcp-host-resource:/<server>/<uri, base64url>/<file name>`.
- * The server's URI is kept exactly (encoded whole, never normalised); the file name at the end
- * gives the editor a title and, through its extension, the language or the image preview.
+ * Where a server's resource lives in the editor:
+ * `mcp-host-resource:/<server>/<scheme>/<authority>/<path segments>/<file name>?uri=<the URI>`.
+ * The path is for people (the breadcrumb reads `demo › resource › static › …`); the server's URI
+ * is kept exactly in the query (encoded whole, never normalised). The file name at the end gives
+ * the editor a title and, through its extension, the language or the image preview.
  */
 // Not `mcp-resource`: VS Code's built-in MCP support owns that scheme.
 export const RESOURCE_SCHEME = 'mcp-host-resource';
@@ -33,18 +35,66 @@ const EXTENSIONS: Readonly<Record<string, string>> = {
   'image/bmp': '.bmp',
 };
 
-/** `nameFrom` is the URI the file name is taken from, when not the resource's own (a part of it). */
-export function resourcePath(location: ResourceLocation, name?: string, mimeType?: string, nameFrom = location.uri): string {
-  return `/${encodeURIComponent(location.serverId)}/${Buffer.from(location.uri, 'utf8').toString('base64url')}/${encodeURIComponent(fileNameFor(nameFrom, name, mimeType))}`;
+/** What follows the scheme in an editor URI: a readable path and the query that carries the exact URI. */
+export interface ResourceAddress {
+  readonly path: string;
+  readonly query: string;
 }
 
-export function parseResourcePath(path: string): ResourceLocation | undefined {
-  const [, server, encoded] = path.split('/');
-  if (!server || !encoded) return undefined;
+const MAX_READABLE_SEGMENTS = 12;
+
+/**
+ * `nameFrom` is the URI the file name is taken from, when not the resource's own (a part of it);
+ * `part` (0-based) addresses one part of a resource read in several.
+ */
+export function resourceAddress(location: ResourceLocation, name?: string, mimeType?: string, nameFrom = location.uri, part?: number): ResourceAddress {
+  const segments = [location.serverId, ...readableFolders(location.uri), fileNameFor(nameFrom, name, mimeType)];
+  const query = new URLSearchParams({ uri: location.uri, ...(part !== undefined ? { part: String(part) } : {}) });
+  return { path: `/${segments.map((s) => encodeURIComponent(s)).join('/')}`, query: query.toString() };
+}
+
+/** The server and URI of an editor URI; also reads the base64 form of editors restored from earlier versions. */
+export function parseResourceAddress(path: string, query = ''): ResourceLocation | undefined {
+  const [, server, second] = path.split('/');
+  if (!server) return undefined;
+  let serverId: string;
   try {
-    return { serverId: decodeURIComponent(server), uri: Buffer.from(encoded, 'base64url').toString('utf8') };
+    serverId = decodeURIComponent(server);
   } catch {
     return undefined;
+  }
+  const exact = new URLSearchParams(query).get('uri');
+  if (exact !== null) return { serverId, uri: exact };
+  if (!second) return undefined;
+  const legacy = Buffer.from(second, 'base64url').toString('utf8');
+  return legacy ? { serverId, uri: legacy } : undefined;
+}
+
+/** The part an editor URI addresses (0 when none is named). */
+export function partOf(query: string): number {
+  const part = Number(new URLSearchParams(query).get('part') ?? 0);
+  return Number.isInteger(part) && part >= 0 ? part : 0;
+}
+
+/** The URI's scheme, authority and folders as path segments (the file name comes separately). */
+function readableFolders(uri: string): string[] {
+  let parts: string[];
+  try {
+    const parsed = new URL(uri);
+    parts = [parsed.protocol.replace(/:$/, ''), parsed.host, ...parsed.pathname.split('/').map(safeDecode)];
+  } catch {
+    parts = uri.split(/[/:]+/);
+  }
+  const folders = parts.filter((p) => p !== '' && p !== '.' && p !== '..').map((p) => p.replace(/[\\/]/g, '_'));
+  folders.pop();
+  return folders.slice(0, MAX_READABLE_SEGMENTS);
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
   }
 }
 

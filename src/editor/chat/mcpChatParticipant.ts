@@ -3,7 +3,7 @@ import { withCancellation } from '../cancellation';
 import { runToolLoop, type ToolOutcome } from '../../core/chat/toolCallLoop';
 import type { ModelMessage, ModelPart, ModelTool } from '../../core/models/modelMessages';
 import { resourceForModel } from '../../core/resources/resourceContents';
-import { parseResourcePath, RESOURCE_SCHEME } from '../../core/resources/resourceUris';
+import { parseResourceAddress, RESOURCE_SCHEME } from '../../core/resources/resourceUris';
 import type { McpHost } from '../../core/host/mcpHost';
 import { parsePromptArguments } from '../../core/prompts/promptArguments';
 import type { ToolInvoker } from '../../core/tools/toolInvoker';
@@ -183,7 +183,7 @@ async function referencedResources(host: McpHost, references: readonly vscode.Ch
   const parts: ModelPart[] = [];
   for (const reference of references) {
     const uri = reference.value instanceof vscode.Uri ? reference.value : reference.value instanceof vscode.Location ? reference.value.uri : undefined;
-    const location = uri?.scheme === RESOURCE_SCHEME ? parseResourcePath(uri.path) : undefined;
+    const location = uri?.scheme === RESOURCE_SCHEME ? parseResourceAddress(uri.path, uri.query) : undefined;
     if (!location) continue;
     stream.progress(vscode.l10n.t('Reading {0} from {1}…', location.uri, location.serverId));
     const result = await host.readResource(location.serverId, location.uri, signal);

@@ -2,7 +2,7 @@ import type { ResourceTemplateType } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
 import type { McpHost } from '../../core/host/mcpHost';
 import { ResourceUriTemplate } from '../../core/resources/resourceTemplates';
-import { parseResourcePath, RESOURCE_SCHEME } from '../../core/resources/resourceUris';
+import { parseResourceAddress, RESOURCE_SCHEME } from '../../core/resources/resourceUris';
 import { askCompletedValue } from '../completionInput';
 import { resourceEditorUri } from './resourceFileSystem';
 import type { ResourceNode } from './resourcesTreeProvider';
@@ -46,7 +46,7 @@ export function registerResourceCommands(host: McpHost): vscode.Disposable[] {
 
 function activeResourceUri(): vscode.Uri | undefined {
   const uri = vscode.window.activeTextEditor?.document.uri ?? (vscode.window.tabGroups.activeTabGroup.activeTab?.input as { uri?: vscode.Uri } | undefined)?.uri;
-  return uri?.scheme === RESOURCE_SCHEME && parseResourcePath(uri.path) ? uri : undefined;
+  return uri?.scheme === RESOURCE_SCHEME && parseResourceAddress(uri.path, uri.query) ? uri : undefined;
 }
 
 /**

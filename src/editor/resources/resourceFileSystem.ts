@@ -2,20 +2,23 @@ import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
 import { contentBytes } from '../../core/resources/resourceContents';
 import type { McpHost } from '../../core/host/mcpHost';
-import { parseResourcePath, RESOURCE_SCHEME, resourceKey, resourcePath, type ResourceLocation } from '../../core/resources/resourceUris';
+import { parseResourceAddress, partOf, RESOURCE_SCHEME, resourceAddress, resourceKey, type ResourceLocation } from '../../core/resources/resourceUris';
 import { ResourceSubscriptions } from '../../core/resources/resourceSubscriptions';
+import { whenServerRunning } from '../../core/host/serverReadiness';
 
 /** A read that takes longer than this shows a notification that can cancel it. */
 const SLOW_READ_MS = 1000;
+/** How long a read waits for its server to start (after a window reload, say). */
+const SERVER_START_WAIT_MS = 60_000;
 
 /** The editor URI of a server's resource (read through {@link ResourceFileSystem}). */
 export function resourceEditorUri(location: ResourceLocation, name?: string, mimeType?: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: RESOURCE_SCHEME, path: resourcePath(location, name, mimeType) });
+  return vscode.Uri.from({ scheme: RESOURCE_SCHEME, ...resourceAddress(location, name, mimeType) });
 }
 
 /** One part (0-based) of a resource read in several; named after the part's own URI and type. */
 export function resourcePartUri(location: ResourceLocation, part: number, partUri: string | undefined, mimeType?: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: RESOURCE_SCHEME, path: resourcePath(location, `part-${part + 1}`, mimeType, partUri), query: `part=${part}` });
+  return vscode.Uri.from({ scheme: RESOURCE_SCHEME, ...resourceAddress(location, `part-${part + 1}`, mimeType, partUri, part) });
 }
 
 /**
@@ -52,7 +55,7 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
   }
 
   watch(uri: vscode.Uri): vscode.Disposable {
-    const location = parseResourcePath(uri.path);
+    const location = parseResourceAddress(uri.path, uri.query);
     if (!location) return new vscode.Disposable(() => undefined);
     const editor = uri.toString();
     this.subscriptions.open(location.serverId, location.uri, editor).catch((error) => this.log(`Could not subscribe to ${location.uri}: ${(error as Error).message}`));
@@ -81,12 +84,11 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     const location = this.locate(uri);
-    const requested = new URLSearchParams(uri.query).get('part');
-    const part = Number(requested ?? 0);
+    const part = partOf(uri.query);
     const result = await this.read(location);
     const content = result.contents[part];
     if (!content) throw vscode.FileSystemError.FileNotFound(vscode.l10n.t('{0} from MCP server "{1}" has no part {2} (it has {3}).', location.uri, location.serverId, part + 1, result.contents.length));
-    if (requested === null && result.contents.length > 1) this.offerParts(location, result.contents);
+    if (!new URLSearchParams(uri.query).has('part') && result.contents.length > 1) this.offerParts(location, result.contents);
     const bytes = contentBytes(content);
     const key = resourceKey(location);
     const now = Date.now();
@@ -101,7 +103,11 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
    */
   private async read(location: ResourceLocation): Promise<ReadResourceResult> {
     const abort = new AbortController();
-    const reading = this.host.readResource(location.serverId, location.uri, abort.signal);
+    const reading = (async () => {
+      // Editors restored by a window reload read before their server runs: wait for it (bounded).
+      if (this.host.server(location.serverId)?.status !== 'running') await whenServerRunning(this.host, location.serverId, SERVER_START_WAIT_MS, abort.signal);
+      return this.host.readResource(location.serverId, location.uri, abort.signal);
+    })();
     let settled = false;
     const slow = setTimeout(() => {
       if (settled) return;
@@ -162,7 +168,7 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
   }
 
   private locate(uri: vscode.Uri): ResourceLocation {
-    const location = parseResourcePath(uri.path);
+    const location = parseResourceAddress(uri.path, uri.query);
     if (!location) throw vscode.FileSystemError.FileNotFound(uri);
     return location;
   }

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { ResourceSubscriptions } from '../../../src/core/resources/resourceSubscriptions';
-import { fileNameFor, parseResourcePath, resourcePath } from '../../../src/core/resources/resourceUris';
+import { fileNameFor, parseResourceAddress, partOf, resourceAddress } from '../../../src/core/resources/resourceUris';
 import { EVERYTHING, waitFor } from '../support/fixtures';
 import { entries, harness, hosts, running } from '../support/hostHarness';
 
@@ -9,9 +9,28 @@ afterEach(async () => Promise.all(hosts.splice(0).map((h) => h.dispose())));
 describe('resources: editor locations', () => {
   it('keeps the server\'s URI exactly, whatever it contains', () => {
     for (const uri of ['demo://resource/static/document/architecture.md', 'file:///C:/a b/ü.txt?x=1#frag', 'urn:isbn:0451450523', 'weird://x/%2F/../y']) {
-      assert.deepEqual(parseResourcePath(resourcePath({ serverId: 'my.server', uri })), { serverId: 'my.server', uri });
+      const address = resourceAddress({ serverId: 'my.server', uri });
+      assert.deepEqual(parseResourceAddress(address.path, address.query), { serverId: 'my.server', uri });
     }
-    assert.equal(parseResourcePath('/only-a-server'), undefined);
+    assert.equal(parseResourceAddress('/only-a-server'), undefined);
+  });
+
+  it('shows the URI as a readable path (the breadcrumb), with the file name last', () => {
+    const readable = (uri: string, name?: string, mime?: string) => resourceAddress({ serverId: 'demo', uri }, name, mime).path.split('/').slice(1).map(decodeURIComponent);
+    assert.deepEqual(readable('demo://resource/static/document/architecture.md'), ['demo', 'demo', 'resource', 'static', 'document', 'architecture.md']);
+    assert.deepEqual(readable('test://static/resource/1', 'Resource 1', 'text/plain'), ['demo', 'test', 'static', 'resource', '1.txt']);
+    assert.deepEqual(readable('file:///C:/a%20b/x.txt'), ['demo', 'file', 'C:', 'a b', 'x.txt']);
+    assert.deepEqual(readable('weird://x/%2F/../y'), ['demo', 'weird', 'x', 'y']);
+    assert.deepEqual(readable('urn:isbn:0451450523'), ['demo', 'urn', 'isbn:0451450523']);
+  });
+
+  it('addresses one part of a resource, and still opens editors restored from the base64 form', () => {
+    const address = resourceAddress({ serverId: 's', uri: 'x://a/b' }, 'part-2', 'text/plain', 'x://a/b/second', 1);
+    assert.equal(partOf(address.query), 1);
+    assert.deepEqual(parseResourceAddress(address.path, address.query), { serverId: 's', uri: 'x://a/b' });
+    assert.equal(partOf(''), 0);
+    const restored = `/s/${Buffer.from('demo://resource/static/1', 'utf8').toString('base64url')}/1.txt`;
+    assert.deepEqual(parseResourceAddress(restored, ''), { serverId: 's', uri: 'demo://resource/static/1' });
   });
 
   it('names the file after the URI, adding an extension from the MIME type when it has none', () => {
