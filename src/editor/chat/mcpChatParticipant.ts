@@ -115,7 +115,7 @@ async function converse(
   const { tools, names } = toolsForModel(host);
   if (names.size > MAX_MODEL_TOOLS) stream.markdown(vscode.l10n.t('*{0} tools are available; the first {1} are offered to the model.*\n\n', names.size, MAX_MODEL_TOOLS));
   const outcome = await runToolLoop(
-    new LanguageModelBridge(model, token, preamble),
+    new LanguageModelBridge(model, token, preamble, () => stream.progress(vscode.l10n.t('Waiting for the language model to load…'))),
     tools.slice(0, MAX_MODEL_TOOLS),
     messages,
     {
