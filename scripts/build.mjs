@@ -17,6 +17,9 @@ const options = {
   // The SDK ships ESM and CJS; prefer the CJS entry so require() semantics hold in the bundle.
   mainFields: ['main', 'module'],
   conditions: ['require', 'node'],
+  // jsonc-parser's main entry is a UMD module that requires its parts at run time, which a
+  // bundle cannot follow; its ESM build bundles.
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   logLevel: 'info',
   metafile: true,
 };

@@ -251,7 +251,8 @@ function renderArray(field: Extract<FormField, { kind: 'array' }>, path: string,
 }
 
 function renderAlternatives(field: Extract<FormField, { kind: 'alternatives' }>, path: string, initial: JsonValue | undefined): Rendered {
-  const picker = h('vscode-single-select', { id: idFor(path) }, ...field.alternatives.map((a, i) => h('vscode-option', { value: String(i) }, a.label)));
+  // The control inside carries the field's id (its label points there); the switch has its own.
+  const picker = h('vscode-single-select', { id: `${idFor(path)}__alternative`, 'aria-label': `Kind of value for ${field.label}` }, ...field.alternatives.map((a, i) => h('vscode-option', { value: String(i) }, a.label)));
   const holder = h('div', { class: 'alternative' });
   // A value given before (a default, or the user's after a Deny) picks the alternative it fits.
   const first = Math.max(0, field.alternatives.findIndex((a) => fits(a.field, initial ?? field.default)));

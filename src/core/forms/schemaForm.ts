@@ -66,7 +66,7 @@ function buildField(raw: Schema, ctx: Context): FormField {
     return {
       ...base,
       kind: 'alternatives',
-      alternatives: union.map((type) => ({ label: TYPE_LABELS[type] ?? type, field: buildField({ ...schema, type }, { ...inner, label: ctx.label }) })),
+      alternatives: union.map((type) => ({ label: TYPE_LABELS[type] ?? type, field: buildField({ ...schema, type, description: undefined }, { ...inner, label: ctx.label }) })),
     };
   }
 

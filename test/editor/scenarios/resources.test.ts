@@ -68,7 +68,11 @@ describe('Resources in a real VS Code', function () {
     await editor().workbench.page.locator('.editor-instance .view-lines', { hasText: expected.slice(0, 30) }).waitFor();
     const active = await editor().control<{ uri: string; languageId: string }>('activeEditor');
     assert.equal(active.languageId, 'markdown');
-    assert.match(active.uri, /^mcp-host-resource:\/everything\/[A-Za-z0-9_-]+\/architecture\.md$/);
+    // A readable path (the breadcrumb), the exact URI in the query.
+    assert.match(active.uri, /^mcp-host-resource:\/everything\/demo\/resource\/static\/document\/architecture\.md\?uri=demo%3A%2F%2Fresource%2Fstatic%2Fdocument%2Farchitecture\.md$/);
+    const crumbs = (await editor().workbench.page.locator('.breadcrumbs-control .monaco-breadcrumb-item').allTextContents()).map((t) => t.trim()).filter(Boolean);
+    assert.deepEqual(crumbs.slice(0, 6), ['everything', 'demo', 'resource', 'static', 'document', 'architecture.md']);
+    await editor().workbench.screenshot('57-resource-readable-path');
     // Read-only: typing changes nothing.
     await editor().workbench.page.locator('.editor-instance .view-lines').first().click();
     await editor().workbench.page.keyboard.type('xyz');
@@ -179,5 +183,20 @@ describe('Resources in a real VS Code', function () {
     const answer = await editor().workbench.lastChatResponse(/Model saw: .*README of fixture-legacy/);
     assert.match(answer, /Resource fixture:\/\/readme from MCP server "kit" \(text\/plain\):\s*README of fixture-legacy/);
     await editor().workbench.screenshot('56-resource-in-chat');
+  });
+
+  it('reopens a resource editor after a window reload, waiting for its server instead of failing', async () => {
+    await editor().workbench.runCommand('MCP Host: Find Resource…');
+    await quickInput().fill('fixture://readme');
+    await editor().workbench.pick('fixture://readme', 'kit');
+    await editorShowing('README of fixture-legacy').waitFor();
+    await editor().workbench.runCommand('Developer: Reload Window');
+    // The reloaded window restores the editor before the servers run; it waits, then shows the text.
+    await page().locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+    await page().locator('.tab', { hasText: 'readme.txt' }).waitFor({ timeout: 60_000 });
+    await editorShowing('README of fixture-legacy').waitFor({ timeout: 90_000 });
+    assert.equal(await page().getByText('The editor could not be opened').count(), 0);
+    assert.deepEqual((await editor().workbench.notifications()).filter((n) => /could not read|is not running/.test(n)), []);
+    await editor().workbench.screenshot('58-resource-after-reload');
   });
 });

@@ -1,0 +1,205 @@
+// What a new user meets in the first hour, in a real VS Code (code-server) driven through Chromium:
+// servers that fail to start, tools found by name, results shown as what they are, a Deny that
+// keeps the form, a real third-party server's union types and long description.
+import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { EditorSession, REPO } from '../harness/editorSession';
+import { waitFor } from '../../unit/support/fixtures';
+
+const node = process.execPath;
+const pkg = (name: string) => path.join(REPO, 'node_modules/@modelcontextprotocol', name, 'dist/index.js');
+const PYTHON_SOURCE = '# a comment, not a heading\nclass Greeter:\n    def __init__(self, name):\n        self.name = name\n';
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('The first hour in a real VS Code', function () {
+  this.timeout(180_000);
+  let editor: EditorSession;
+  let refusedPort: number;
+  const files = mkdtempSync(path.join(tmpdir(), 'mcp-host-files-'));
+  writeFileSync(path.join(files, 'greeter.py'), PYTHON_SOURCE);
+
+  before(async () => {
+    refusedPort = await closedPort();
+    const servers = {
+      everything: { command: node, args: [pkg('server-everything'), 'stdio'] },
+      thinking: { command: node, args: [pkg('server-sequential-thinking')] },
+      files: { command: node, args: [pkg('server-filesystem'), files], roots: [files] },
+      broken: { command: node, args: ['-e', 'console.error("reading settings"); console.error("error: API_KEY is not set"); process.exit(1)'], restart: { enabled: false } },
+      refused: { type: 'http', url: `http://127.0.0.1:${refusedPort}/mcp`, restart: { enabled: false } },
+    };
+    editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, { trusted: true, userSettings: { 'mcpHost.servers': servers } });
+    await editor.workbench.openMcpView();
+    for (const id of ['everything', 'thinking', 'files']) await editor.workbench.waitForServerDescription(id, /^running · \d+ tools?/, 90_000);
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await editor?.workbench.screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`);
+    await editor?.workbench.page.keyboard.press('Escape');
+    await editor?.control('executeCommand', { command: 'workbench.action.closeAllEditors' });
+  });
+
+  after(async () => {
+    await editor?.stop();
+  });
+
+  const page = () => editor.workbench.page;
+  const toast = (text: string) => page().locator('.notification-toast').filter({ hasText: text });
+
+  async function runTool(typed: string, pickText: string, server: string): Promise<void> {
+    await editor.workbench.runCommand('MCP Host: Run Tool…');
+    await page().locator('.quick-input-widget input').fill(typed);
+    await editor.workbench.pick(pickText, server);
+  }
+
+  async function confirm(button: string): Promise<string> {
+    const dialog = await editor.workbench.dialog();
+    const text = (await dialog.textContent()) ?? '';
+    await dialog.getByRole('button', { name: button, exact: true }).click();
+    return text;
+  }
+
+  it('shows why a server failed in its row, and one notification offers Show Output, Open Settings and Restart', async () => {
+    const row = await editor.workbench.waitForServerDescription('broken', /^error: /, 60_000);
+    assert.equal(row, 'error: the process exited with code 1 (last output: reading settings ⏎ error: API_KEY is not set)');
+    assert.equal(
+      await editor.workbench.waitForServerDescription('refused', /^error: /, 60_000),
+      `error: connection refused: nothing is listening at 127.0.0.1:${refusedPort} (ECONNREFUSED); is the server running?`,
+    );
+    const notice = toast('MCP server "broken" failed: the process exited with code 1');
+    await notice.waitFor({ timeout: 30_000 });
+    assert.equal(await notice.count(), 1, 'one notification per failure');
+    for (const action of ['Show Output', 'Open Settings', 'Restart']) assert.equal(await notice.getByRole('button', { name: action }).count(), 1, action);
+    await editor.workbench.screenshot('40-start-failure');
+    await notice.getByRole('button', { name: 'Show Output' }).click();
+    const output = async () => ((await page().locator('.part.panel .monaco-editor .view-lines').textContent()) ?? '').replace(/\u00a0/g, ' ');
+    await waitFor('the story of the start', async () => (await output()).includes('Failed to start: the process exited with code 1'), 30_000);
+    const story = await output();
+    assert.match(story, /Starting: .*node -e /);
+    assert.match(story, /Protocol: negotiating the era over stdio/);
+    assert.match(story, /\[stderr\] error: API_KEY is not set/);
+    await editor.workbench.screenshot('41-start-failure-output');
+  });
+
+  it('finds a tool by its name when a title is shown', async () => {
+    await editor.workbench.runCommand('MCP Host: Run Tool…');
+    await page().locator('.quick-input-widget input').fill('get-sum');
+    const rows = page().locator('.quick-input-list .monaco-list-row').filter({ visible: true });
+    await rows.first().waitFor();
+    assert.match((await rows.first().textContent()) ?? '', /Get Sum Tool.*get-sum.*everything/);
+    await page().locator('.quick-input-widget input').fill('sequentialthinking');
+    await rows.filter({ hasText: 'Sequential Thinking' }).first().waitFor();
+    await editor.workbench.screenshot('42-run-tool-by-name');
+    await page().keyboard.press('Escape');
+  });
+
+  it('gives a ["boolean","string"] parameter a real control, hides generated bounds, and folds a long description', async () => {
+    await runTool('sequentialthinking', 'Sequential Thinking', 'thinking');
+    const form = await editor.workbench.webview('#field_thought');
+    const description = form.locator('#description');
+    assert.equal(await description.getAttribute('class'), 'description folded');
+    const folded = (await description.boundingBox())!.height;
+    await form.locator('#description-toggle').click();
+    assert.equal(await description.getAttribute('class'), 'description');
+    assert.ok((await description.boundingBox())!.height > folded * 3, 'More shows the whole description');
+    await form.locator('#description-toggle').click();
+    // The union is a switch between its types, the first (boolean) shown as a checkbox.
+    const union = form.locator('.field', { has: form.locator('#field_nextThoughtNeeded') }).first();
+    assert.match((await union.textContent()) ?? '', /Yes \/ no \(boolean\)/);
+    assert.equal(await form.locator('vscode-checkbox#field_nextThoughtNeeded').count(), 1);
+    assert.doesNotMatch((await form.locator('body').textContent()) ?? '', /9007199254740991/);
+    assert.doesNotMatch((await form.locator('body').textContent()) ?? '', /JSON: /);
+    await form.locator('#field_thought textarea, #field_thought input').first().fill('First, list the facts.');
+    await form.locator('#field_thoughtNumber input').fill('1');
+    await form.locator('#field_totalThoughts input').fill('2');
+    await form.locator('vscode-checkbox#field_nextThoughtNeeded').click();
+    await editor.workbench.screenshot('43-union-type-and-folded-description');
+    await form.locator('#submit').click();
+    const shown = await confirm('Run');
+    assert.match(shown, /"nextThoughtNeeded": true/);
+    const result = await editor.workbench.webview('#outcome');
+    await result.locator('#items', { hasText: '"thoughtNumber": 1' }).waitFor();
+    assert.match((await result.locator('#outcome').textContent()) ?? '', /^Succeeded/);
+  });
+
+  it('brings the form back with the arguments after Deny', async () => {
+    await runTool('get-sum', 'Get Sum Tool', 'everything');
+    let form = await editor.workbench.webview('#field_a');
+    await form.locator('#field_a input').fill('19');
+    await form.locator('#field_b input').fill('23');
+    await form.locator('#submit').click();
+    await confirm('Deny');
+    form = await editor.workbench.webview('#notice');
+    assert.match((await form.locator('#notice').textContent()) ?? '', /Not run: you denied the call\. Change the arguments and Run again, or Cancel\./);
+    assert.equal(await form.locator('#field_a input').inputValue(), '19');
+    assert.equal(await form.locator('#field_b input').inputValue(), '23');
+    await editor.workbench.screenshot('44-form-after-deny');
+    await form.locator('#field_b input').fill('1');
+    await form.locator('#submit').click();
+    assert.match(await confirm('Run'), /"b": 1/);
+    await (await editor.workbench.webview('#outcome')).locator('#items', { hasText: 'The sum of 19 and 1 is 20' }).waitFor();
+  });
+
+  it('shows a source file from server-filesystem as it is, with Rendered as a choice', async () => {
+    await runTool('read_text_file', 'Read Text File', 'files');
+    const form = await editor.workbench.webview('#field_path');
+    await form.locator('#field_path input, #field_path textarea').first().fill(path.join(files, 'greeter.py'));
+    await form.locator('#submit').click();
+    await confirm('Run');
+    const result = await editor.workbench.webview('#outcome');
+    const raw = result.locator('.markdown-like pre.text');
+    await raw.waitFor();
+    assert.equal(await raw.textContent(), PYTHON_SOURCE);
+    assert.equal(await result.locator('.markdown-like .markdown h1').count(), 0, 'no heading until asked');
+    await editor.workbench.screenshot('45-tool-text-as-is');
+    await result.locator('.render-toggle').click();
+    await result.locator('.markdown-like .markdown h1', { hasText: 'a comment, not a heading' }).waitFor();
+    assert.equal(await raw.isVisible(), false);
+    await result.locator('.render-toggle', { hasText: 'Show Raw' }).click();
+    assert.equal(await raw.isVisible(), true);
+  });
+});
+
+/** The Servers view of a workspace whose only servers are in VS Code's `.vscode/mcp.json`. */
+describe('A workspace with servers in .vscode/mcp.json', function () {
+  this.timeout(180_000);
+  let editor: EditorSession;
+
+  before(async () => {
+    editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, { trusted: true });
+  });
+
+  after(async () => {
+    await editor?.stop();
+  });
+
+  it('says so in the Servers view and uses those servers after the user’s consent', async () => {
+    const mcpJson = path.join(editor.root, 'alpha', '.vscode', 'mcp.json');
+    mkdirSync(path.dirname(mcpJson), { recursive: true });
+    writeFileSync(mcpJson, `{\n  // written by "MCP: Add Server..."\n  "servers": {\n    "everything": { "type": "stdio", "command": ${JSON.stringify(node)}, "args": [${JSON.stringify(pkg('server-everything'))}, "stdio"] }\n  }\n}\n`);
+    // An empty view shows its welcome text instead of the tree.
+    await editor.workbench.page.locator('.activitybar .action-label[aria-label^="MCP"]').first().click();
+    const welcome = editor.workbench.serversPane().locator('.welcome-view-content');
+    await welcome.filter({ hasText: '.vscode/mcp.json' }).waitFor({ timeout: 30_000 });
+    assert.match((await welcome.textContent()) ?? '', /This workspace lists MCP servers in \.vscode\/mcp\.json, the file of VS Code's built-in MCP support/);
+    await editor.workbench.screenshot('46-mcp-json-welcome');
+    await welcome.getByRole('button', { name: 'Use Servers from .vscode/mcp.json' }).click();
+    // Every server is chosen at first; accept them.
+    await editor.workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: 'everything' }).first().waitFor();
+    await editor.workbench.page.keyboard.press('Enter');
+    const consent = await editor.workbench.dialog(60_000);
+    assert.match((await consent.textContent()) ?? '', /Allow MCP server "everything" from workspace settings to run\?/);
+    await consent.getByRole('button', { name: 'Allow' }).click();
+    await editor.workbench.waitForServerDescription('everything', /^running · \d+ tools/, 90_000);
+  });
+});
