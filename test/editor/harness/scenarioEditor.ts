@@ -14,10 +14,7 @@ export function scenarioEditor(servers: Record<string, unknown>, userSettings: R
     for (const id of Object.keys(servers)) await editor.workbench.waitForServerDescription(id, /^running · \d+ tools/, 90_000);
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await editor?.workbench.screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`);
-    await editor?.control('executeCommand', { command: 'workbench.action.closeAllEditors' });
-  });
+  closeEverythingAfterEach(() => editor);
 
   after(async () => {
     await editor?.stop();
@@ -27,4 +24,17 @@ export function scenarioEditor(servers: Record<string, unknown>, userSettings: R
     if (!editor) throw new Error('the editor has not started');
     return editor;
   };
+}
+
+/**
+ * After each test: a failure leaves a screenshot, then Escape closes any quick pick or dialog and
+ * every editor closes, so each test finds its own panels (one webview at a time).
+ */
+export function closeEverythingAfterEach(session: () => EditorSession | undefined): void {
+  afterEach(async function () {
+    const editor = session();
+    if (this.currentTest?.state === 'failed') await editor?.workbench.screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`);
+    await editor?.workbench.page.keyboard.press('Escape');
+    await editor?.control('executeCommand', { command: 'workbench.action.closeAllEditors' });
+  });
 }

@@ -3,24 +3,15 @@
 // keeps the form, a real third-party server's union types and long description.
 import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { closeEverythingAfterEach } from '../harness/scenarioEditor';
 import { EditorSession, REPO } from '../harness/editorSession';
-import { waitFor } from '../../unit/support/fixtures';
+import { freePort, waitFor } from '../../unit/support/fixtures';
 
 const node = process.execPath;
 const pkg = (name: string) => path.join(REPO, 'node_modules/@modelcontextprotocol', name, 'dist/index.js');
 const PYTHON_SOURCE = '# a comment, not a heading\nclass Greeter:\n    def __init__(self, name):\n        self.name = name\n';
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('The first hour in a real VS Code', function () {
   this.timeout(180_000);
@@ -30,7 +21,7 @@ describe('The first hour in a real VS Code', function () {
   writeFileSync(path.join(files, 'greeter.py'), PYTHON_SOURCE);
 
   before(async () => {
-    refusedPort = await closedPort();
+    refusedPort = await freePort();
     const servers = {
       everything: { command: node, args: [pkg('server-everything'), 'stdio'] },
       thinking: { command: node, args: [pkg('server-sequential-thinking')] },
@@ -43,11 +34,7 @@ describe('The first hour in a real VS Code', function () {
     for (const id of ['everything', 'thinking', 'files']) await editor.workbench.waitForServerDescription(id, /^running · \d+ tools?/, 90_000);
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await editor?.workbench.screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`);
-    await editor?.workbench.page.keyboard.press('Escape');
-    await editor?.control('executeCommand', { command: 'workbench.action.closeAllEditors' });
-  });
+  closeEverythingAfterEach(() => editor);
 
   after(async () => {
     await editor?.stop();
@@ -80,7 +67,7 @@ describe('The first hour in a real VS Code', function () {
     await notice.waitFor({ timeout: 30_000 });
     assert.equal(await notice.count(), 1, 'one notification per failure');
     for (const action of ['Show Output', 'Open Settings', 'Restart']) assert.equal(await notice.getByRole('button', { name: action }).count(), 1, action);
-    await editor.workbench.screenshot('40-start-failure');
+    await editor.workbench.screenshot('60-start-failure');
     await notice.getByRole('button', { name: 'Show Output' }).click();
     const output = async () => ((await page().locator('.part.panel .monaco-editor .view-lines').textContent()) ?? '').replace(/\u00a0/g, ' ');
     await waitFor('the story of the start', async () => (await output()).includes('Failed to start: the process exited with code 1'), 30_000);
@@ -88,7 +75,7 @@ describe('The first hour in a real VS Code', function () {
     assert.match(story, /Starting: .*node -e /);
     assert.match(story, /Protocol: negotiating the era over stdio/);
     assert.match(story, /\[stderr\] error: API_KEY is not set/);
-    await editor.workbench.screenshot('41-start-failure-output');
+    await editor.workbench.screenshot('61-start-failure-output');
   });
 
   it('finds a tool by its name when a title is shown', async () => {
@@ -99,7 +86,7 @@ describe('The first hour in a real VS Code', function () {
     assert.match((await rows.first().textContent()) ?? '', /Get Sum Tool.*get-sum.*everything/);
     await page().locator('.quick-input-widget input').fill('sequentialthinking');
     await rows.filter({ hasText: 'Sequential Thinking' }).first().waitFor();
-    await editor.workbench.screenshot('42-run-tool-by-name');
+    await editor.workbench.screenshot('62-run-tool-by-name');
     await page().keyboard.press('Escape');
   });
 
@@ -123,7 +110,7 @@ describe('The first hour in a real VS Code', function () {
     await form.locator('#field_thoughtNumber input').fill('1');
     await form.locator('#field_totalThoughts input').fill('2');
     await form.locator('vscode-checkbox#field_nextThoughtNeeded').click();
-    await editor.workbench.screenshot('43-union-type-and-folded-description');
+    await editor.workbench.screenshot('63-union-type-and-folded-description');
     await form.locator('#submit').click();
     const shown = await confirm('Run');
     assert.match(shown, /"nextThoughtNeeded": true/);
@@ -143,7 +130,7 @@ describe('The first hour in a real VS Code', function () {
     assert.match((await form.locator('#notice').textContent()) ?? '', /Not run: you denied the call\. Change the arguments and Run again, or Cancel\./);
     assert.equal(await form.locator('#field_a input').inputValue(), '19');
     assert.equal(await form.locator('#field_b input').inputValue(), '23');
-    await editor.workbench.screenshot('44-form-after-deny');
+    await editor.workbench.screenshot('64-form-after-deny');
     await form.locator('#field_b input').fill('1');
     await form.locator('#submit').click();
     assert.match(await confirm('Run'), /"b": 1/);
@@ -161,7 +148,7 @@ describe('The first hour in a real VS Code', function () {
     await raw.waitFor();
     assert.equal(await raw.textContent(), PYTHON_SOURCE);
     assert.equal(await result.locator('.markdown-like .markdown h1').count(), 0, 'no heading until asked');
-    await editor.workbench.screenshot('45-tool-text-as-is');
+    await editor.workbench.screenshot('65-tool-text-as-is');
     await result.locator('.render-toggle').click();
     await result.locator('.markdown-like .markdown h1', { hasText: 'a comment, not a heading' }).waitFor();
     assert.equal(await raw.isVisible(), false);
@@ -192,7 +179,7 @@ describe('A workspace with servers in .vscode/mcp.json', function () {
     const welcome = editor.workbench.serversPane().locator('.welcome-view-content');
     await welcome.filter({ hasText: '.vscode/mcp.json' }).waitFor({ timeout: 30_000 });
     assert.match((await welcome.textContent()) ?? '', /This workspace lists MCP servers in \.vscode\/mcp\.json, the file of VS Code's built-in MCP support/);
-    await editor.workbench.screenshot('46-mcp-json-welcome');
+    await editor.workbench.screenshot('66-mcp-json-welcome');
     await welcome.getByRole('button', { name: 'Use Servers from .vscode/mcp.json' }).click();
     // Every server is chosen at first; accept them.
     await editor.workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: 'everything' }).first().waitFor();

@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Frame } from 'playwright-core';
+import { closeEverythingAfterEach } from '../harness/scenarioEditor';
 import { EditorSession, OUT, REPO } from '../harness/editorSession';
 import { startHttpFixture, waitFor, type RunningProcess } from '../../unit/support/fixtures';
 
@@ -31,12 +32,7 @@ describe('Tools, prompts and chat in a real VS Code', function () {
     for (const id of Object.keys(servers)) await editor.workbench.waitForServerDescription(id, /^running · \d+ tools/, 90_000);
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await editor?.workbench.screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`);
-    await editor?.workbench.page.keyboard.press('Escape');
-    // One panel at a time, so each test finds its own webview.
-    await editor?.control('executeCommand', { command: 'workbench.action.closeAllEditors' });
-  });
+  closeEverythingAfterEach(() => editor);
 
   after(async () => {
     await editor?.stop();

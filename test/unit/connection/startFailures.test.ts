@@ -1,9 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { entries, harness, hosts, node } from '../support/hostHarness';
-import { waitFor } from '../support/fixtures';
+import { freePort, waitFor } from '../support/fixtures';
 
 /** A real HTTP server on loopback that answers every request with the status in its first path segment. */
 async function statusServer(): Promise<{ url: (status: number) => string; close(): Promise<void> }> {
@@ -13,15 +12,6 @@ async function statusServer(): Promise<{ url: (status: number) => string; close(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return { url: (status) => `http://127.0.0.1:${port}/${status}/mcp`, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-/** A port nothing listens on: taken from the system, then released. */
-async function closedPort(): Promise<number> {
-  const server = createTcpServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 const once = { restart: { enabled: false } };
@@ -61,7 +51,7 @@ describe('a server that fails to start says what happened', () => {
   });
 
   it('names refused connections and unknown hosts with host and port, never "fetch failed"', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const { reasons, log } = await failure({
       refused: { type: 'http', url: `http://127.0.0.1:${port}/mcp`, ...once },
       unknown: { type: 'http', url: 'http://no-such-host.invalid/mcp', ...once },

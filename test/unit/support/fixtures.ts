@@ -93,7 +93,8 @@ export async function startEverythingSse(): Promise<RunningProcess> {
   throw lastError;
 }
 
-function freePort(): Promise<number> {
+/** A port nothing listens on (the system's choice, released again): free for a server, refused for a client. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', reject);
@@ -154,3 +155,4 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | fals
   }
   throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
 }
+
