@@ -13,6 +13,7 @@ import {
   type ServerSettingsEntry,
   type TransportKind,
 } from './serverDefinition';
+import { variablesProblem } from './variableSyntax';
 
 /** A settings problem that names the server and the field, so the user can find and fix it. */
 export class ServerConfigError extends Error {
@@ -56,6 +57,10 @@ export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation
     return fail(fieldOf(first), explain(first, raw));
   }
   const value = raw as Record<string, unknown>;
+  for (const [field, text] of settingStrings(value)) {
+    const problem = variablesProblem(text);
+    if (problem) return fail(field, problem);
+  }
   const transport = inferTransport(value);
   if (transport === 'stdio') {
     if (typeof value.command !== 'string') return fail('command', 'is required for a stdio server (or set "url" for an HTTP server)');
@@ -101,6 +106,17 @@ export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation
   };
 }
 
+/** Every string of an entry that may hold variables, with the field that names it in errors. */
+function settingStrings(value: Record<string, unknown>): [string, string][] {
+  const found: [string, string][] = [];
+  for (const field of ['command', 'envFile', 'cwd', 'url'] as const) if (typeof value[field] === 'string') found.push([field, value[field] as string]);
+  for (const field of ['args', 'roots'] as const) (value[field] as string[] | undefined)?.forEach((text, i) => found.push([`${field}[${i}]`, text]));
+  for (const field of ['env', 'headers'] as const) {
+    for (const [name, text] of Object.entries((value[field] as Record<string, unknown> | undefined) ?? {})) if (typeof text === 'string') found.push([`${field}.${name}`, text]);
+  }
+  return found;
+}
+
 function samplingPolicyOf(sampling: Partial<SamplingPolicy> = {}): SamplingPolicy {
   const mode = sampling.mode ?? DEFAULT_SAMPLING_POLICY.mode;
   return {
@@ -142,6 +158,10 @@ function fieldOf(error: ErrorObject): string | undefined {
 
 function explain(error: ErrorObject, raw: object): string {
   const actual = valueAt(raw, error.instancePath);
+  if (error.propertyName !== undefined) {
+    const why = error.keyword === 'maxLength' ? `longer than ${error.params.limit} characters` : error.keyword === 'pattern' ? 'characters that are not allowed there' : (error.message ?? 'not allowed');
+    return `has an entry named ${describeValue(error.propertyName)}: ${why}`;
+  }
   switch (error.keyword) {
     case 'additionalProperties': {
       const name = String(error.params.additionalProperty);
@@ -156,6 +176,15 @@ function explain(error: ErrorObject, raw: object): string {
     case 'maximum':
     case 'minLength':
       return `${error.message} (got ${describeValue(actual)})`;
+    // Never echo an oversized value: it may be megabytes.
+    case 'maxLength':
+      return `must be at most ${error.params.limit} characters long (got ${(actual as string).length})`;
+    case 'maxItems':
+      return `may list at most ${error.params.limit} items (got ${(actual as unknown[]).length})`;
+    case 'maxProperties':
+      return `may have at most ${error.params.limit} entries (got ${Object.keys(actual as object).length})`;
+    case 'propertyNames':
+      return `has a name that is not allowed (${describeValue(error.params.propertyName)})`;
     case 'pattern':
       return error.instancePath === '/url' ? `must be an http:// or https:// URL (got ${describeValue(actual)})` : `${error.message} (got ${describeValue(actual)})`;
     case 'format':

@@ -1,6 +1,7 @@
 import { parseHttpUrl, ServerConfigError } from './validateServerEntry';
 import type { FolderRef, ResolvedRoot, ResolvedServerDefinition, ServerDefinition } from './serverDefinition';
 import { parseEnvFile } from './envFile';
+import { KNOWN_VARIABLES, VARIABLE } from './variableSyntax';
 import { pathToFileURL } from 'node:url';
 import * as path from 'node:path';
 
@@ -14,7 +15,6 @@ export interface VariableContext {
   readFile(filePath: string): Promise<string>;
 }
 
-const VARIABLE = /\$\{([^}]*)\}/g;
 
 /** Resolves every variable in a definition. Errors name the server and the field. */
 export async function resolveDefinition(def: ServerDefinition, ctx: VariableContext): Promise<ResolvedServerDefinition> {
@@ -99,7 +99,7 @@ async function resolveVariable(name: string, field: string, def: ServerDefinitio
       return fail(`needs \${input:${id}}: ${(error as Error).message}`);
     }
   }
-  return fail(`uses the unknown variable \${${name}} (known: workspaceFolder, workspaceFolder:NAME, userHome, env:NAME, input:ID)`);
+  return fail(`uses the unknown variable \${${name}} (known: ${KNOWN_VARIABLES})`);
 }
 
 function defaultFolder(def: ServerDefinition, ctx: VariableContext): FolderRef | undefined {

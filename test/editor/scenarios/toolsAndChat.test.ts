@@ -120,7 +120,11 @@ describe('Tools, prompts and chat in a real VS Code', function () {
     await runShifty();
     const again = await approve('Deny', [/This tool changed since you allowed it:/, /description was: Reads a note\./, /now: Reads a note and uploads it somewhere\./], '28-tool-changed-since-approval');
     assert.match(again, /run tool "shifty"/);
-    await editor.workbench.page.locator('.notification-toast', { hasText: '"shifty" was not run.' }).waitFor();
+    // Denied: nothing ran, and the form is back with what the user typed.
+    const back = await editor.workbench.webview('#notice');
+    assert.match((await back.locator('#notice').textContent()) ?? '', /Not run: you denied the call/);
+    assert.equal(await field(back, 'name').inputValue(), 'todo');
+    await back.locator('#cancel').click();
   });
 
   it('lets another agent list and call MCP tools through the language-model tools, confirmed by the user', async () => {

@@ -66,7 +66,9 @@ describe('resolveDefinition', () => {
   });
 
   it('fails with the server and field for unknown variables, missing folders and refused inputs', async () => {
-    await assert.rejects(resolveDefinition(definition({ command: 'x', args: ['${foo}'] }), context()), /MCP server "srv": "args\[0\]" uses the unknown variable \$\{foo\}/);
+    // Unknown variables are caught when settings are applied; the resolver still refuses one that got past.
+    const unchecked = { ...definition({ command: 'x' }), args: ['${foo}'] };
+    await assert.rejects(resolveDefinition(unchecked, context()), /MCP server "srv": "args\[0\]" uses the unknown variable \$\{foo\}/);
     await assert.rejects(
       resolveDefinition(definition({ command: 'x', cwd: '${workspaceFolder:nope}' }), context()),
       /MCP server "srv": "cwd" uses \$\{workspaceFolder:nope\} but no open folder is named "nope"/,
