@@ -76,6 +76,7 @@ describe('The first hour in a real VS Code', function () {
     assert.match(story, /Protocol: negotiating the era over stdio/);
     assert.match(story, /\[stderr\] error: API_KEY is not set/);
     await editor.workbench.screenshot('61-start-failure-output');
+    await editor.control('executeCommand', { command: 'workbench.action.closePanel' });
   });
 
   it('finds a tool by its name when a title is shown', async () => {
