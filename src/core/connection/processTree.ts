@@ -50,6 +50,18 @@ export async function terminateProcesses(pids: readonly number[], graceMs = 1_00
   for (const pid of alive) if (isAlive(pid)) signal(pid, 'SIGKILL');
 }
 
+/**
+ * Ends a process group (its leader's pid is the group id): SIGTERM to every member, then
+ * SIGKILL to what is left after the grace period. Members whose parent died are still members.
+ */
+export async function terminateGroup(pgid: number, graceMs = 1_000): Promise<void> {
+  if (process.platform === 'win32' || !isAlive(-pgid)) return;
+  signal(-pgid, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline && isAlive(-pgid)) await new Promise((r) => setTimeout(r, 50));
+  if (isAlive(-pgid)) signal(-pgid, 'SIGKILL');
+}
+
 function signal(pid: number, name: NodeJS.Signals): void {
   try {
     process.kill(pid, name);

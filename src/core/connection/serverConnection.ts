@@ -4,7 +4,7 @@ import { Emitter, type Disposable } from '../events';
 import type { EraPinStore } from './eraPins';
 import type { ExecutableResolver } from './executableResolver';
 import { HostWaits } from './hostWaits';
-import { isAlive, listDescendants, terminateProcesses } from './processTree';
+import { isAlive, listDescendants, terminateGroup, terminateProcesses } from './processTree';
 import { RestartPolicy } from './restartPolicy';
 import { describeRequestError, ServerUnavailableError } from './serverErrors';
 import { ServerLists } from './serverLists';
@@ -173,6 +173,8 @@ export class ServerConnection implements Disposable {
     await session?.client.close().catch(() => undefined);
     if (!session) await transport?.transport.close().catch(() => undefined);
     await terminateProcesses(pid !== undefined && isAlive(pid) ? [pid, ...descendants] : descendants);
+    // What left the tree (re-parented after its parent died) is still in the server's group.
+    if (pid !== undefined && transport?.child?.ownGroup) await terminateGroup(pid);
     this.disposeSession();
     this.lists.clear();
     this.setStatus('stopped', reason);
@@ -415,14 +417,18 @@ export class ServerConnection implements Disposable {
   private async onClosed(generation: number): Promise<void> {
     if (generation !== this.generation || this.status === 'stopping') return;
     this.generation++;
-    const pid = this.liveTransport?.stdio?.pid ?? undefined;
-    const exit = this.liveTransport?.child?.exit;
+    // The transport forgets its process on close; the watch remembers it.
+    const child = this.liveTransport?.child;
+    const pid = child?.pid ?? this.liveTransport?.stdio?.pid ?? undefined;
     this.session = undefined;
     this.liveTransport = undefined;
     this.disposeSession();
     this.lists.clear();
     if (pid !== undefined) await terminateProcesses(await listDescendants(pid));
-    this.scheduleRestart(`${exit ? describeExit(exit) : 'the server stopped unexpectedly'}${lastOutput(this.stderrTail)}`);
+    // A crashed server's children outlive it, re-parented: its process group still holds them.
+    if (pid !== undefined && child?.ownGroup) await terminateGroup(pid);
+    const why = child?.ended ? `the server stopped answering: ${child.ended}` : child?.exit ? describeExit(child.exit) : 'the server stopped unexpectedly';
+    this.scheduleRestart(`${why}${lastOutput(this.stderrTail)}`);
   }
 
   private scheduleRestart(why: string): void {

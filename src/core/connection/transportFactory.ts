@@ -1,11 +1,10 @@
 import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { ChildProcess } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import type { ResolvedServerDefinition, TransportKind } from '../config/serverDefinition';
 import type { ExecutableResolver } from './executableResolver';
 import type { ServerLog } from './serverLog';
-import type { ProcessExit } from './startFailure';
+import { inOwnProcessGroup, watchChildProcess, type ChildProcessRecord } from './childProcessWatch';
 
 /** Large resources arrive as one base64 line; the SDK's 10 MB default would drop the connection. */
 export const STDIO_MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
@@ -17,14 +16,6 @@ export interface CreatedTransport {
   readonly stdio?: StdioClientTransport;
   /** The stdio child's pid and, once it ended, how: kept after the transport forgets its process. */
   readonly child?: ChildProcessRecord;
-}
-
-export interface ChildProcessRecord {
-  pid?: number;
-  /** How the process ended on its own; unset when it ended because the host closed it. */
-  exit?: ProcessExit;
-  /** Settles when the process exits, or at once if it never started. */
-  readonly exited: Promise<void>;
 }
 
 /** Builds the SDK transport a definition asks for. `kind` overrides the definition (SSE fallback). */
@@ -46,8 +37,9 @@ export async function createTransport(
       if (value === null) delete env[name];
       else env[name] = value;
     }
-    const stdio = new StdioClientTransport({ command, args: [...def.args], env, cwd: def.cwd, stderr: 'pipe', maxBufferSize: STDIO_MAX_MESSAGE_BYTES });
-    return { transport: stdio, kind, stdio, child: recordChild(stdio) };
+    const launch = inOwnProcessGroup(command, def.args);
+    const stdio = new StdioClientTransport({ command: launch.command, args: launch.args, env, cwd: def.cwd, stderr: 'pipe', maxBufferSize: STDIO_MAX_MESSAGE_BYTES });
+    return { transport: stdio, kind, stdio, child: watchChildProcess(stdio, launch.ownGroup) };
   }
   const url = new URL(def.url ?? '');
   const requestInit: RequestInit = { headers: { ...def.headers } };
@@ -80,35 +72,6 @@ export function traceTraffic(transport: Transport, log: ServerLog, onIncoming?: 
         });
     },
   });
-}
-
-/**
- * Remembers the child's pid and exit code or signal. The transport exposes neither the exit nor
- * the pid once the process is gone, and "the process exited with code 1" is what the user needs
- * to read; the child is the transport's own `_process`, reached once here (a unit test proves it).
- */
-function recordChild(stdio: StdioClientTransport): ChildProcessRecord {
-  let exited!: () => void;
-  const record: ChildProcessRecord = { exited: new Promise<void>((resolve) => (exited = resolve)) };
-  let closing = false;
-  const close = stdio.close.bind(stdio);
-  stdio.close = () => {
-    closing = true;
-    return close();
-  };
-  const start = stdio.start.bind(stdio);
-  stdio.start = async () => {
-    const started = start();
-    const child = (stdio as unknown as { _process?: ChildProcess })._process;
-    record.pid = child?.pid;
-    child?.once('exit', (code, signal) => {
-      if (!closing) record.exit = { code, signal };
-      exited();
-    });
-    child?.once('error', () => exited());
-    await started;
-  };
-  return record;
 }
 
 async function isDirectory(dir: string): Promise<boolean> {

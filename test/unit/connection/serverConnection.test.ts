@@ -2,12 +2,9 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { definitionHash } from '../../../src/core/config/definitionHash';
-import type { ResolvedRoot, ResolvedServerDefinition } from '../../../src/core/config/serverDefinition';
+import type { ResolvedServerDefinition } from '../../../src/core/config/serverDefinition';
 import { InMemoryEraPinStore } from '../../../src/core/connection/eraPins';
-import { ExecutableResolver } from '../../../src/core/connection/executableResolver';
 import { isAlive } from '../../../src/core/connection/processTree';
-import { ServerConnection } from '../../../src/core/connection/serverConnection';
 import {
   fixture,
   httpDefinition,
@@ -18,30 +15,13 @@ import {
   waitFor,
   type RunningProcess,
 } from '../support/fixtures';
-
-const resolver = new ExecutableResolver();
-const connections: ServerConnection[] = [];
-
-function connect(def: ResolvedServerDefinition, opts: { pins?: InMemoryEraPinStore; log?: RecordingLog; roots?: () => ResolvedRoot[] } = {}) {
-  const log = opts.log ?? new RecordingLog();
-  const connection = new ServerConnection(def, definitionHash(def), def.command ?? def.url ?? '', {
-    clientInfo: { name: 'mcp-host-tests', version: '0.0.0' },
-    resolver,
-    eraPins: opts.pins ?? new InMemoryEraPinStore(),
-    log,
-    roots: opts.roots ?? (() => [{ uri: 'file:///work/project', name: 'project' }]),
-  });
-  connections.push(connection);
-  return { connection, log };
-}
+import { connect, disposeConnections } from '../support/connections';
 
 function text(result: { content: unknown[] }): string {
   return (result.content[0] as { text: string }).text;
 }
 
-afterEach(async () => {
-  await Promise.all(connections.splice(0).map((c) => c.dispose()));
-});
+afterEach(disposeConnections);
 
 describe('ServerConnection against real fixture servers', () => {
   it('connects to a legacy stdio server, negotiates a 2025 revision and lists its tools', async () => {

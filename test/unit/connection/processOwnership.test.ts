@@ -1,0 +1,55 @@
+import * as assert from 'node:assert/strict';
+import { isAlive } from '../../../src/core/connection/processTree';
+import { connect, disposeConnections } from '../support/connections';
+import { fixture, stdioDefinition, waitFor, type RecordingLog } from '../support/fixtures';
+
+/** The pids the fixture's helpers announced on stderr ("fixture: helper pid N"). */
+function helperPids(log: RecordingLog): number[] {
+  return [...log.text().matchAll(/fixture: helper pid (\d+)/g)].map((m) => Number(m[1]));
+}
+
+const slowRestart = { enabled: true, maxRestarts: 5, windowMs: 60_000, initialDelayMs: 30_000, maxDelayMs: 30_000 };
+
+describe('processes the host starts, and servers that stop answering', function () {
+  this.timeout(30_000);
+  afterEach(disposeConnections);
+
+  it('ends the children of a server that crashed, though they were re-parented', async () => {
+    const { connection, log } = connect(stdioDefinition('crashy', fixture('legacyStdio'), { args: ['--spawn-helper', '--crash-after', '1'], restart: slowRestart }));
+    await connection.start();
+    const [helper] = await waitFor('the helper', () => helperPids(log).length > 0 && helperPids(log));
+    assert.ok(isAlive(helper));
+    await connection.request('tools/call', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'x' } }, o)).catch(() => undefined);
+    await waitFor('the restart to be scheduled', () => connection.snapshot().status === 'restarting');
+    assert.match(connection.snapshot().reason ?? '', /^the process exited with code 3 \(last output: .*fixture: crashing after 1 calls\); restarting in 30s/);
+    await waitFor(`helper ${helper} to end`, () => !isAlive(helper), 5_000);
+  });
+
+  it('notices a server that closed its stdout but keeps running, and ends it with its children', async () => {
+    const { connection, log } = connect(stdioDefinition('mute', fixture('legacyStdio'), { args: ['--spawn-helper', '--close-stdout-after-ms', '300'], restart: slowRestart }));
+    await connection.start();
+    const pid = connection.snapshot().pid!;
+    const [helper] = helperPids(log);
+    await waitFor('the restart to be scheduled', () => connection.snapshot().status === 'restarting', 5_000);
+    assert.match(connection.snapshot().reason ?? '', /^the server stopped answering: it closed its output \(stdout\) but kept running; MCP Host ended it/);
+    await waitFor(`process ${pid} and helper ${helper} to end`, () => !isAlive(pid) && !isAlive(helper), 5_000);
+  });
+
+  it('notices a server that exited while a process it started holds its stdout, and ends that process', async () => {
+    const { connection, log } = connect(stdioDefinition('holder', fixture('legacyStdio'), { args: ['--exit-leaving-holder-after-ms', '300'], restart: slowRestart }));
+    await connection.start();
+    const [holder] = await waitFor('the holder', () => helperPids(log).length > 0 && helperPids(log), 5_000);
+    await waitFor('the restart to be scheduled', () => connection.snapshot().status === 'restarting', 5_000);
+    assert.match(connection.snapshot().reason ?? '', /^the server stopped answering: it exited, but a process it started kept its output open; MCP Host ended it/);
+    await waitFor(`holder ${holder} to end`, () => !isAlive(holder), 5_000);
+  });
+
+  it('ends the whole group on stop, even a child that left the tree', async () => {
+    const { connection, log } = connect(stdioDefinition('family', fixture('legacyStdio'), { args: ['--spawn-helper'] }));
+    await connection.start();
+    const [helper] = await waitFor('the helper', () => helperPids(log).length > 0 && helperPids(log));
+    await connection.stop();
+    await waitFor(`helper ${helper} to end`, () => !isAlive(helper), 5_000);
+    assert.equal(connection.snapshot().status, 'stopped');
+  });
+});
