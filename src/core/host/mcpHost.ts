@@ -6,6 +6,7 @@ import { displayContext, resolveDefinition } from '../config/variableResolver';
 import { changedFields, summarizeWhatRuns, type RunField } from '../config/whatRunsSummary';
 import type { EraPinStore } from '../connection/eraPins';
 import type { ExecutableResolver } from '../connection/executableResolver';
+import { BoundedServerLog } from '../connection/boundedLog';
 import { ServerConnection } from '../connection/serverConnection';
 import { McpRequestError, ServerUnavailableError } from '../connection/serverErrors';
 import { callToolAsTask, mustRunAsTask } from '../connection/toolTasks';
@@ -341,7 +342,7 @@ export class McpHost implements Disposable {
       clientInfo: this.options.clientInfo,
       resolver: this.options.resolver,
       eraPins: this.options.eraPins,
-      log: env.logFor(def.id),
+      log: new BoundedServerLog(env.logFor(def.id)),
       roots: () => this.roots.rootsFor(resolved),
       onResourceUpdated: (uri) => this.resourceUpdated.fire({ serverId: def.id, uri }),
       sampling: this.options.sampling && ((params, signal) => this.options.sampling!.handle(def.id, params, signal)),

@@ -1,0 +1,79 @@
+import type { HostLogLevel, ServerLog } from './serverLog';
+
+export interface LogBounds {
+  /** Longer lines are cut, saying how much was left out. */
+  readonly maxLineLength: number;
+  /** Lines beyond this many in one second are dropped, then counted in one line. */
+  readonly maxLinesPerSecond: number;
+}
+
+export const DEFAULT_LOG_BOUNDS: LogBounds = { maxLineLength: 8_000, maxLinesPerSecond: 200 };
+
+type Level = 'trace' | 'debug' | 'info' | 'warn' | 'error';
+
+/**
+ * A server's log with limits: what a server sends (stderr, `notifications/message`, traffic at
+ * trace level) can be megabytes a line or thousands of lines a second, and the editor's output
+ * channel must stay usable. Errors the host writes itself are never dropped.
+ */
+export class BoundedServerLog implements ServerLog {
+  private windowStart = 0;
+  private linesInWindow = 0;
+  private dropped = 0;
+
+  constructor(
+    private readonly inner: ServerLog,
+    private readonly bounds: LogBounds = DEFAULT_LOG_BOUNDS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get level(): HostLogLevel {
+    return this.inner.level;
+  }
+
+  onDidChangeLevel(listener: (level: HostLogLevel) => void): { dispose(): void } {
+    return this.inner.onDidChangeLevel(listener);
+  }
+
+  trace(message: string): void {
+    this.write('trace', message);
+  }
+  debug(message: string): void {
+    this.write('debug', message);
+  }
+  info(message: string): void {
+    this.write('info', message);
+  }
+  warn(message: string): void {
+    this.write('warn', message);
+  }
+  error(message: string): void {
+    this.write('error', message);
+  }
+
+  private write(level: Level, message: string): void {
+    const time = this.now();
+    if (time - this.windowStart >= 1_000) {
+      this.reportDropped();
+      this.windowStart = time;
+      this.linesInWindow = 0;
+    }
+    if (level !== 'error' && this.linesInWindow >= this.bounds.maxLinesPerSecond) {
+      // Said once the flood pauses, or with the next window's first line, whichever comes first.
+      if (this.dropped++ === 0) setTimeout(() => this.reportDropped(), 1_000).unref();
+      return;
+    }
+    this.linesInWindow++;
+    this.inner[level](cut(message, this.bounds.maxLineLength));
+  }
+
+  private reportDropped(): void {
+    if (this.dropped === 0) return;
+    this.inner.warn(`${this.dropped} log line(s) dropped: more than ${this.bounds.maxLinesPerSecond} in a second.`);
+    this.dropped = 0;
+  }
+}
+
+function cut(message: string, max: number): string {
+  return message.length <= max ? message : `${message.slice(0, max)}… (${message.length - max} more characters)`;
+}
