@@ -69,6 +69,9 @@ export function describeServer(server: ServerSnapshot): string {
     plural(server.prompts.length, 'prompt'),
     plural(server.resources.length + server.resourceTemplates.length, 'resource'),
   ];
+  // An empty list that failed says so, instead of looking like a server with nothing to offer.
+  const failed = Object.keys(server.listProblems ?? {});
+  if (failed.length > 0) parts.push(vscode.l10n.t('{0} failed', failed.join(', ')));
   return parts.join(' · ');
 }
 
@@ -93,6 +96,7 @@ function serverTooltip(server: ServerSnapshot): vscode.MarkdownString {
   };
   row(vscode.l10n.t('Reason'), server.reason);
   row(vscode.l10n.t('Settings error'), server.configError);
+  for (const [list, problem] of Object.entries(server.listProblems ?? {})) row(list, problem);
   row(vscode.l10n.t('Server'), server.serverName ? `${server.serverName} ${server.serverVersion ?? ''}`.trim() : undefined);
   row(vscode.l10n.t('Protocol'), server.protocolVersion ? `${server.protocolVersion} (${server.era})` : undefined);
   row(vscode.l10n.t('Transport'), server.transport);

@@ -140,6 +140,7 @@ export class ServerConnection implements Disposable {
       resources: this.lists.resources,
       moreResources: this.lists.resourcePages.hasMore,
       resourceTemplates: this.lists.resourceTemplates,
+      listProblems: this.lists.problems.size > 0 ? Object.fromEntries(this.lists.problems) : undefined,
     };
   }
 

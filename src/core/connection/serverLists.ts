@@ -3,6 +3,9 @@ import { ResourcePages, type ResourcePage } from '../resources/resourcePages';
 import { toolNameProblem } from '../tools/toolNames';
 import type { ServerLog } from './serverLog';
 
+const LIST_RETRIES = 3;
+const LIST_RETRY_DELAY_MS = 1_000;
+
 /**
  * A server's tools, prompts, resources and templates: tools, prompts and templates fetched in full
  * (the SDK walks every page), resources one page at a time as the user asks for more; cached, and
@@ -15,6 +18,9 @@ export class ServerLists {
   prompts: readonly Prompt[] = [];
   resourceTemplates: readonly ResourceTemplateType[] = [];
   readonly resourcePages: ResourcePages;
+  /** Lists that failed, by method, with the reason: the view says why a list is empty. */
+  readonly problems = new Map<string, string>();
+  private readonly retryTimers = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly log: ServerLog,
@@ -67,15 +73,41 @@ export class ServerLists {
     const caps = client.getServerCapabilities();
     if (!caps) return;
     const options = { timeout: this.timeoutMs };
+    const listTools = async () => (await client.listTools(undefined, options)).tools;
+    const listPrompts = async () => (await client.listPrompts(undefined, options)).prompts;
     const [tools, prompts] = await Promise.all([
-      this.fetch('tools/list', caps.tools, async () => (await client.listTools(undefined, options)).tools),
-      this.fetch('prompts/list', caps.prompts, async () => (await client.listPrompts(undefined, options)).prompts),
+      this.fetch('tools/list', caps.tools, listTools),
+      this.fetch('prompts/list', caps.prompts, listPrompts),
       caps.resources ? this.reloadResources() : this.resourcePages.clear(),
       this.refreshTemplates(client, isCurrent),
     ]);
     if (!isCurrent()) return;
     this.setTools(tools);
     this.prompts = prompts;
+    // A list that failed at start (a slow or busy server) is asked for again, with backoff.
+    if (this.problems.has('tools/list')) this.retry('tools/list', listTools, (items) => this.setTools(items), isCurrent);
+    if (this.problems.has('prompts/list')) this.retry('prompts/list', listPrompts, (items) => (this.prompts = items), isCurrent);
+  }
+
+  private retry<T>(label: string, run: () => Promise<T[]>, apply: (items: T[]) => void, isCurrent: () => boolean, attempt = 1): void {
+    const timer = setTimeout(async () => {
+      this.retryTimers.delete(timer);
+      if (!isCurrent()) return;
+      try {
+        const items = await run();
+        if (!isCurrent()) return;
+        this.problems.delete(label);
+        apply(items);
+        this.log.info(`${label} succeeded on attempt ${attempt + 1}.`);
+      } catch (error) {
+        if (!isCurrent()) return;
+        this.problems.set(label, (error as Error).message);
+        if (attempt < LIST_RETRIES) this.retry(label, run, apply, isCurrent, attempt + 1);
+        else this.log.warn(`${label} failed ${attempt + 1} times; Refresh asks again.`);
+      }
+      this.onChange();
+    }, LIST_RETRY_DELAY_MS * 2 ** (attempt - 1));
+    this.retryTimers.add(timer);
   }
 
   /** The first page of resources again; a failure is logged and leaves the list empty. */
@@ -125,6 +157,9 @@ export class ServerLists {
   }
 
   clear(): void {
+    for (const timer of this.retryTimers) clearTimeout(timer);
+    this.retryTimers.clear();
+    this.problems.clear();
     this.tools = [];
     this.prompts = [];
     this.resourcePages.clear();
@@ -143,9 +178,12 @@ export class ServerLists {
   private async fetch<T>(label: string, offered: unknown, run: () => Promise<T[]>): Promise<T[]> {
     if (!offered) return [];
     try {
-      return await run();
+      const items = await run();
+      this.problems.delete(label);
+      return items;
     } catch (error) {
       this.log.warn(`${label} failed: ${(error as Error).message}`);
+      this.problems.set(label, (error as Error).message);
       return [];
     }
   }

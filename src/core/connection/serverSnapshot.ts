@@ -41,4 +41,6 @@ export interface ServerSnapshot {
   /** Whether the server has more pages of resources than are loaded. */
   readonly moreResources: boolean;
   readonly resourceTemplates: readonly ResourceTemplate[];
+  /** Lists that could not be fetched, by method (`tools/list` …), with why: an empty list says so. */
+  readonly listProblems?: Readonly<Record<string, string>>;
 }
