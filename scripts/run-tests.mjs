@@ -12,6 +12,7 @@ const stages = [
   ['package', 'npm', ['run', 'package']],
   ['compile-tests', 'npm', ['run', 'compile-tests']],
   ['unit', 'npx', ['mocha', '--config', '.mocharc.unit.json', '--reporter', './out/test/support/countingReporter.js', '--reporter-option', 'name=unit']],
+  ['editor-install', 'node', ['out/test/editor/harness/installEditor.js']],
   ['editor', 'npx', ['mocha', '--config', '.mocharc.editor.json', '--reporter', './out/test/support/countingReporter.js', '--reporter-option', 'name=editor']],
 ];
 const failedStages = [];

@@ -61,7 +61,7 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
 export function describeServer(server: ServerSnapshot): string {
   if (server.configError) return vscode.l10n.t('{0} · settings error', server.status);
   // A failure says why right in the row; the tooltip and the notification carry the rest.
-  if (server.status === 'error' && server.reason) return `${server.status}: ${server.reason}`;
+  if ((server.status === 'error' || server.status === 'restarting') && server.reason) return `${server.status}: ${server.reason}`;
   if (server.status !== 'running') return server.status;
   const parts = [
     server.status,
