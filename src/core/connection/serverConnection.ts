@@ -38,6 +38,8 @@ export interface ServerConnectionDeps {
 }
 
 const STDERR_TAIL_LINES = 20;
+/** How long a stopping server gets after its stdin closes before the host signals it. */
+const STOP_GRACE_MS = 500;
 
 const EXIT_WAIT_MS = 500;
 
@@ -171,8 +173,15 @@ export class ServerConnection implements Disposable {
     // Collect the tree first: once the parent is gone its children are re-parented and lost.
     const descendants = pid !== undefined ? await listDescendants(pid) : [];
     this.connectAbort?.abort();
-    await session?.client.close().catch(() => undefined);
-    if (!session) await transport?.transport.close().catch(() => undefined);
+    // Closing stdin is the polite way; the client library then waits 2 s before SIGTERM and 2 s
+    // more before SIGKILL. A server that ignores both would hold the stop for 4 s: after a short
+    // grace the host signals the tree itself, and the library's close settles when it is gone.
+    const closed = (session ? session.client.close() : transport?.transport.close())?.catch(() => undefined);
+    const grace = new Promise<void>((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref());
+    if ((await Promise.race([closed?.then(() => 'closed' as const), grace])) !== 'closed') {
+      await terminateProcesses(pid !== undefined && isAlive(pid) ? [pid, ...descendants] : descendants);
+    }
+    await closed;
     await terminateProcesses(pid !== undefined && isAlive(pid) ? [pid, ...descendants] : descendants);
     // What left the tree (re-parented after its parent died) is still in the server's group.
     if (pid !== undefined && transport?.child?.ownGroup) await terminateGroup(pid);

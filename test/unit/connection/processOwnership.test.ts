@@ -52,4 +52,13 @@ describe('processes the host starts, and servers that stop answering', function 
     await waitFor(`helper ${helper} to end`, () => !isAlive(helper), 5_000);
     assert.equal(connection.snapshot().status, 'stopped');
   });
+
+  it('ends a server that ignores the end of stdin and SIGTERM', async () => {
+    const { connection } = connect(stdioDefinition('stubborn', fixture('legacyStdio'), { args: ['--ignore-sigterm'] }));
+    await connection.start();
+    const pid = connection.snapshot().pid!;
+    await connection.stop();
+    assert.equal(isAlive(pid), false);
+    assert.equal(connection.snapshot().status, 'stopped');
+  });
 });
