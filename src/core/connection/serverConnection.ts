@@ -352,6 +352,8 @@ export class ServerConnection implements Disposable {
       createClient: (options: ClientOptions) => this.createClient(options, generation),
       onTransport: (created: CreatedTransport) => {
         if (generation !== this.generation) return;
+        // Each attempt's own output explains its own failure.
+        this.stderrTail = [];
         this.liveTransport = created;
         this.pipeStderr(created);
       },

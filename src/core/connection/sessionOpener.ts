@@ -1,4 +1,4 @@
-import { Client, type ClientOptions, type PriorDiscovery } from '@modelcontextprotocol/client';
+import { Client, SdkErrorCode, type ClientOptions, type PriorDiscovery } from '@modelcontextprotocol/client';
 import type { ResolvedServerDefinition, TransportKind } from '../config/serverDefinition';
 import type { EraPinStore } from './eraPins';
 import { pinFor } from './eraPins';
@@ -39,6 +39,7 @@ export async function openSession(
 ): Promise<OpenedSession> {
   const pinned = deps.eraPins.get(hash);
   if (pinned) {
+    deps.log.info(`This definition connected in the ${pinned.kind} era before.`);
     try {
       const session = await connectOnce(def, deps, def.transport, pinned, signal);
       // A modern pin connects with zero round trips; one discover proves the server still speaks it.
@@ -54,6 +55,14 @@ export async function openSession(
   try {
     session = await connectOnce(def, deps, def.transport, undefined, signal);
   } catch (error) {
+    if (def.transport === 'stdio' && !signal.aborted && endedOnProbe(error)) {
+      // Some 2025 servers exit on any request before `initialize`: start it again, legacy era.
+      deps.log.info('The server ended during the 2026-07-28 probe (some 2025 servers exit on it); starting it again for the 2025 initialize handshake.');
+      session = await connectOnce(def, deps, 'stdio', { kind: 'legacy' }, signal);
+      const pin = pinFor(session.client.getProtocolEra(), session.client.getDiscoverResult());
+      if (pin) await deps.eraPins.set(hash, pin);
+      return session;
+    }
     const status = httpStatusOf(error);
     // 401 and 403 ask for authorization: the legacy transport would only hide that.
     if (def.transport !== 'http' || status === undefined || status < 400 || status >= 500 || status === 401 || status === 403 || signal.aborted) throw error;
@@ -89,7 +98,7 @@ async function connectOnce(
   deps.onTransport?.(created);
   deps.log.info(
     prior
-      ? `Protocol: the ${prior.kind} era remembered for this definition (no probe).`
+      ? `Protocol: the ${prior.kind} era, without a probe.`
       : `Protocol: negotiating the era over ${kind === 'sse' ? 'HTTP+SSE' : kind === 'http' ? 'Streamable HTTP' : 'stdio'} (2026-07-28 server/discover, else the 2025 initialize handshake).`,
   );
   try {
@@ -108,6 +117,15 @@ async function verify(session: OpenedSession, timeout: number, signal: AbortSign
     await session.client.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** The connection closed during the era probe (the process exited on it), not any other failure. */
+function endedOnProbe(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown; message?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
+    if (e.code === SdkErrorCode.ConnectionClosed || (typeof e.message === 'string' && /connection closed/i.test(e.message))) return true;
+    e = e.cause as typeof e;
+  }
+  return false;
 }
 
 function httpStatusOf(error: unknown): number | undefined {

@@ -18,6 +18,15 @@ export interface CreatedTransport {
   readonly child?: ChildProcessRecord;
 }
 
+/**
+ * The client library's stdio transport, as a subclass: on its exact class the library probes the
+ * era on a second, short-lived copy of the server (same command, same environment and secrets,
+ * a process the host never sees); on a subclass it probes on the server's own process. One
+ * process per start; a server that ends on the probe is started again for the 2025 handshake
+ * (see `openSession`).
+ */
+class OwnedStdioTransport extends StdioClientTransport {}
+
 /** Builds the SDK transport a definition asks for. `kind` overrides the definition (SSE fallback). */
 export async function createTransport(
   def: ResolvedServerDefinition,
@@ -38,7 +47,7 @@ export async function createTransport(
       else env[name] = value;
     }
     const launch = inOwnProcessGroup(command, def.args);
-    const stdio = new StdioClientTransport({ command: launch.command, args: launch.args, env, cwd: def.cwd, stderr: 'pipe', maxBufferSize: STDIO_MAX_MESSAGE_BYTES });
+    const stdio = new OwnedStdioTransport({ command: launch.command, args: launch.args, env, cwd: def.cwd, stderr: 'pipe', maxBufferSize: STDIO_MAX_MESSAGE_BYTES });
     return { transport: stdio, kind, stdio, child: watchChildProcess(stdio, launch.ownGroup) };
   }
   const url = new URL(def.url ?? '');

@@ -69,6 +69,8 @@ describe('The first hour in a real VS Code', function () {
     for (const action of ['Show Output', 'Open Settings', 'Restart']) assert.equal(await notice.getByRole('button', { name: action }).count(), 1, action);
     await editor.workbench.screenshot('60-start-failure');
     await notice.getByRole('button', { name: 'Show Output' }).click();
+    // The whole story in view: the panel maximized.
+    await editor.control('executeCommand', { command: 'workbench.action.toggleMaximizedPanel' });
     const output = async () => ((await page().locator('.part.panel .monaco-editor .view-lines').textContent()) ?? '').replace(/\u00a0/g, ' ');
     await waitFor('the story of the start', async () => (await output()).includes('Failed to start: the process exited with code 1'), 30_000);
     const story = await output();
@@ -76,6 +78,7 @@ describe('The first hour in a real VS Code', function () {
     assert.match(story, /Protocol: negotiating the era over stdio/);
     assert.match(story, /\[stderr\] error: API_KEY is not set/);
     await editor.workbench.screenshot('61-start-failure-output');
+    await editor.control('executeCommand', { command: 'workbench.action.toggleMaximizedPanel' });
     await editor.control('executeCommand', { command: 'workbench.action.closePanel' });
   });
 

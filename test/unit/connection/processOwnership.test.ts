@@ -1,4 +1,7 @@
 import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { isAlive } from '../../../src/core/connection/processTree';
 import { connect, disposeConnections } from '../support/connections';
 import { fixture, stdioDefinition, waitFor, type RecordingLog } from '../support/fixtures';
@@ -60,5 +63,28 @@ describe('processes the host starts, and servers that stop answering', function 
     await connection.stop();
     assert.equal(isAlive(pid), false);
     assert.equal(connection.snapshot().status, 'stopped');
+  });
+});
+
+describe('one process per start', function () {
+  this.timeout(30_000);
+  afterEach(disposeConnections);
+
+  it('starts a 2025 server once: the era probe runs on it, and its answer keeps it running', async () => {
+    const spawnLog = path.join(mkdtempSync(path.join(tmpdir(), 'mcp-spawns-')), 'spawns');
+    writeFileSync(spawnLog, '');
+    const { connection } = connect(stdioDefinition('legacy-once', fixture('legacyStdio'), { env: { FIXTURE_SPAWN_LOG: spawnLog } }));
+    await connection.start();
+    assert.equal(connection.snapshot().status, 'running');
+    assert.equal(connection.snapshot().era, 'legacy');
+    assert.equal(readFileSync(spawnLog, 'utf8').trim().split('\n').filter(Boolean).length, 1);
+  });
+
+  it('starts again, for the 2025 handshake, a server that exits on the probe', async () => {
+    const { connection, log } = connect(stdioDefinition('fragile', fixture('legacyStdio'), { args: ['--exit-on-unknown-before-initialize'] }));
+    await connection.start();
+    assert.equal(connection.snapshot().status, 'running');
+    assert.equal(connection.snapshot().era, 'legacy');
+    assert.match(log.text(), /The server ended during the 2026-07-28 probe \(some 2025 servers exit on it\); starting it again for the 2025 initialize handshake\./);
   });
 });

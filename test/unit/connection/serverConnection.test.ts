@@ -51,7 +51,7 @@ describe('ServerConnection against real fixture servers', () => {
     assert.deepEqual(JSON.parse(text(result as { content: unknown[] })), [{ uri: 'file:///work/project', name: 'project' }]);
   });
 
-  it('pins the era per definition so the next start spawns one process instead of probing with two', async () => {
+  it('probes the era on the server’s own process (one spawn per start), and pins it per definition', async () => {
     const spawnLog = path.join(mkdtempSync(path.join(tmpdir(), 'mcp-spawns-')), 'spawns');
     writeFileSync(spawnLog, '');
     const def = stdioDefinition('pinned', fixture('modernStdio'), { env: { FIXTURE_SPAWN_LOG: spawnLog } });
@@ -62,7 +62,7 @@ describe('ServerConnection against real fixture servers', () => {
     await first.start();
     assert.equal(first.snapshot().era, 'modern');
     const probed = spawns();
-    assert.equal(probed, 2, 'the auto probe runs on a short-lived sibling process');
+    assert.equal(probed, 1, 'the auto probe runs on the server itself, not on a second copy');
     assert.equal(pins.get(first.hash)?.kind, 'modern');
     await first.stop();
 
