@@ -6,13 +6,14 @@ import type { ExecutableResolver } from './executableResolver';
 import { HostWaits } from './hostWaits';
 import { isAlive, listDescendants, terminateGroup, terminateProcesses } from './processTree';
 import { RestartPolicy } from './restartPolicy';
-import { describeRequestError, ServerUnavailableError } from './serverErrors';
+import { describeRequestError, McpRequestError, ServerUnavailableError } from './serverErrors';
 import { ServerLists } from './serverLists';
 import { ResourceWatches } from '../resources/resourceWatches';
 import { logServerMessage, mcpLevelFor, type ServerLog } from './serverLog';
 import type { ServerSnapshot, ServerStatus } from './serverSnapshot';
 import { openSession, type OpenedSession } from './sessionOpener';
 import { describeExit, describeStartFailure, lastOutput } from './startFailure';
+import { redactSecrets, type ResolvedSecret } from './secretRedaction';
 import type { CreatedTransport } from './transportFactory';
 
 export interface ServerConnectionDeps {
@@ -20,6 +21,8 @@ export interface ServerConnectionDeps {
   readonly resolver: ExecutableResolver;
   readonly eraPins: EraPinStore;
   readonly log: ServerLog;
+  /** Secrets the definition resolved: status reasons show their placeholders instead. */
+  readonly secrets?: readonly ResolvedSecret[];
   /** The roots this server sees right now. */
   roots(): readonly ResolvedRoot[];
   /**
@@ -223,7 +226,7 @@ export class ServerConnection implements Disposable {
       return await run(session.client, options);
     } catch (error) {
       if (idle.signal.aborted && !signal?.aborted) throw describeRequestError(this.id, label, new SdkError(SdkErrorCode.RequestTimeout, 'idle timeout'), this.definition.requestTimeoutMs);
-      throw describeRequestError(this.id, label, error, this.definition.requestTimeoutMs, signal?.aborted === true);
+      throw this.redacted(describeRequestError(this.id, label, error, this.definition.requestTimeoutMs, signal?.aborted === true));
     } finally {
       idle.dispose();
     }
@@ -263,7 +266,7 @@ export class ServerConnection implements Disposable {
     try {
       await step();
     } catch (error) {
-      throw describeRequestError(this.id, 'resources/list', error, this.definition.requestTimeoutMs);
+      throw this.redacted(describeRequestError(this.id, 'resources/list', error, this.definition.requestTimeoutMs));
     } finally {
       this.fire();
     }
@@ -473,9 +476,15 @@ export class ServerConnection implements Disposable {
     for (const disposable of this.sessionDisposables.splice(0)) disposable.dispose();
   }
 
+  /** An error whose message may echo a secret (a URL in an HTTP body), with placeholders instead. */
+  private redacted(error: McpRequestError): McpRequestError {
+    const message = redactSecrets(error.message, this.deps.secrets ?? []);
+    return message === error.message ? error : new McpRequestError(error.serverId, message, error.code, { cause: error.cause });
+  }
+
   private setStatus(status: ServerStatus, reason?: string): void {
     this.status = status;
-    this.reason = reason;
+    this.reason = reason === undefined ? undefined : redactSecrets(reason, this.deps.secrets ?? []);
     this.fire();
   }
 

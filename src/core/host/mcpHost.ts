@@ -7,6 +7,7 @@ import { changedFields, summarizeWhatRuns, type RunField } from '../config/whatR
 import type { EraPinStore } from '../connection/eraPins';
 import type { ExecutableResolver } from '../connection/executableResolver';
 import { BoundedServerLog } from '../connection/boundedLog';
+import { RedactingServerLog, type ResolvedSecret } from '../connection/secretRedaction';
 import { ServerConnection } from '../connection/serverConnection';
 import { McpRequestError, ServerUnavailableError } from '../connection/serverErrors';
 import { callToolAsTask, mustRunAsTask } from '../connection/toolTasks';
@@ -324,8 +325,18 @@ export class McpHost implements Disposable {
     const def = entry.definition!;
     const env = this.options.env;
     let resolved;
+    // The secrets it resolves, so its log and its errors can show their placeholders instead.
+    const secrets: ResolvedSecret[] = [];
     try {
-      resolved = await resolveDefinition(def, env.variableContext());
+      const context = env.variableContext();
+      resolved = await resolveDefinition(def, {
+        ...context,
+        input: async (id, serverId) => {
+          const value = await context.input(id, serverId);
+          secrets.push({ value, placeholder: `\${input:${id}}` });
+          return value;
+        },
+      });
     } catch (error) {
       await this.dropConnection(entry);
       const message = error instanceof ServerConfigError ? error.message : `MCP server "${def.id}": ${(error as Error).message}`;
@@ -342,7 +353,8 @@ export class McpHost implements Disposable {
       clientInfo: this.options.clientInfo,
       resolver: this.options.resolver,
       eraPins: this.options.eraPins,
-      log: new BoundedServerLog(env.logFor(def.id)),
+      log: new RedactingServerLog(new BoundedServerLog(env.logFor(def.id)), secrets),
+      secrets,
       roots: () => this.roots.rootsFor(resolved),
       onResourceUpdated: (uri) => this.resourceUpdated.fire({ serverId: def.id, uri }),
       sampling: this.options.sampling && ((params, signal) => this.options.sampling!.handle(def.id, params, signal)),
