@@ -4,13 +4,14 @@ import { Emitter, type Disposable } from '../events';
 import type { EraPinStore } from './eraPins';
 import type { ExecutableResolver } from './executableResolver';
 import { HostWaits } from './hostWaits';
-import { isAlive, listDescendants, terminateGroup, terminateProcesses } from './processTree';
 import { RestartPolicy } from './restartPolicy';
 import { describeRequestError, McpRequestError, ServerUnavailableError } from './serverErrors';
 import { ServerLists } from './serverLists';
 import { ResourceWatches } from '../resources/resourceWatches';
 import { logServerMessage, mcpLevelFor, type ServerLog } from './serverLog';
 import type { ServerSnapshot, ServerStatus } from './serverSnapshot';
+import { StderrTail } from './stderrTail';
+import { closeThenEnd, endProcessTree, processTreeOf, settleExit } from './serverProcessEnd';
 import { openSession, type OpenedSession } from './sessionOpener';
 import { describeExit, describeStartFailure, lastOutput } from './startFailure';
 import { redactSecrets, type ResolvedSecret } from './secretRedaction';
@@ -40,20 +41,6 @@ export interface ServerConnectionDeps {
   };
 }
 
-const STDERR_TAIL_LINES = 20;
-/** How long a stopping server gets after its stdin closes before the host signals it. */
-const STOP_GRACE_MS = 500;
-
-const EXIT_WAIT_MS = 500;
-
-/** Lets the child's exit and its last stderr chunks arrive (they may trail the failed handshake). */
-async function settle(exited: Promise<void>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, EXIT_WAIT_MS)))]);
-  clearTimeout(timer);
-  await new Promise<void>((resolve) => setImmediate(resolve));
-}
-
 /** One server: its state machine, its session, its cached lists, its restart policy. */
 export class ServerConnection implements Disposable {
   private status: ServerStatus = 'stopped';
@@ -68,7 +55,7 @@ export class ServerConnection implements Disposable {
   /** Bumped by every start and stop; callbacks from an older session compare and bail. */
   private generation = 0;
   private sessionDisposables: Disposable[] = [];
-  private stderrTail: string[] = [];
+  private readonly stderr: StderrTail;
   private readonly lists: ServerLists;
   private readonly policy: RestartPolicy;
   private readonly changed = new Emitter<ServerSnapshot>();
@@ -87,6 +74,7 @@ export class ServerConnection implements Disposable {
     private readonly deps: ServerConnectionDeps,
   ) {
     this.policy = new RestartPolicy(definition.restart);
+    this.stderr = new StderrTail(deps.log);
     this.lists = new ServerLists(deps.log, definition.requestTimeoutMs, () => this.fire(), () => this.session?.client);
     this.watches = new ResourceWatches({
       client: () => (this.takesResourceSubscriptions ? this.session?.client : undefined),
@@ -172,22 +160,9 @@ export class ServerConnection implements Disposable {
       return;
     }
     this.setStatus('stopping');
-    const pid = transport?.stdio?.pid ?? undefined;
-    // Collect the tree first: once the parent is gone its children are re-parented and lost.
-    const descendants = pid !== undefined ? await listDescendants(pid) : [];
+    const tree = await processTreeOf(transport, true);
     this.connectAbort?.abort();
-    // Closing stdin is the polite way; the client library then waits 2 s before SIGTERM and 2 s
-    // more before SIGKILL. A server that ignores both would hold the stop for 4 s: after a short
-    // grace the host signals the tree itself, and the library's close settles when it is gone.
-    const closed = (session ? session.client.close() : transport?.transport.close())?.catch(() => undefined);
-    const grace = new Promise<void>((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref());
-    if ((await Promise.race([closed?.then(() => 'closed' as const), grace])) !== 'closed') {
-      await terminateProcesses(pid !== undefined && isAlive(pid) ? [pid, ...descendants] : descendants);
-    }
-    await closed;
-    await terminateProcesses(pid !== undefined && isAlive(pid) ? [pid, ...descendants] : descendants);
-    // What left the tree (re-parented after its parent died) is still in the server's group.
-    if (pid !== undefined && transport?.child?.ownGroup) await terminateGroup(pid);
+    await closeThenEnd((session ? session.client.close() : transport?.transport.close()) ?? undefined, tree);
     this.disposeSession();
     this.lists.clear();
     this.setStatus('stopped', reason);
@@ -297,7 +272,7 @@ export class ServerConnection implements Disposable {
     const generation = ++this.generation;
     const abort = new AbortController();
     this.connectAbort = abort;
-    this.stderrTail = [];
+    this.stderr.clear();
     this.setStatus('starting', this.restarting ? this.reason : undefined);
     const def = this.definition;
     this.deps.log.info(def.transport === 'stdio' ? `Starting: ${this.target}${def.cwd ? ` (in ${def.cwd})` : ''}` : `Connecting to ${this.target} (${def.transport === 'sse' ? 'HTTP+SSE' : 'Streamable HTTP'})`);
@@ -326,12 +301,12 @@ export class ServerConnection implements Disposable {
         const tried = this.liveTransport;
         this.liveTransport = undefined;
         // The exit and the last stderr lines may still be on their way when the handshake fails.
-        if (tried?.child) await settle(tried.child.exited);
+        if (tried?.child) await settleExit(tried.child.exited);
         const message = describeStartFailure(error, {
           kind: tried?.kind ?? this.definition.transport,
           url: def.transport === 'stdio' ? undefined : this.target,
           exit: tried?.child?.exit,
-          stderrTail: this.stderrTail,
+          stderrTail: this.stderr.lines,
           startTimeoutMs: this.definition.startTimeoutMs,
         });
         this.deps.log.error(`Failed to start: ${message}`);
@@ -355,10 +330,8 @@ export class ServerConnection implements Disposable {
       createClient: (options: ClientOptions) => this.createClient(options, generation),
       onTransport: (created: CreatedTransport) => {
         if (generation !== this.generation) return;
-        // Each attempt's own output explains its own failure.
-        this.stderrTail = [];
         this.liveTransport = created;
-        this.pipeStderr(created);
+        this.stderr.follow(created);
       },
       onIncoming: (message: unknown) => this.lists.observeIncoming(message),
     };
@@ -395,25 +368,6 @@ export class ServerConnection implements Disposable {
     return client;
   }
 
-  private pipeStderr(created: CreatedTransport): void {
-    const stderr = created.stdio?.stderr;
-    if (!stderr) return;
-    let partial = '';
-    stderr.on('data', (chunk: Buffer) => {
-      const lines = (partial + chunk.toString('utf8')).split(/\r?\n/);
-      partial = lines.pop() ?? '';
-      for (const line of lines) this.stderrLine(line);
-    });
-    stderr.on('end', () => partial && this.stderrLine(partial));
-  }
-
-  private stderrLine(line: string): void {
-    if (line.trim() === '') return;
-    this.deps.log.info(`[stderr] ${line}`);
-    this.stderrTail.push(line);
-    if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
-  }
-
   private watchLogLevel(generation: number): void {
     const apply = async () => {
       const client = this.session?.client;
@@ -432,18 +386,16 @@ export class ServerConnection implements Disposable {
   private async onClosed(generation: number): Promise<void> {
     if (generation !== this.generation || this.status === 'stopping') return;
     this.generation++;
-    // The transport forgets its process on close; the watch remembers it.
     const child = this.liveTransport?.child;
-    const pid = child?.pid ?? this.liveTransport?.stdio?.pid ?? undefined;
+    // Its children outlive it, re-parented: its process group still holds them.
+    const tree = await processTreeOf(this.liveTransport, false);
     this.session = undefined;
     this.liveTransport = undefined;
     this.disposeSession();
     this.lists.clear();
-    if (pid !== undefined) await terminateProcesses(await listDescendants(pid));
-    // A crashed server's children outlive it, re-parented: its process group still holds them.
-    if (pid !== undefined && child?.ownGroup) await terminateGroup(pid);
+    await endProcessTree(tree);
     const why = child?.ended ? `the server stopped answering: ${child.ended}` : child?.exit ? describeExit(child.exit) : 'the server stopped unexpectedly';
-    this.scheduleRestart(`${why}${lastOutput(this.stderrTail)}`);
+    this.scheduleRestart(`${why}${lastOutput(this.stderr.lines)}`);
   }
 
   private scheduleRestart(why: string): void {

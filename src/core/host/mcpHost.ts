@@ -3,7 +3,7 @@ import { definitionHash } from '../config/definitionHash';
 import { DEFAULT_ELICITATIONS_PER_MINUTE, DEFAULT_SAMPLING_POLICY, describeTarget, whatRuns, NO_TOOL_POLICY, type FolderRef, type SamplingPolicy, type ServerDefinition, type ServerSettingsEntry, type ToolPolicySettings } from '../config/serverDefinition';
 import { ServerConfigError, validateServerEntry } from '../config/validateServerEntry';
 import { displayContext, resolveDefinition } from '../config/variableResolver';
-import { changedFields, summarizeWhatRuns, type RunField } from '../config/whatRunsSummary';
+import type { RunField } from '../config/whatRunsSummary';
 import type { EraPinStore } from '../connection/eraPins';
 import type { ExecutableResolver } from '../connection/executableResolver';
 import { BoundedServerLog } from '../connection/boundedLog';
@@ -13,7 +13,8 @@ import { McpRequestError, ServerUnavailableError } from '../connection/serverErr
 import { callToolAsTask, mustRunAsTask } from '../connection/toolTasks';
 import type { ServerSnapshot, ServerStatus } from '../connection/serverSnapshot';
 import { Emitter, type Disposable } from '../events';
-import type { HostEnvironment, StartConsentRequest } from './ports';
+import type { HostEnvironment } from './ports';
+import { StartConsent, whatConsentCovers } from './startConsent';
 import { RootsPublisher } from './rootsPublisher';
 import type { SamplingRouter } from '../sampling/samplingRouter';
 import type { ElicitationRouter } from '../elicitation/elicitationRouter';
@@ -62,7 +63,11 @@ export class McpHost implements Disposable {
   /** Settles once settings have been applied at least once: before that no server is known. */
   readonly settingsApplied = new Promise<void>((resolve) => (this.settingsAppliedOnce = resolve));
 
-  constructor(private readonly options: McpHostOptions) {}
+  private readonly consent: StartConsent;
+
+  constructor(private readonly options: McpHostOptions) {
+    this.consent = new StartConsent(options.env);
+  }
 
   servers(): ServerSnapshot[] {
     return [...this.entries.values()].map((entry) => this.snapshotOf(entry));
@@ -105,7 +110,7 @@ export class McpHost implements Disposable {
       if (!entry.definition || entry.placeholder?.status === 'invalid') throw new Error(entry.placeholder?.reason ?? `MCP server "${id}" has no valid definition.`);
       if (entry.placeholder?.status === 'untrusted') throw new Error(`MCP server "${id}" comes from workspace settings; trust the workspace to start it.`);
       if (entry.placeholder?.status === 'disabled') throw new Error(`MCP server "${id}" is disabled ("enabled": false in settings).`);
-      if (!(await this.obtainConsent([entry], true)).has(id)) return;
+      if (!(await this.consent.obtain([entry], true)).has(id)) return;
       await this.connect(entry, false);
     }
     await entry.connection?.start();
@@ -280,8 +285,7 @@ export class McpHost implements Disposable {
         entry.target = describeTarget(def);
       }
       // What runs decides consent; how its requests are confirmed does not.
-      entry.runFields = await summarizeWhatRuns(def, env.variableContext());
-      entry.consentHash = definitionHash({ id: def.id, scope: def.scope, folder: def.folder?.path, fields: entry.runFields.map((f) => [f.field, f.fingerprint]) });
+      Object.assign(entry, await whatConsentCovers(def, env.variableContext()));
       if (!def.enabled) {
         await this.dropConnection(entry);
         this.setPlaceholder(entry, 'disabled', 'disabled in settings ("enabled": false)');
@@ -292,7 +296,7 @@ export class McpHost implements Disposable {
         this.setPlaceholder(entry, 'untrusted', 'defined in workspace settings; trust the workspace to start it');
         continue;
       }
-      if (this.needsConsent(entry)) {
+      if (this.consent.needed(entry)) {
         await this.dropConnection(entry);
         this.setPlaceholder(entry, 'stopped', 'waiting for your consent to run this workspace server');
         if (def.autoStart) wantConsent.push(entry);
@@ -307,7 +311,7 @@ export class McpHost implements Disposable {
     }
     this.changed.fire();
     if (wantConsent.length > 0) {
-      const allowed = await this.obtainConsent(wantConsent, false);
+      const allowed = await this.consent.obtain(wantConsent, false);
       for (const entry of wantConsent) {
         if (this.entries.get(entry.id) !== entry) continue;
         if (allowed.has(entry.id)) await this.connect(entry, true);
@@ -370,37 +374,6 @@ export class McpHost implements Disposable {
     if (autoStart) void connection.start();
   }
 
-  private needsConsent(entry: HostEntry): boolean {
-    const def = entry.definition!;
-    return def.scope !== 'user' && this.options.env.consent.allowed(consentKey(def))?.hash !== entry.consentHash;
-  }
-
-  private async obtainConsent(entries: readonly HostEntry[], explicit: boolean): Promise<ReadonlySet<string>> {
-    const pending = entries.filter((e) => this.needsConsent(e));
-    const allowed = new Set(entries.filter((e) => !pending.includes(e)).map((e) => e.id));
-    if (pending.length === 0) return allowed;
-    const requests: StartConsentRequest[] = pending.map((e) => {
-      const before = this.options.env.consent.allowed(consentKey(e.definition!));
-      return {
-        serverId: e.id,
-        scope: e.definition!.scope,
-        folderName: e.definition!.folder?.name,
-        target: e.target,
-        fields: e.runFields!,
-        changed: before !== undefined,
-        changes: before?.fields ? changedFields(before.fields, e.runFields!) : [],
-      };
-    });
-    const granted = await this.options.env.prompts.confirmWorkspaceServers(requests);
-    for (const entry of pending) {
-      if (!granted.has(entry.id)) continue;
-      await this.options.env.consent.allow(consentKey(entry.definition!), { hash: entry.consentHash!, fields: entry.runFields });
-      allowed.add(entry.id);
-    }
-    if (explicit && !allowed.size) this.options.env.hostLog.info(`Start of ${entries.map((e) => `"${e.id}"`).join(', ')} not allowed.`);
-    return allowed;
-  }
-
   private async dropConnection(entry: HostEntry): Promise<void> {
     const connection = entry.connection;
     entry.connection = undefined;
@@ -440,10 +413,6 @@ export class McpHost implements Disposable {
       resourceTemplates: [],
     };
   }
-}
-
-function consentKey(def: ServerDefinition): string {
-  return `${def.scope}:${def.folder?.path ?? ''}:${def.id}`;
 }
 
 const MAX_URL_ELICITATION_ROUNDS = 3;
