@@ -285,7 +285,8 @@ export class McpHost implements Disposable {
         entry.target = describeTarget(def);
       }
       // What runs decides consent; how its requests are confirmed does not.
-      Object.assign(entry, await whatConsentCovers(def, env.variableContext()));
+      // (User settings need no consent: nothing to summarize, no env file to read at start-up.)
+      if (def.scope !== 'user') Object.assign(entry, await whatConsentCovers(def, env.variableContext()));
       if (!def.enabled) {
         await this.dropConnection(entry);
         this.setPlaceholder(entry, 'disabled', 'disabled in settings ("enabled": false)');
