@@ -18,6 +18,7 @@ const STATUS_ICONS: Record<ServerStatus, [string, string?]> = {
   invalid: ['warning', 'editorWarning.foreground'],
   untrusted: ['shield', 'editorWarning.foreground'],
   disabled: ['circle-slash', 'disabledForeground'],
+  'needs-sign-in': ['account', 'editorWarning.foreground'],
 };
 
 /** The MCP Servers view: one node per server with its state, and its tools and prompts below. */
@@ -62,6 +63,7 @@ export function describeServer(server: ServerSnapshot): string {
   if (server.configError) return vscode.l10n.t('{0} · settings error', server.status);
   // A failure says why right in the row; the tooltip and the notification carry the rest.
   if ((server.status === 'error' || server.status === 'restarting') && server.reason) return `${server.status}: ${server.reason}`;
+  if (server.status === 'needs-sign-in') return vscode.l10n.t('needs sign-in');
   if (server.status !== 'running') return server.status;
   const parts = [
     server.status,

@@ -39,6 +39,8 @@ export interface ServerDefinition {
   readonly cwd?: string;
   readonly url?: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** How to sign in to an HTTP server (the `oauth` object); absent means "when the server asks". */
+  readonly oauth?: OAuthSettings;
   readonly enabled: boolean;
   readonly autoStart: boolean;
   readonly requestTimeoutMs: number;
@@ -53,6 +55,19 @@ export interface ServerDefinition {
   readonly samplingPolicy: SamplingPolicy;
   /** At most this many elicitation requests per minute (`elicitation.maxRequestsPerMinute`). */
   readonly elicitationsPerMinute: number;
+}
+
+/** The `oauth` object of an HTTP server's settings. Strings may hold variables until resolved. */
+export interface OAuthSettings {
+  readonly grant?: 'authorizationCode' | 'clientCredentials' | 'crossAppAccess';
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+  readonly scopes?: readonly string[];
+  readonly redirectPort?: number;
+  readonly clientMetadataUrl?: string;
+  readonly privateKey?: string;
+  readonly signingAlgorithm?: string;
+  readonly idp?: { readonly tokenEndpoint: string; readonly clientId: string; readonly clientSecret?: string; readonly idToken: string };
 }
 
 /** A server's sampling policy, from the `sampling` object of its settings. */

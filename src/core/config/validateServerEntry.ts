@@ -8,6 +8,7 @@ import {
   DEFAULT_RESTART,
   DEFAULT_SAMPLING_POLICY,
   DEFAULT_START_TIMEOUT_MS,
+  type OAuthSettings,
   type SamplingPolicy,
   type ServerDefinition,
   type ServerSettingsEntry,
@@ -65,7 +66,7 @@ export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation
   if (transport === 'stdio') {
     if (typeof value.command !== 'string') return fail('command', 'is required for a stdio server (or set "url" for an HTTP server)');
     if (value.url !== undefined) return fail('url', 'cannot be combined with "command"; use one or the other');
-    if (value.headers !== undefined) return fail('headers', 'only applies to HTTP servers ("url")');
+    for (const field of ['headers', 'oauth'] as const) if (value[field] !== undefined) return fail(field, 'only applies to HTTP servers ("url")');
   } else {
     if (typeof value.url !== 'string') return fail('url', `is required when "type" is "${transport}"`);
     // Variables may hide any part of the URL; the full check runs after they are resolved.
@@ -89,6 +90,7 @@ export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation
       cwd: value.cwd as string | undefined,
       url: value.url as string | undefined,
       headers: (value.headers as Record<string, string> | undefined) ?? {},
+      oauth: value.oauth as OAuthSettings | undefined,
       enabled: (value.enabled as boolean | undefined) ?? true,
       autoStart: (value.autoStart as boolean | undefined) ?? true,
       requestTimeoutMs: (value.requestTimeoutMs as number | undefined) ?? DEFAULT_REQUEST_TIMEOUT_MS,
@@ -114,6 +116,9 @@ function settingStrings(value: Record<string, unknown>): [string, string][] {
   for (const field of ['env', 'headers'] as const) {
     for (const [name, text] of Object.entries((value[field] as Record<string, unknown> | undefined) ?? {})) if (typeof text === 'string') found.push([`${field}.${name}`, text]);
   }
+  const oauth = value.oauth as Record<string, unknown> | undefined;
+  for (const [name, text] of Object.entries(oauth ?? {})) if (typeof text === 'string') found.push([`oauth.${name}`, text]);
+  for (const [name, text] of Object.entries((oauth?.idp as Record<string, unknown> | undefined) ?? {})) if (typeof text === 'string') found.push([`oauth.idp.${name}`, text]);
   return found;
 }
 

@@ -1,5 +1,5 @@
 import { parseHttpUrl, ServerConfigError } from './validateServerEntry';
-import type { FolderRef, ResolvedRoot, ResolvedServerDefinition, ServerDefinition } from './serverDefinition';
+import type { FolderRef, OAuthSettings, ResolvedRoot, ResolvedServerDefinition, ServerDefinition } from './serverDefinition';
 import { parseEnvFile } from './envFile';
 import { KNOWN_VARIABLES, VARIABLE } from './variableSyntax';
 import { pathToFileURL } from 'node:url';
@@ -44,6 +44,7 @@ export async function resolveDefinition(def: ServerDefinition, ctx: VariableCont
     roots = [];
     for (const [i, root] of def.roots.entries()) roots.push(toRoot(await resolve(root, `roots[${i}]`)));
   }
+  const oauth = def.oauth && (await resolveOAuth(def.oauth, resolve));
   const url = def.url !== undefined ? await resolve(def.url, 'url') : undefined;
   if (url !== undefined && parseHttpUrl(url) === undefined) {
     throw new ServerConfigError(def.id, 'url', `must be an http:// or https:// URL once variables are resolved (got "${def.url}")`);
@@ -58,7 +59,26 @@ export async function resolveDefinition(def: ServerDefinition, ctx: VariableCont
     cwd,
     url,
     headers,
+    oauth,
     roots,
+  };
+}
+
+/** The `oauth` object with its strings resolved (secrets usually come from `${input:}`). */
+async function resolveOAuth(oauth: OAuthSettings, resolve: (value: string, field: string) => Promise<string>): Promise<OAuthSettings> {
+  const text = async (value: string | undefined, field: string) => (value === undefined ? undefined : resolve(value, `oauth.${field}`));
+  return {
+    ...oauth,
+    clientId: await text(oauth.clientId, 'clientId'),
+    clientSecret: await text(oauth.clientSecret, 'clientSecret'),
+    clientMetadataUrl: await text(oauth.clientMetadataUrl, 'clientMetadataUrl'),
+    privateKey: await text(oauth.privateKey, 'privateKey'),
+    idp: oauth.idp && {
+      tokenEndpoint: await resolve(oauth.idp.tokenEndpoint, 'oauth.idp.tokenEndpoint'),
+      clientId: await resolve(oauth.idp.clientId, 'oauth.idp.clientId'),
+      clientSecret: await text(oauth.idp.clientSecret, 'idp.clientSecret'),
+      idToken: await resolve(oauth.idp.idToken, 'oauth.idp.idToken'),
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import { Client, LOG_LEVEL_META_KEY, SdkError, SdkErrorCode, type ClientOptions, type CreateMessageRequest, type CreateMessageResult, type CreateMessageResultWithTools, type ElicitRequest, type ElicitResult, type RequestOptions, type Resource } from '@modelcontextprotocol/client';
+import { Client, LOG_LEVEL_META_KEY, type OAuthClientProvider, SdkError, SdkErrorCode, type ClientOptions, type CreateMessageRequest, type CreateMessageResult, type CreateMessageResultWithTools, type ElicitRequest, type ElicitResult, type RequestOptions, type Resource } from '@modelcontextprotocol/client';
 import type { ResolvedRoot, ResolvedServerDefinition } from '../config/serverDefinition';
 import { Emitter, type Disposable } from '../events';
 import type { EraPinStore } from './eraPins';
@@ -16,12 +16,15 @@ import { openSession, type OpenedSession } from './sessionOpener';
 import { describeExit, describeStartFailure, lastOutput } from './startFailure';
 import { redactSecrets, type ResolvedSecret } from './secretRedaction';
 import type { CreatedTransport } from './transportFactory';
+import { needsAuthorization } from '../auth/hostAuthorization';
 
 export interface ServerConnectionDeps {
   readonly clientInfo: { readonly name: string; readonly version: string };
   readonly resolver: ExecutableResolver;
   readonly eraPins: EraPinStore;
   readonly log: ServerLog;
+  /** How requests to this HTTP server are authorized; without it a 401 is an error like any other. */
+  readonly authorization?: OAuthClientProvider;
   /** Secrets the definition resolved: status reasons show their placeholders instead. */
   readonly secrets?: readonly ResolvedSecret[];
   /** The roots this server sees right now. */
@@ -148,7 +151,7 @@ export class ServerConnection implements Disposable {
     await this.start();
   }
 
-  async stop(reason?: string): Promise<void> {
+  async stop(reason?: string, status: 'stopped' | 'needs-sign-in' = 'stopped'): Promise<void> {
     this.generation++;
     this.cancelRestartTimer();
     const transport = this.liveTransport;
@@ -156,7 +159,7 @@ export class ServerConnection implements Disposable {
     this.session = undefined;
     this.liveTransport = undefined;
     if (!transport && !session && !this.startPromise) {
-      if (this.status !== 'error') this.setStatus('stopped', reason);
+      if (this.status !== 'error' || status !== 'stopped') this.setStatus(status, reason);
       return;
     }
     this.setStatus('stopping');
@@ -165,7 +168,7 @@ export class ServerConnection implements Disposable {
     await closeThenEnd((session ? session.client.close() : transport?.transport.close()) ?? undefined, tree);
     this.disposeSession();
     this.lists.clear();
-    this.setStatus('stopped', reason);
+    this.setStatus(status, reason);
   }
 
   async dispose(): Promise<void> {
@@ -201,6 +204,14 @@ export class ServerConnection implements Disposable {
       return await run(session.client, options);
     } catch (error) {
       if (idle.signal.aborted && !signal?.aborted) throw describeRequestError(this.id, label, new SdkError(SdkErrorCode.RequestTimeout, 'idle timeout'), this.definition.requestTimeoutMs);
+      const authorization = this.deps.authorization && needsAuthorization(error);
+      if (authorization) {
+        // Mid-session: the token expired beyond refresh, or a 403 asks for more scope (step-up).
+        const scope = authorization.scope ?? (this.deps.authorization as { pendingScope?: string }).pendingScope;
+        const why = this.signInReason(scope);
+        await this.stop(why, 'needs-sign-in');
+        throw new McpRequestError(this.id, `MCP server "${this.id}" ${why}.`, undefined, { cause: error });
+      }
       throw this.redacted(describeRequestError(this.id, label, error, this.definition.requestTimeoutMs, signal?.aborted === true));
     } finally {
       idle.dispose();
@@ -300,6 +311,14 @@ export class ServerConnection implements Disposable {
         if (generation !== this.generation) return;
         const tried = this.liveTransport;
         this.liveTransport = undefined;
+        const authorization = this.deps.authorization && needsAuthorization(error);
+        if (authorization) {
+          this.restarting = false;
+          const why = this.signInReason(authorization.scope);
+          this.deps.log.warn(`The server asks for authorization: ${why}.`);
+          this.setStatus('needs-sign-in', why);
+          return;
+        }
         // The exit and the last stderr lines may still be on their way when the handshake fails.
         if (tried?.child) await settleExit(tried.child.exited);
         const message = describeStartFailure(error, {
@@ -327,6 +346,7 @@ export class ServerConnection implements Disposable {
       resolver: this.deps.resolver,
       eraPins: this.deps.eraPins,
       log: this.deps.log,
+      authProvider: this.deps.authorization,
       createClient: (options: ClientOptions) => this.createClient(options, generation),
       onTransport: (created: CreatedTransport) => {
         if (generation !== this.generation) return;
@@ -432,6 +452,11 @@ export class ServerConnection implements Disposable {
   private redacted(error: McpRequestError): McpRequestError {
     const message = redactSecrets(error.message, this.deps.secrets ?? []);
     return message === error.message ? error : new McpRequestError(error.serverId, message, error.code, { cause: error.cause });
+  }
+
+  /** What the user reads when the server wants a (new) sign-in. */
+  private signInReason(scope: string | undefined): string {
+    return scope ? `needs you to sign in again with more permission (scope "${scope}"); use Sign In` : `needs you to sign in to ${this.target}; use Sign In`;
   }
 
   private setStatus(status: ServerStatus, reason?: string): void {

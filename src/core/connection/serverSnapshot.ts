@@ -13,7 +13,9 @@ export type ServerStatus =
   /** Its settings entry is invalid and nothing runs. */
   | 'invalid'
   /** `"enabled": false`. */
-  | 'disabled';
+  | 'disabled'
+  /** An HTTP server that wants the user to sign in (MCP authorization); nothing retries until they do. */
+  | 'needs-sign-in';
 
 export type ProtocolEra = 'legacy' | 'modern';
 

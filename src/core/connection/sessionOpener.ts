@@ -1,5 +1,6 @@
-import { Client, SdkErrorCode, type ClientOptions, type PriorDiscovery } from '@modelcontextprotocol/client';
+import { Client, SdkErrorCode, type ClientOptions, type OAuthClientProvider, type PriorDiscovery } from '@modelcontextprotocol/client';
 import type { ResolvedServerDefinition, TransportKind } from '../config/serverDefinition';
+import { needsAuthorization } from '../auth/hostAuthorization';
 import type { EraPinStore } from './eraPins';
 import { pinFor } from './eraPins';
 import type { ExecutableResolver } from './executableResolver';
@@ -15,6 +16,8 @@ export interface SessionOpenerDeps {
   readonly resolver: ExecutableResolver;
   readonly eraPins: EraPinStore;
   readonly log: ServerLog;
+  /** How an HTTP server's requests are authorized (MCP authorization), if the host does that. */
+  readonly authProvider?: OAuthClientProvider;
   /** Builds a configured client (capabilities, handlers); called once per attempt. */
   createClient(options: ClientOptions): Client;
   /** Lets the caller hook the transport (stderr, pid) before it starts. */
@@ -46,7 +49,7 @@ export async function openSession(
       if (pinned.kind === 'modern') await verify(session, Math.min(def.startTimeoutMs, PROBE_TIMEOUT_CAP_MS), signal);
       return session;
     } catch (error) {
-      if (signal.aborted) throw error;
+      if (signal.aborted || needsAuthorization(error)) throw error;
       deps.log.warn(`Connecting with the remembered ${pinned.kind} protocol era failed (${(error as Error).message}); probing again.`);
       await deps.eraPins.delete(hash);
     }
@@ -63,6 +66,7 @@ export async function openSession(
       if (pin) await deps.eraPins.set(hash, pin);
       return session;
     }
+    if (needsAuthorization(error)) throw error;
     const status = httpStatusOf(error);
     // 401 and 403 ask for authorization: the legacy transport would only hide that.
     if (def.transport !== 'http' || status === undefined || status < 400 || status >= 500 || status === 401 || status === 403 || signal.aborted) throw error;
@@ -93,7 +97,7 @@ async function connectOnce(
       probe: { timeoutMs: Math.min(def.startTimeoutMs, PROBE_TIMEOUT_CAP_MS) },
     },
   });
-  const created = await createTransport(def, deps.resolver, kind);
+  const created = await createTransport(def, deps.resolver, kind, deps.authProvider);
   traceTraffic(created.transport, deps.log, deps.onIncoming);
   deps.onTransport?.(created);
   deps.log.info(

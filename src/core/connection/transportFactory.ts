@@ -1,4 +1,4 @@
-import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { SSEClientTransport, StreamableHTTPClientTransport, type OAuthClientProvider, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { promises as fs } from 'node:fs';
 import type { ResolvedServerDefinition, TransportKind } from '../config/serverDefinition';
@@ -32,6 +32,7 @@ export async function createTransport(
   def: ResolvedServerDefinition,
   resolver: ExecutableResolver,
   kind: TransportKind = def.transport,
+  authProvider?: OAuthClientProvider,
 ): Promise<CreatedTransport> {
   if (kind === 'stdio') {
     if (def.cwd !== undefined && !(await isDirectory(def.cwd))) {
@@ -52,8 +53,8 @@ export async function createTransport(
   }
   const url = new URL(def.url ?? '');
   const requestInit: RequestInit = { headers: { ...def.headers } };
-  if (kind === 'sse') return { transport: new SSEClientTransport(url, { requestInit }), kind };
-  return { transport: new StreamableHTTPClientTransport(url, { requestInit }), kind };
+  if (kind === 'sse') return { transport: new SSEClientTransport(url, { requestInit, authProvider }), kind };
+  return { transport: new StreamableHTTPClientTransport(url, { requestInit, authProvider }), kind };
 }
 
 /**

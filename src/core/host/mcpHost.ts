@@ -18,6 +18,7 @@ import { StartConsent, whatConsentCovers } from './startConsent';
 import { RootsPublisher } from './rootsPublisher';
 import type { SamplingRouter } from '../sampling/samplingRouter';
 import type { ElicitationRouter } from '../elicitation/elicitationRouter';
+import type { HostAuthorization } from '../auth/hostAuthorization';
 
 export interface McpHostOptions {
   readonly clientInfo: { readonly name: string; readonly version: string };
@@ -28,6 +29,8 @@ export interface McpHostOptions {
   readonly sampling?: SamplingRouter;
   /** Answers elicitation requests and -32042 errors; without it servers are not offered elicitation. */
   readonly elicitation?: ElicitationRouter;
+  /** Signs in to HTTP servers that ask for it (MCP authorization); without it a 401 is an error. */
+  readonly authorization?: HostAuthorization;
 }
 
 /** One configured server id: its validated definition, and the connection once it may run. */
@@ -124,6 +127,24 @@ export class McpHost implements Disposable {
     const entry = this.requireEntry(id);
     if (!entry.connection) return this.start(id);
     await entry.connection.restart();
+  }
+
+  /**
+   * Signs in to a server's authorization server (the browser, for people; silently for machine
+   * grants), then starts it. Concurrent calls share one sign-in.
+   */
+  async signIn(id: string, signal: AbortSignal): Promise<void> {
+    const connection = this.connection(id);
+    if (!this.options.authorization) throw new Error('this host does not sign in to servers');
+    await this.options.authorization.signIn(connection.definition, signal);
+    await connection.restart();
+  }
+
+  /** Forgets a server's tokens and registered clients and stops sending them: it needs sign-in again. */
+  async signOut(id: string): Promise<void> {
+    const connection = this.connection(id);
+    await this.options.authorization?.signOut(connection.definition.url ?? '');
+    await connection.stop(`signed out; use Sign In to connect to ${connection.target} again`, 'needs-sign-in');
   }
 
   /** How calls to a server's tools are confirmed, from its latest valid settings. */
@@ -354,8 +375,17 @@ export class McpHost implements Disposable {
     if (entry.connection?.hash === hash) return;
     if (entry.connection) env.hostLog.info(`Definition of "${def.id}" changed; restarting it.`);
     await this.dropConnection(entry);
+    let authorization;
+    try {
+      authorization = this.options.authorization?.providerFor(resolved);
+    } catch (error) {
+      await this.dropConnection(entry);
+      this.setPlaceholder(entry, 'invalid', `MCP server "${def.id}": ${(error as Error).message}`);
+      return;
+    }
     const connection = new ServerConnection(resolved, hash, entry.target, {
       clientInfo: this.options.clientInfo,
+      authorization,
       resolver: this.options.resolver,
       eraPins: this.options.eraPins,
       log: new RedactingServerLog(new BoundedServerLog(env.logFor(def.id)), secrets),

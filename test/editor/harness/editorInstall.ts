@@ -22,7 +22,7 @@ function log(message: string): void {
   process.stderr.write(`[editor-install] ${message}\n`);
 }
 
-function ensureNode24(cache: string): string {
+export function ensureNode24(cache: string = cacheDir()): string {
   const dir = path.join(cache, 'node24');
   const node = path.join(dir, 'bin', 'node');
   if (existsSync(node)) return node;

@@ -165,8 +165,14 @@ describe('Workspace servers in a real VS Code', function () {
     assert.ok(shown.includes(`command: ${process.execPath}`), shown);
     await editor.workbench.screenshot('13-consent-env-changed');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
+    // The row says "stopped" while the dialog is open as well: wait for the answer to be taken.
+    const refused = await waitFor('the refusal to reach the server', async () => {
+      const info = await server('everything');
+      return info && !/waiting for your consent/.test(info.reason ?? '') ? info : undefined;
+    }, 15_000);
+    assert.equal(refused.status, 'stopped');
+    assert.match(refused.reason ?? '', /you did not allow this workspace server to run/);
     await editor.workbench.waitForServerDescription('everything', /^stopped/);
-    assert.match((await server('everything'))!.reason ?? '', /you did not allow this workspace server to run/);
     await waitFor(`the old process ${pid} to end`, () => !isAlive(pid), 15_000);
     assert.equal(existsSync(marker), false, 'evil.js must not have run');
   });

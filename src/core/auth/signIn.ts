@@ -1,0 +1,62 @@
+import { auth, computeScopeUnion, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { ServerOAuthProvider } from './serverOAuthProvider';
+
+/** Shows the user an authorization page and brings back where the browser was sent afterwards. */
+export interface AuthorizationBrowser {
+  /**
+   * Opens `url` (the editor: the user's browser; headless: follows it without one) and resolves
+   * with the query of the redirect to `redirectUrl` (code, state, iss, or error).
+   */
+  authorize(request: { readonly serverId: string; readonly url: URL; readonly redirectUrl: string }, signal: AbortSignal): Promise<URLSearchParams>;
+}
+
+/** Sign-in failed in a way the user should read; says what to do. */
+export class SignInError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SignInError';
+  }
+}
+
+export interface SignInRequest {
+  readonly serverId: string;
+  readonly serverUrl: string;
+  /** Scopes from settings; joined with what the server's last challenge asked for. */
+  readonly scopes?: readonly string[];
+  readonly browser: AuthorizationBrowser;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * One interactive sign-in, driven by the client library's `auth()`: discovery, registration and
+ * PKCE happen there; here the browser round trip, and the `state` check the library leaves to
+ * its caller. The scope is the union of the settings and the server's last challenge (a 403
+ * `insufficient_scope` step-up widens it).
+ */
+export async function signIn(provider: ServerOAuthProvider, request: SignInRequest): Promise<void> {
+  const scope = computeScopeUnion(request.scopes?.join(' '), provider.pendingScope);
+  provider.takePendingAuthorization();
+  const first = await auth(provider, { serverUrl: request.serverUrl, scope, forceReauthorization: true });
+  if (first === 'AUTHORIZED') return;
+  const pending = provider.takePendingAuthorization();
+  if (!pending) throw new SignInError('the client library asked for a browser sign-in but prepared no authorization request');
+  const params = await request.browser.authorize({ serverId: request.serverId, url: pending.url, redirectUrl: provider.redirectUrl }, request.signal);
+  if (request.signal.aborted) throw new SignInError('sign-in was cancelled');
+  if (params.get('state') !== pending.state) {
+    throw new SignInError('the browser came back with a response that does not belong to this sign-in (its "state" differs); nothing was saved. Sign in again.');
+  }
+  const code = params.get('code');
+  if (!code) {
+    // The error text of a response is attacker-controlled in a mix-up attack: show its code only.
+    const error = params.get('error');
+    throw new SignInError(error === 'access_denied' ? 'you declined the sign-in at the authorization server' : `the authorization server did not sign you in (${error ?? 'its answer had no authorization code'})`);
+  }
+  const result = await auth(provider, { serverUrl: request.serverUrl, authorizationCode: code, iss: params.get('iss') ?? undefined });
+  if (result !== 'AUTHORIZED') throw new SignInError('the authorization server did not issue a token for the code it returned');
+}
+
+/** Non-interactive grants (client credentials, cross-app access): one `auth()` call, no browser. */
+export async function authorizeWithoutBrowser(provider: OAuthClientProvider, serverUrl: string, scopes?: readonly string[]): Promise<void> {
+  const result = await auth(provider, { serverUrl, scope: scopes?.join(' ') || undefined });
+  if (result !== 'AUTHORIZED') throw new SignInError('the authorization server asked for a browser sign-in, which this grant cannot do');
+}
