@@ -17,7 +17,11 @@ import { ServerLogChannels } from './editor/serverLogs';
 import { readServerSettings, SERVERS_SETTING, workspaceFolderRefs } from './editor/serverSettingsReader';
 import { ServersTreeProvider } from './editor/serversTreeProvider';
 import { StatusBarSummary } from './editor/statusBarSummary';
-import { ServerFailureNotices } from './editor/serverFailureNotices';
+import { notifyFailure, notifySignIn, ServerStatusNotices } from './editor/serverStatusNotices';
+import { HostAuthorization } from './core/auth/hostAuthorization';
+import { EditorAuthorizationBrowser } from './editor/auth/browserSignIn';
+import { SecretCredentialStore } from './editor/auth/secretCredentialStore';
+import { registerSignInCommands } from './editor/auth/signInCommands';
 import { registerVsCodeMcpJsonImport } from './editor/vscodeMcpJsonImport';
 import { registerToolCommands } from './editor/tools/toolCommands';
 import { ToolConfirmationDialog } from './editor/tools/toolConfirmationDialog';
@@ -63,9 +67,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     notify: (message) => void vscode.window.showWarningMessage(message),
   });
   const elicitation: ElicitationRouter = new ElicitationRouter(new EditorElicitations(context.extensionUri, pending), (id): number => mcp.elicitationsPerMinute(id));
+  const authorization = new HostAuthorization({ store: new SecretCredentialStore(context.secrets), browser: new EditorAuthorizationBrowser(), clientName: 'MCP Host for VS Code' });
   host = new McpHost({
     sampling,
     elicitation,
+    authorization,
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version) },
     resolver,
     eraPins: new MementoEraPinStore(context.globalState),
@@ -102,7 +108,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     tree,
     api,
     new StatusBarSummary(mcp),
-    new ServerFailureNotices(mcp),
+    new ServerStatusNotices(mcp, 'error', (id, reason) => notifyFailure(mcp, id, reason)),
+    new ServerStatusNotices(mcp, 'needs-sign-in', notifySignIn),
+    ...registerSignInCommands(mcp, authorization),
     ...registerVsCodeMcpJsonImport(),
     vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true }),
     resources,

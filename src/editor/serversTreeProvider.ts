@@ -84,7 +84,7 @@ function serverItem(server: ServerSnapshot): vscode.TreeItem {
   item.description = describeServer(server);
   const [icon, color] = server.configError ? STATUS_ICONS.invalid : STATUS_ICONS[server.status];
   item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
-  item.contextValue = `mcpServer:${server.status}`;
+  item.contextValue = `mcpServer:${server.status}:${server.transport}`;
   item.tooltip = serverTooltip(server);
   item.accessibilityInformation = { label: `${server.id}, ${item.description}${server.reason ? `, ${server.reason}` : ''}` };
   return item;

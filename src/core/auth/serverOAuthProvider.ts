@@ -60,6 +60,19 @@ export class ServerOAuthProvider implements OAuthClientProvider {
     return this.options.settings?.clientId ? undefined : this.options.settings?.clientMetadataUrl;
   }
 
+  /** Whether the client id comes from Dynamic Client Registration (neither settings nor a metadata document). */
+  get registersDynamically(): boolean {
+    return !this.options.settings?.clientId && !this.options.settings?.clientMetadataUrl;
+  }
+
+  /** Whether the registered client (if any) was registered for every scope in `scope`. */
+  async registrationCovers(scope: string | undefined): Promise<boolean> {
+    const registered = (await this.clientInformation()) as { scope?: string } | undefined;
+    if (!registered?.scope || !scope) return true;
+    const granted = new Set(registered.scope.split(' '));
+    return scope.split(' ').every((s) => granted.has(s));
+  }
+
   get clientMetadata(): OAuthClientMetadata {
     const settings = this.options.settings;
     return {

@@ -12,8 +12,12 @@ export interface AuthorizationBrowser {
 
 /** Sign-in failed in a way the user should read; says what to do. */
 export class SignInError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(
+    message: string,
+    /** The `error` code of the authorization response, when it carried one. */
+    readonly oauthError?: string,
+  ) {
+    super(message);
     this.name = 'SignInError';
   }
 }
@@ -35,6 +39,20 @@ export interface SignInRequest {
  */
 export async function signIn(provider: ServerOAuthProvider, request: SignInRequest): Promise<void> {
   const scope = computeScopeUnion(request.scopes?.join(' '), provider.pendingScope);
+  // A client registered for fewer scopes than this sign-in asks for is registered again first.
+  if (provider.registersDynamically && !(await provider.registrationCovers(scope))) await provider.invalidateCredentials('client');
+  try {
+    await signInOnce(provider, request, scope);
+  } catch (error) {
+    // A dynamically registered client may be limited to the scopes it registered with: a step-up
+    // then meets invalid_scope. Registering again, for the wider scope, is what fixes that.
+    if (!(error instanceof SignInError && error.oauthError === 'invalid_scope') || !provider.registersDynamically) throw error;
+    await provider.invalidateCredentials('client');
+    await signInOnce(provider, request, scope);
+  }
+}
+
+async function signInOnce(provider: ServerOAuthProvider, request: SignInRequest, scope: string | undefined): Promise<void> {
   provider.takePendingAuthorization();
   const first = await auth(provider, { serverUrl: request.serverUrl, scope, forceReauthorization: true });
   if (first === 'AUTHORIZED') return;
@@ -49,7 +67,7 @@ export async function signIn(provider: ServerOAuthProvider, request: SignInReque
   if (!code) {
     // The error text of a response is attacker-controlled in a mix-up attack: show its code only.
     const error = params.get('error');
-    throw new SignInError(error === 'access_denied' ? 'you declined the sign-in at the authorization server' : `the authorization server did not sign you in (${error ?? 'its answer had no authorization code'})`);
+    throw new SignInError(error === 'access_denied' ? 'you declined the sign-in at the authorization server' : `the authorization server did not sign you in (${error ?? 'its answer had no authorization code'})`, error ?? undefined);
   }
   const result = await auth(provider, { serverUrl: request.serverUrl, authorizationCode: code, iss: params.get('iss') ?? undefined });
   if (result !== 'AUTHORIZED') throw new SignInError('the authorization server did not issue a token for the code it returned');

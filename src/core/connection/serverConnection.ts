@@ -8,7 +8,7 @@ import { RestartPolicy } from './restartPolicy';
 import { describeRequestError, McpRequestError, ServerUnavailableError } from './serverErrors';
 import { ServerLists } from './serverLists';
 import { ResourceWatches } from '../resources/resourceWatches';
-import { logServerMessage, mcpLevelFor, type ServerLog } from './serverLog';
+import { mcpLevelFor, type ServerLog } from './serverLog';
 import type { ServerSnapshot, ServerStatus } from './serverSnapshot';
 import { StderrTail } from './stderrTail';
 import { closeThenEnd, endProcessTree, processTreeOf, settleExit } from './serverProcessEnd';
@@ -16,7 +16,8 @@ import { openSession, type OpenedSession } from './sessionOpener';
 import { describeExit, describeStartFailure, lastOutput } from './startFailure';
 import { redactSecrets, type ResolvedSecret } from './secretRedaction';
 import type { CreatedTransport } from './transportFactory';
-import { needsAuthorization } from '../auth/hostAuthorization';
+import { createHostClient } from './hostClient';
+import { authorizationOutcome, signInReasonMidSession } from '../auth/authorizationFailure';
 
 export interface ServerConnectionDeps {
   readonly clientInfo: { readonly name: string; readonly version: string };
@@ -204,13 +205,10 @@ export class ServerConnection implements Disposable {
       return await run(session.client, options);
     } catch (error) {
       if (idle.signal.aborted && !signal?.aborted) throw describeRequestError(this.id, label, new SdkError(SdkErrorCode.RequestTimeout, 'idle timeout'), this.definition.requestTimeoutMs);
-      const authorization = this.deps.authorization && needsAuthorization(error);
-      if (authorization) {
-        // Mid-session: the token expired beyond refresh, or a 403 asks for more scope (step-up).
-        const scope = authorization.scope ?? (this.deps.authorization as { pendingScope?: string }).pendingScope;
-        const why = this.signInReason(scope);
-        await this.stop(why, 'needs-sign-in');
-        throw new McpRequestError(this.id, `MCP server "${this.id}" ${why}.`, undefined, { cause: error });
+      const wantsSignIn = this.deps.authorization && signInReasonMidSession(error, this.deps.authorization, this.target);
+      if (wantsSignIn) {
+        await this.stop(wantsSignIn, 'needs-sign-in');
+        throw new McpRequestError(this.id, `MCP server "${this.id}" ${wantsSignIn}.`, undefined, { cause: error });
       }
       throw this.redacted(describeRequestError(this.id, label, error, this.definition.requestTimeoutMs, signal?.aborted === true));
     } finally {
@@ -311,12 +309,12 @@ export class ServerConnection implements Disposable {
         if (generation !== this.generation) return;
         const tried = this.liveTransport;
         this.liveTransport = undefined;
-        const authorization = this.deps.authorization && needsAuthorization(error);
-        if (authorization) {
+        const auth = this.deps.authorization && (await authorizationOutcome(error, this.target));
+        if (auth) {
+          if (generation !== this.generation) return;
           this.restarting = false;
-          const why = this.signInReason(authorization.scope);
-          this.deps.log.warn(`The server asks for authorization: ${why}.`);
-          this.setStatus('needs-sign-in', why);
+          this.deps.log[auth.status === 'error' ? 'error' : 'warn'](`The server asks for authorization: ${auth.reason}.`);
+          this.setStatus(auth.status, auth.reason);
           return;
         }
         // The exit and the last stderr lines may still be on their way when the handshake fails.
@@ -358,34 +356,13 @@ export class ServerConnection implements Disposable {
   }
 
   private createClient(options: ClientOptions, generation: number): Client {
-    const client = new Client(this.deps.clientInfo, {
-      ...options,
-      capabilities: {
-        roots: { listChanged: true },
-        ...(this.deps.sampling ? { sampling: { tools: {} } } : {}),
-        ...(this.deps.elicitation ? { elicitation: { form: {}, url: {} } } : {}),
-      },
+    return createHostClient(this.deps, options, {
       listChanged: this.lists.changeHandlers(
         () => this.session?.client,
         () => generation === this.generation,
       ),
+      whileHostWaits: (work) => this.hostWaits.during(work),
     });
-    client.setRequestHandler('roots/list', async () => ({ roots: this.deps.roots().map((r) => ({ uri: r.uri, name: r.name })) }));
-    const sampling = this.deps.sampling;
-    if (sampling) client.setRequestHandler('sampling/createMessage', (request, ctx) => this.hostWaits.during(() => sampling(request.params, ctx.mcpReq.signal)));
-    const elicitation = this.deps.elicitation;
-    if (elicitation) {
-      client.setRequestHandler('elicitation/create', (request, ctx) => this.hostWaits.during(() => elicitation.handle(request.params, ctx.mcpReq.signal)));
-      client.setNotificationHandler('notifications/elicitation/complete', (notification) => elicitation.complete(notification.params.elicitationId));
-    }
-    // Protocol noise (non-JSON stdout lines, unknown ids) is worth seeing but never fatal.
-    client.onerror = (error) => this.deps.log.warn(`Protocol: ${error.message}`);
-    client.setNotificationHandler('notifications/resources/updated', (notification) => this.deps.onResourceUpdated?.(notification.params.uri));
-    client.setNotificationHandler('notifications/message', (notification) => {
-      const { level, logger, data } = notification.params;
-      logServerMessage(this.deps.log, level, logger, data);
-    });
-    return client;
   }
 
   private watchLogLevel(generation: number): void {

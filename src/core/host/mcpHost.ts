@@ -1,4 +1,4 @@
-import { UrlElicitationRequiredError, type CallToolResult, type CompleteRequest, type ElicitRequestURLParams, type GetPromptResult, type Progress, type ReadResourceResult, type Resource } from '@modelcontextprotocol/client';
+import { type CallToolResult, type CompleteRequest, type GetPromptResult, type Progress, type ReadResourceResult, type Resource } from '@modelcontextprotocol/client';
 import { definitionHash } from '../config/definitionHash';
 import { DEFAULT_ELICITATIONS_PER_MINUTE, DEFAULT_SAMPLING_POLICY, describeTarget, whatRuns, NO_TOOL_POLICY, type FolderRef, type SamplingPolicy, type ServerDefinition, type ServerSettingsEntry, type ToolPolicySettings } from '../config/serverDefinition';
 import { ServerConfigError, validateServerEntry } from '../config/validateServerEntry';
@@ -19,6 +19,7 @@ import { RootsPublisher } from './rootsPublisher';
 import type { SamplingRouter } from '../sampling/samplingRouter';
 import type { ElicitationRouter } from '../elicitation/elicitationRouter';
 import type { HostAuthorization } from '../auth/hostAuthorization';
+import { MAX_URL_ELICITATION_ROUNDS, urlElicitationsOf } from '../elicitation/urlElicitationErrors';
 
 export interface McpHostOptions {
   readonly clientInfo: { readonly name: string; readonly version: string };
@@ -230,7 +231,7 @@ export class McpHost implements Disposable {
     } catch (error) {
       // Not found: -32002 up to 2025-11-25, -32602 from 2026-07-28 (which still accepts -32002).
       const code = (error as { code?: unknown }).code;
-      if (code === -32002 || code === -32602) throw new McpRequestError(id, `MCP server "${id}" has no resource ${uri} (error ${code}: ${causeMessage(error)}).`, code, { cause: error });
+      if (code === -32002 || code === -32602) throw new McpRequestError(id, `MCP server "${id}" has no resource ${uri} (error ${code}: ${((error as { cause?: Error }).cause ?? (error as Error)).message}).`, code, { cause: error });
       throw error;
     }
   }
@@ -444,19 +445,4 @@ export class McpHost implements Disposable {
       resourceTemplates: [],
     };
   }
-}
-
-const MAX_URL_ELICITATION_ROUNDS = 3;
-
-/** The URL elicitations a -32042 error lists, or undefined for any other error. */
-function urlElicitationsOf(error: unknown): ElicitRequestURLParams[] | undefined {
-  const cause = (error as { cause?: unknown })?.cause ?? error;
-  if (cause instanceof UrlElicitationRequiredError) return cause.elicitations;
-  const e = cause as { code?: unknown; data?: { elicitations?: unknown } };
-  return e?.code === -32042 && Array.isArray(e.data?.elicitations) ? (e.data.elicitations as ElicitRequestURLParams[]) : undefined;
-}
-
-function causeMessage(error: unknown): string {
-  const cause = (error as { cause?: { message?: string } }).cause;
-  return cause?.message ?? (error as Error).message;
 }

@@ -10,7 +10,7 @@ export const FIXTURES = path.resolve(__dirname, '../../fixtures/servers');
 export const REPO = path.resolve(__dirname, '../../../..');
 export const EVERYTHING = path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
-export function fixture(name: 'legacyStdio' | 'modernStdio' | 'silentStdio' | 'httpServer'): string {
+export function fixture(name: 'legacyStdio' | 'modernStdio' | 'silentStdio' | 'httpServer' | 'oauthServer'): string {
   return path.join(FIXTURES, `${name}.js`);
 }
 
@@ -116,7 +116,7 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-function startListening(command: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<RunningProcess> {
+export function startListening(command: string, args: string[], env: Record<string, string>, ready: RegExp, onReady?: (match: RegExpExecArray) => void): Promise<RunningProcess> {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start`)), 20_000);
@@ -124,6 +124,7 @@ function startListening(command: string, args: string[], env: Record<string, str
       const match = ready.exec(line);
       if (!match) return;
       clearTimeout(timer);
+      onReady?.(match);
       resolve({
         child,
         port: Number(match[1]),
@@ -136,7 +137,10 @@ function startListening(command: string, args: string[], env: Record<string, str
       });
     };
     readline.createInterface({ input: child.stdout! }).on('line', onLine);
-    readline.createInterface({ input: child.stderr! }).on('line', onLine);
+    readline.createInterface({ input: child.stderr! }).on('line', (line) => {
+      if (process.env.MCPHOST_FIXTURE_STDERR) process.stderr.write(`[fixture] ${line}\n`);
+      onLine(line);
+    });
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
   });
 }

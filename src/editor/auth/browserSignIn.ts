@@ -1,0 +1,19 @@
+import * as vscode from 'vscode';
+import type { AuthorizationBrowser } from '../../core/auth/signIn';
+import { listenForRedirect } from './loopbackRedirect';
+
+/**
+ * The browser step of a sign-in in the editor: listen on the loopback redirect first, then open
+ * the authorization page in the user's browser, and wait (the caller shows progress with Cancel).
+ */
+export class EditorAuthorizationBrowser implements AuthorizationBrowser {
+  async authorize(request: { readonly serverId: string; readonly url: URL; readonly redirectUrl: string }, signal: AbortSignal): Promise<URLSearchParams> {
+    const answer = listenForRedirect(request.redirectUrl, signal);
+    // A listener that cannot start fails before any browser opens.
+    const early = await Promise.race([answer.then(() => undefined, (error: unknown) => error), new Promise((resolve) => setTimeout(resolve, 50, 'listening'))]);
+    if (early instanceof Error) throw early;
+    const opened = await vscode.env.openExternal(vscode.Uri.parse(request.url.toString(), true));
+    if (!opened) throw new Error(vscode.l10n.t('the browser did not open the sign-in page'));
+    return answer;
+  }
+}
