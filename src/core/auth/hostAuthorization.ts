@@ -88,6 +88,8 @@ export class HostAuthorization {
     const found: StoredSignIn[] = [];
     for (const resource of await this.records.resources()) {
       const record = await this.records.get(resource);
+      // Discovery results alone are no sign-in.
+      if (Object.keys(record.tokens).length + Object.keys(record.clients).length === 0) continue;
       const latest = record.lastIssuer ? record.tokens[record.lastIssuer] : undefined;
       found.push({ resource, issuers: [...new Set([...Object.keys(record.tokens), ...Object.keys(record.clients)])], savedAt: latest?.savedAt, scope: latest?.scope });
     }

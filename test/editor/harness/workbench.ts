@@ -34,6 +34,14 @@ export class Workbench {
     return file;
   }
 
+  /** A screenshot of another page of the same browser (an authorization server's sign-in page). */
+  async screenshotOf(page: Page, name: string): Promise<string> {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const file = path.join(SCREENSHOTS, `${name}.png`);
+    await page.screenshot({ path: file });
+    return file;
+  }
+
   /** Opens the MCP view container from its activity-bar icon. */
   /** The MCP Servers view's pane (the container also holds MCP Resources). */
   serversPane(): Locator {

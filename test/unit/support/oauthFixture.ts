@@ -12,9 +12,9 @@ export interface OAuthFixture extends RunningProcess {
 
 /** Starts oidc-provider and the MCP server that trusts only its tokens (test/fixtures/servers/oauthServer.ts). */
 export async function startOAuthFixture(args: string[] = []): Promise<OAuthFixture> {
-  let asPort = 0;
-  const running = await startListening(process.execPath, [fixture('oauthServer'), ...args], {}, /^listening (\d+) (\d+)/, (match) => (asPort = Number(match[2])));
-  return { ...running, url: `http://127.0.0.1:${running.port}/mcp`, bareUrl: `http://127.0.0.1:${running.port}/bare/mcp`, issuer: `http://127.0.0.1:${asPort}` };
+  let issuer = '';
+  const running = await startListening(process.execPath, [fixture('oauthServer'), ...args], {}, /^listening (\d+) (\d+) (\S+)/, (match) => (issuer = `http://${match[3]}:${match[2]}`));
+  return { ...running, url: `http://127.0.0.1:${running.port}/mcp`, bareUrl: `http://127.0.0.1:${running.port}/bare/mcp`, issuer };
 }
 
 /**
