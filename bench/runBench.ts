@@ -129,6 +129,17 @@ const tp = compare('throughput', ['host', 'raw'], { calls }, reps, 'callsPerSeco
 results.throughput = tp;
 row(`${calls} concurrent tool calls`, fmt(tp.host, 'calls/s', 0), `${fmt(tp.raw, 'calls/s', 0)} raw SDK`, tp.host / tp.raw, '(higher is better)');
 
+// 6b. Sign-in: from Sign In to a running server with its lists, through the authorization server's pages.
+{
+  const SIGN_IN_PROBE = path.join(__dirname, 'signInProbe.js');
+  const signIn = (variant: string) => (JSON.parse(execFileSync(process.execPath, [SIGN_IN_PROBE, variant], { encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'pipe'] }).trim().split('\n').pop()!) as Figures).ms;
+  const samples: Record<string, number[]> = { host: [], raw: [] };
+  for (let i = 0; i < (quick ? 1 : 5); i++) for (const v of ['host', 'raw']) samples[v].push(signIn(v));
+  const si = { host: median(samples.host), raw: median(samples.raw) };
+  results.signIn = si;
+  row('Sign In → running (oidc-provider login + consent in Chromium)', fmt(si.host, 'ms', 0), `${fmt(si.raw, 'ms', 0)} raw SDK + finishAuth`, si.host / si.raw);
+}
+
 // 7. Footprint.
 const bundle = statSync(path.join(REPO, 'dist/extension.js')).size;
 results.bundleBytes = bundle;

@@ -26,6 +26,7 @@ const SUITE_DEFECTS: Record<string, { readonly clientSays: RegExp; readonly evid
   },
 };
 const CLIENT = path.join(ROOT, 'out', 'src', 'headless', 'conformanceClient.js');
+const BARE_SDK_CLIENT = path.join(ROOT, 'out', 'test', 'conformance', 'bareSdkClient.js');
 
 interface Check {
   readonly id: string;
@@ -76,22 +77,34 @@ export function runScenario(node: string, scenario: string, command: string, sui
 
 function main(): void {
   const node = ensureNode24();
+  const baseline = process.argv.includes('--baseline');
   const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
   const scenarios = clientScenarios(node).filter((s) => only.length === 0 || only.includes(s));
-  const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLIENT)}`;
+  const command = (client: string) => `${JSON.stringify(process.execPath)} ${JSON.stringify(client)}`;
   const results: ScenarioResult[] = [];
+  const bare: ScenarioResult[] = [];
+  if (baseline) console.log(`${''.padEnd(51)} MCP Host   bare SDK client`);
   for (const scenario of scenarios) {
-    const result = runScenario(node, scenario, command);
+    const result = runScenario(node, scenario, command(CLIENT));
     results.push(result);
-    const status = result.suiteDefect ? 'pass*' : result.ok ? 'pass' : 'FAIL';
-    console.log(`${status.padEnd(5)} ${scenario.padEnd(45)} ${result.passed}/${result.total}${result.suiteDefect ? `  (${result.suiteDefect})` : result.failures.length ? `  ${result.failures.join('; ')}` : ''}`);
+    const statusOf = (r: ScenarioResult) => (r.suiteDefect ? 'pass*' : r.ok ? 'pass' : 'FAIL');
+    const status = statusOf(result);
+    const counts = `${result.passed}/${result.total}`;
+    if (baseline) {
+      const other = runScenario(node, scenario, command(BARE_SDK_CLIENT));
+      bare.push(other);
+      console.log(`${status.padEnd(5)} ${scenario.padEnd(45)} ${counts.padEnd(10)} ${statusOf(other)} ${other.passed}/${other.total}`);
+      continue;
+    }
+    console.log(`${status.padEnd(5)} ${scenario.padEnd(45)} ${counts}${result.suiteDefect ? `  (${result.suiteDefect})` : result.failures.length ? `  ${result.failures.join('; ')}` : ''}`);
   }
   const ok = results.filter((r) => r.ok).length;
   const excused = results.filter((r) => r.suiteDefect).length;
   console.log(`\n${ok} of ${results.length} client scenarios pass${excused ? ` (${excused} marked pass*: wrong in this suite version, passing in its corrected version)` : ''}`);
+  if (baseline) console.log(`bare SDK client: ${bare.filter((r) => r.ok).length} of ${bare.length} (same suite, same run)`);
   const dir = path.join(ROOT, 'test-results');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'conformance.json'), JSON.stringify({ passes: ok, failures: results.length - ok, results }, null, 2));
+  writeFileSync(path.join(dir, 'conformance.json'), JSON.stringify({ passes: ok, failures: results.length - ok, results, baseline: baseline ? bare : undefined }, null, 2));
   process.exit(ok === results.length ? 0 : 1);
 }
 

@@ -36,7 +36,7 @@ const serversSchema = packageJson.contributes.configuration.properties['mcpHost.
 const ID_PATTERN = new RegExp(serversSchema.propertyNames.pattern);
 
 // The schema contributed in package.json is the one source of truth: IntelliSense and validation agree.
-const ajv = new Ajv({ allErrors: true, strict: false });
+const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
 addFormats(ajv);
 const validateEntrySchema = ajv.compile(serversSchema.additionalProperties);
 const KNOWN_FIELDS = Object.keys(serversSchema.additionalProperties.properties);
@@ -190,8 +190,12 @@ function explain(error: ErrorObject, raw: object): string {
       return `may have at most ${error.params.limit} entries (got ${Object.keys(actual as object).length})`;
     case 'propertyNames':
       return `has a name that is not allowed (${describeValue(error.params.propertyName)})`;
-    case 'pattern':
-      return error.instancePath === '/url' ? `must be an http:// or https:// URL (got ${describeValue(actual)})` : `${error.message} (got ${describeValue(actual)})`;
+    case 'pattern': {
+      if (error.instancePath === '/url') return `must be an http:// or https:// URL (got ${describeValue(actual)})`;
+      // The schema's own wording (what IntelliSense shows), where it has one.
+      const wording = (error.parentSchema as { patternErrorMessage?: string } | undefined)?.patternErrorMessage;
+      return `${wording ?? error.message} (got ${describeValue(actual)})`;
+    }
     case 'format':
       return `must be a valid ${error.params.format} (got ${describeValue(actual)})`;
     default:

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { HostAuthorization } from '../../../src/core/auth/hostAuthorization';
 import { MemoryCredentialStore } from '../../../src/core/auth/signInRecords';
 import type { McpHost } from '../../../src/core/host/mcpHost';
-import { waitFor } from '../support/fixtures';
+import { RecordingLog, waitFor } from '../support/fixtures';
 import { entries, harness } from '../support/hostHarness';
 import { LoginBrowser, startOAuthFixture, type OAuthFixture } from '../support/oauthFixture';
 
@@ -34,6 +34,7 @@ describe('sign-in against a real authorization server (oidc-provider on loopback
 
   it('shows "needs sign-in" on a 401, signs in through the login and consent pages, and runs; tokens stay out of the log', async () => {
     const { host, logs } = setup;
+    logs.set('remote', new RecordingLog('trace')); // every JSON-RPC message in the log, too
     await host.applySettings(entries({ remote: { type: 'http', url: fixture.url } }));
     const before = await settled(host, 'remote');
     assert.equal(before.status, 'needs-sign-in');

@@ -26,9 +26,18 @@ export class LoginBrowser implements AuthorizationBrowser {
   readonly requests: URL[] = [];
   private browser?: Promise<Browser>;
 
+  /** Starts Chromium now, so a measurement does not include its launch. */
+  async warm(): Promise<void> {
+    await (this.browser ??= this.launch());
+  }
+
+  private launch(): Promise<Browser> {
+    return chromium.launch({ executablePath: process.env.MCPHOST_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  }
+
   async authorize(request: { readonly url: URL; readonly redirectUrl: string }, signal: AbortSignal): Promise<URLSearchParams> {
     this.requests.push(request.url);
-    this.browser ??= chromium.launch({ executablePath: process.env.MCPHOST_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+    this.browser ??= this.launch();
     const page = await (await this.browser).newPage();
     try {
       const redirected = page.waitForRequest((r) => r.url().startsWith(request.redirectUrl), { timeout: 30_000 });
