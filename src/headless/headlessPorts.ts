@@ -1,39 +1,27 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import type { ElicitResult } from '@modelcontextprotocol/client';
-import type { HostLogLevel, ServerLog } from '../core/connection/serverLog';
+import { WritingServerLog, type HostLogLevel, type LogMethod } from '../core/connection/serverLog';
 import type { ElicitationPort, FormElicitation } from '../core/elicitation/elicitationRouter';
 import type { HostEnvironment } from '../core/host/ports';
 import type { FormField } from '../shared/protocol/formModel';
 
-const ORDER: readonly HostLogLevel[] = ['trace', 'debug', 'info', 'warning', 'error', 'off'];
+const ORDER: readonly LogMethod[] = ['trace', 'debug', 'info', 'warn', 'error'];
+const THRESHOLD: Record<HostLogLevel, number> = { trace: 0, debug: 1, info: 2, warning: 3, error: 4, off: 5 };
 
 /** A server log on stderr (stdout may belong to a protocol). */
-export class StderrLog implements ServerLog {
+export class StderrLog extends WritingServerLog {
   constructor(
     private readonly tag: string,
     readonly level: HostLogLevel = 'info',
-  ) {}
+  ) {
+    super();
+  }
   onDidChangeLevel(): { dispose(): void } {
     return { dispose: () => undefined };
   }
-  trace(message: string): void {
-    this.write('trace', message);
-  }
-  debug(message: string): void {
-    this.write('debug', message);
-  }
-  info(message: string): void {
-    this.write('info', message);
-  }
-  warn(message: string): void {
-    this.write('warning', message);
-  }
-  error(message: string): void {
-    this.write('error', message);
-  }
-  private write(level: HostLogLevel, message: string): void {
-    if (ORDER.indexOf(level) >= ORDER.indexOf(this.level)) process.stderr.write(`[${this.tag}] ${level}: ${message}\n`);
+  protected write(method: LogMethod, message: string): void {
+    if (ORDER.indexOf(method) >= THRESHOLD[this.level]) process.stderr.write(`[${this.tag}] ${method}: ${message}\n`);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { HostLogLevel, ServerLog } from './serverLog';
+import { WritingServerLog, type HostLogLevel, type LogMethod, type ServerLog } from './serverLog';
 
 export interface LogBounds {
   /** Longer lines are cut, saying how much was left out. */
@@ -9,14 +9,12 @@ export interface LogBounds {
 
 export const DEFAULT_LOG_BOUNDS: LogBounds = { maxLineLength: 8_000, maxLinesPerSecond: 200 };
 
-type Level = 'trace' | 'debug' | 'info' | 'warn' | 'error';
-
 /**
  * A server's log with limits: what a server sends (stderr, `notifications/message`, traffic at
  * trace level) can be megabytes a line or thousands of lines a second, and the editor's output
  * channel must stay usable. Errors the host writes itself are never dropped.
  */
-export class BoundedServerLog implements ServerLog {
+export class BoundedServerLog extends WritingServerLog {
   private windowStart = 0;
   private linesInWindow = 0;
   private dropped = 0;
@@ -25,7 +23,9 @@ export class BoundedServerLog implements ServerLog {
     private readonly inner: ServerLog,
     private readonly bounds: LogBounds = DEFAULT_LOG_BOUNDS,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    super();
+  }
 
   get level(): HostLogLevel {
     return this.inner.level;
@@ -35,23 +35,7 @@ export class BoundedServerLog implements ServerLog {
     return this.inner.onDidChangeLevel(listener);
   }
 
-  trace(message: string): void {
-    this.write('trace', message);
-  }
-  debug(message: string): void {
-    this.write('debug', message);
-  }
-  info(message: string): void {
-    this.write('info', message);
-  }
-  warn(message: string): void {
-    this.write('warn', message);
-  }
-  error(message: string): void {
-    this.write('error', message);
-  }
-
-  private write(level: Level, message: string): void {
+  protected write(level: LogMethod, message: string): void {
     const time = this.now();
     if (time - this.windowStart >= 1_000) {
       this.reportDropped();

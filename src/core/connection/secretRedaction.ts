@@ -1,4 +1,4 @@
-import type { HostLogLevel, ServerLog } from './serverLog';
+import { WritingServerLog, type HostLogLevel, type LogMethod, type ServerLog } from './serverLog';
 
 /** A secret value a definition resolved, and the placeholder it was written as. */
 export interface ResolvedSecret {
@@ -23,30 +23,20 @@ export function redactSecrets(text: string, secrets: readonly ResolvedSecret[]):
 }
 
 /** A server's log that never shows the secrets its definition resolved (`${input:…}` values). */
-export class RedactingServerLog implements ServerLog {
+export class RedactingServerLog extends WritingServerLog {
   constructor(
     private readonly inner: ServerLog,
     private readonly secrets: readonly ResolvedSecret[],
-  ) {}
+  ) {
+    super();
+  }
   get level(): HostLogLevel {
     return this.inner.level;
   }
   onDidChangeLevel(listener: (level: HostLogLevel) => void): { dispose(): void } {
     return this.inner.onDidChangeLevel(listener);
   }
-  trace(message: string): void {
-    this.inner.trace(redactSecrets(message, this.secrets));
-  }
-  debug(message: string): void {
-    this.inner.debug(redactSecrets(message, this.secrets));
-  }
-  info(message: string): void {
-    this.inner.info(redactSecrets(message, this.secrets));
-  }
-  warn(message: string): void {
-    this.inner.warn(redactSecrets(message, this.secrets));
-  }
-  error(message: string): void {
-    this.inner.error(redactSecrets(message, this.secrets));
+  protected write(method: LogMethod, message: string): void {
+    this.inner[method](redactSecrets(message, this.secrets));
   }
 }

@@ -45,6 +45,31 @@ export function logServerMessage(log: ServerLog, level: string, logger: string |
   }
 }
 
+/** The five writing methods of a log. */
+export type LogMethod = 'trace' | 'debug' | 'info' | 'warn' | 'error';
+
+/** A log whose writing methods all go through one `write(method, message)` (filters, wrappers, sinks). */
+export abstract class WritingServerLog implements ServerLog {
+  abstract readonly level: HostLogLevel;
+  abstract onDidChangeLevel(listener: (level: HostLogLevel) => void): { dispose(): void };
+  protected abstract write(method: LogMethod, message: string): void;
+  trace(message: string): void {
+    this.write('trace', message);
+  }
+  debug(message: string): void {
+    this.write('debug', message);
+  }
+  info(message: string): void {
+    this.write('info', message);
+  }
+  warn(message: string): void {
+    this.write('warn', message);
+  }
+  error(message: string): void {
+    this.write('error', message);
+  }
+}
+
 /** A log that drops everything, for probes and headless use. */
 export const silentLog: ServerLog = {
   level: 'off',

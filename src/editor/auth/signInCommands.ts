@@ -27,6 +27,7 @@ export function registerSignInCommands(host: McpHost, authorization: HostAuthori
     if (!id) return;
     const definition = host.connection(id).definition;
     const browser = authorization.isInteractive(definition);
+    let cancelled = false;
     try {
       await vscode.window.withProgress(
         {
@@ -36,7 +37,10 @@ export function registerSignInCommands(host: McpHost, authorization: HostAuthori
         },
         async (_progress, token) => {
           const abort = new AbortController();
-          const listener = token.onCancellationRequested(() => abort.abort());
+          const listener = token.onCancellationRequested(() => {
+            cancelled = true;
+            abort.abort();
+          });
           try {
             await host.signIn(id, abort.signal);
           } finally {
@@ -46,7 +50,8 @@ export function registerSignInCommands(host: McpHost, authorization: HostAuthori
       );
       void vscode.window.showInformationMessage(vscode.l10n.t('Signed in to MCP server "{0}".', id));
     } catch (error) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Sign-in to MCP server "{0}" failed: {1}', id, (error as Error).message));
+      // The user pressed Cancel: the row still says "needs sign-in"; nothing else to say.
+      if (!cancelled) void vscode.window.showErrorMessage(vscode.l10n.t('Sign-in to MCP server "{0}" failed: {1}', id, (error as Error).message));
     }
   };
 
