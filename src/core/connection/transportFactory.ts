@@ -5,6 +5,7 @@ import type { ResolvedServerDefinition, TransportKind } from '../config/serverDe
 import type { ExecutableResolver } from './executableResolver';
 import type { ServerLog } from './serverLog';
 import { inOwnProcessGroup, watchChildProcess, type ChildProcessRecord } from './childProcessWatch';
+import { LinearReadBuffer } from './linearReadBuffer';
 
 /** Large resources arrive as one base64 line; the SDK's 10 MB default would drop the connection. */
 export const STDIO_MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
@@ -25,7 +26,19 @@ export interface CreatedTransport {
  * process per start; a server that ends on the probe is started again for the 2025 handshake
  * (see `openSession`).
  */
-class OwnedStdioTransport extends StdioClientTransport {}
+class OwnedStdioTransport extends StdioClientTransport {
+  constructor(params: ConstructorParameters<typeof StdioClientTransport>[0] & { maxBufferSize: number }) {
+    super(params);
+    // The library's line buffer is quadratic in the message size; ours is linear (same contract).
+    const self = this as unknown as { _readBuffer?: unknown };
+    if ('_readBuffer' in self) self._readBuffer = new LinearReadBuffer(params.maxBufferSize);
+  }
+
+  /** Whether the linear line buffer is in place (a library update could rename the field). */
+  get readsLinearly(): boolean {
+    return (this as unknown as { _readBuffer?: unknown })._readBuffer instanceof LinearReadBuffer;
+  }
+}
 
 /** Builds the SDK transport a definition asks for. `kind` overrides the definition (SSE fallback). */
 export async function createTransport(

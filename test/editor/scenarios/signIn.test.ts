@@ -26,7 +26,8 @@ describe('Signing in to a remote server in a real VS Code', function () {
     fixture = await startOAuthFixture(['--access-token-ttl', '20', '--as-ipv6']);
     const servers = {
       remote: { type: 'http', url: fixture.url },
-      bare: { type: 'http', url: fixture.bareUrl, restart: { enabled: false } },
+      // Started by its own scenario, so its notification covers nothing else.
+      bare: { type: 'http', url: fixture.bareUrl, restart: { enabled: false }, autoStart: false },
     };
     editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, { trusted: true, userSettings: { 'mcpHost.servers': servers } });
     await editor.workbench.openMcpView();
@@ -147,6 +148,7 @@ describe('Signing in to a remote server in a real VS Code', function () {
   });
 
   it('says what is missing when a server answers 401 without any authorization metadata', async () => {
+    await editor.control('executeCommand', { command: 'mcpHost.startServer', args: ['bare'] });
     const row = await editor.workbench.waitForServerDescription('bare', /^error: /, 60_000);
     assert.match(row, /asks for authorization \(HTTP 401\) but publishes no authorization metadata/);
     await editor.workbench.screenshot('75-no-authorization-metadata');
