@@ -17,7 +17,6 @@ import { describeExit, describeStartFailure, lastOutput } from './startFailure';
 import { redactSecrets, type ResolvedSecret } from './secretRedaction';
 import type { CreatedTransport } from './transportFactory';
 import { createHostClient } from './hostClient';
-import { dropUnusableTools } from './toolListLimits';
 import { authorizationOutcome, signInReasonMidSession } from '../auth/authorizationFailure';
 
 export interface ServerConnectionDeps {
@@ -352,10 +351,7 @@ export class ServerConnection implements Disposable {
         this.liveTransport = created;
         this.stderr.follow(created);
       },
-      onIncoming: (message: unknown) => {
-        dropUnusableTools(message, this.deps.log);
-        this.lists.observeIncoming(message);
-      },
+      onIncoming: (message: unknown) => this.lists.observeIncoming(message),
     };
   }
 

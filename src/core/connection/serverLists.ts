@@ -1,3 +1,4 @@
+import { dropUnusableTools } from './toolListLimits';
 import type { Client, ListChangedHandlers, Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
 import { ResourcePages, type ResourcePage } from '../resources/resourcePages';
 import { toolNameProblem } from '../tools/toolNames';
@@ -125,11 +126,13 @@ export class ServerLists {
   private readonly listedWithHeaders = new Set<string>();
 
   /**
-   * Notes tools the server lists with `x-mcp-header` declarations. The SDK drops the ones whose
+   * Sees every message before the SDK: leaves out tools nothing could use safely (see
+   * `dropUnusableTools`), and notes tools listed with `x-mcp-header` declarations. The SDK drops the ones whose
    * declarations break the spec (2026-07-28 over HTTP) and only tells the console; comparing with
    * the list it returns lets the server's own log name each dropped tool.
    */
   observeIncoming(message: unknown): void {
+    dropUnusableTools(message, this.log);
     const tools = (message as { result?: { tools?: unknown } } | undefined)?.result?.tools;
     if (!Array.isArray(tools)) return;
     for (const tool of tools as { name?: unknown; inputSchema?: unknown }[]) {
