@@ -19,6 +19,7 @@ import { ServersTreeProvider } from './editor/serversTreeProvider';
 import { StatusBarSummary } from './editor/statusBarSummary';
 import { notifyFailure, notifySignIn, ServerStatusNotices } from './editor/serverStatusNotices';
 import { HostAuthorization } from './core/auth/hostAuthorization';
+import { ProcessLedger } from './core/connection/processLedger';
 import { EditorAuthorizationBrowser } from './editor/auth/browserSignIn';
 import { SecretCredentialStore } from './editor/auth/secretCredentialStore';
 import { registerSignInCommands } from './editor/auth/signInCommands';
@@ -67,11 +68,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     notify: (message) => void vscode.window.showWarningMessage(message),
   });
   const elicitation: ElicitationRouter = new ElicitationRouter(new EditorElicitations(context.extensionUri, pending), (id): number => mcp.elicitationsPerMinute(id));
+  // Servers a crashed window left running (they ignore the end of their input) end now.
+  const ledger = new ProcessLedger(context.globalStorageUri.fsPath);
+  void ledger.endLeftovers().then((ended) => {
+    for (const { serverId, pid } of ended) logs.hostLog.warn(`Ended server "${serverId}" (process group ${pid}), left running by a window that closed without stopping it.`);
+  });
   const authorization = new HostAuthorization({ store: new SecretCredentialStore(context.secrets), browser: new EditorAuthorizationBrowser(), clientName: 'MCP Host for VS Code' });
   host = new McpHost({
     sampling,
     elicitation,
     authorization,
+    ledger,
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version) },
     resolver,
     eraPins: new MementoEraPinStore(context.globalState),

@@ -40,7 +40,7 @@ export function inOwnProcessGroup(command: string, args: readonly string[], plat
  * (its whole group) after {@link LIVENESS_GRACE_MS}, so the client sees the close and the
  * restart policy runs instead of every request waiting for its timeout.
  */
-export function watchChildProcess(stdio: StdioClientTransport, ownGroup: boolean): ChildProcessRecord {
+export function watchChildProcess(stdio: StdioClientTransport, ownGroup: boolean, ledger?: { add(pid: number): void; remove(pid: number): void }): ChildProcessRecord {
   let exited!: () => void;
   const record: ChildProcessRecord = { ownGroup, exited: new Promise<void>((resolve) => (exited = resolve)) };
   let closing = false;
@@ -59,6 +59,7 @@ export function watchChildProcess(stdio: StdioClientTransport, ownGroup: boolean
     const started = start();
     const child = (stdio as unknown as { _process?: ChildProcess })._process;
     record.pid = child?.pid;
+    if (ownGroup && record.pid !== undefined) ledger?.add(record.pid);
     let pipeClosed = false;
     child?.once('close', () => (pipeClosed = true));
     child?.stdout?.once('end', () => {
@@ -66,6 +67,7 @@ export function watchChildProcess(stdio: StdioClientTransport, ownGroup: boolean
       timer.unref();
     });
     child?.once('exit', (code, signal) => {
+      if (record.pid !== undefined) ledger?.remove(record.pid);
       if (!closing && !record.ended) record.exit = { code, signal };
       exited();
       // Exited, yet the pipe stays open: a process it started holds it. End them too.

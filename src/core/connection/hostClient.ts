@@ -1,6 +1,6 @@
 import { Client, type ClientOptions } from '@modelcontextprotocol/client';
 import { logServerMessage } from './serverLog';
-import type { ServerConnectionDeps } from './serverConnection';
+import type { ServerConnectionDeps } from './serverConnectionDeps';
 
 export interface HostClientHooks {
   readonly listChanged: ClientOptions['listChanged'];

@@ -1,49 +1,24 @@
-import { Client, LOG_LEVEL_META_KEY, type OAuthClientProvider, SdkError, SdkErrorCode, type ClientOptions, type CreateMessageRequest, type CreateMessageResult, type CreateMessageResultWithTools, type ElicitRequest, type ElicitResult, type RequestOptions, type Resource } from '@modelcontextprotocol/client';
-import type { ResolvedRoot, ResolvedServerDefinition } from '../config/serverDefinition';
+import { Client, LOG_LEVEL_META_KEY, SdkError, SdkErrorCode, type ClientOptions, type RequestOptions, type Resource } from '@modelcontextprotocol/client';
+import type { ResolvedServerDefinition } from '../config/serverDefinition';
 import { Emitter, type Disposable } from '../events';
-import type { EraPinStore } from './eraPins';
-import type { ExecutableResolver } from './executableResolver';
 import { HostWaits } from './hostWaits';
 import { RestartPolicy } from './restartPolicy';
 import { describeRequestError, McpRequestError, ServerUnavailableError } from './serverErrors';
 import { ServerLists } from './serverLists';
 import { ResourceWatches } from '../resources/resourceWatches';
-import { mcpLevelFor, type ServerLog } from './serverLog';
+import { mcpLevelFor } from './serverLog';
 import type { ServerSnapshot, ServerStatus } from './serverSnapshot';
 import { StderrTail } from './stderrTail';
 import { closeThenEnd, endProcessTree, processTreeOf, settleExit } from './serverProcessEnd';
 import { openSession, type OpenedSession } from './sessionOpener';
 import { describeExit, describeStartFailure, lastOutput } from './startFailure';
-import { redactSecrets, type ResolvedSecret } from './secretRedaction';
+import { redactSecrets } from './secretRedaction';
 import type { CreatedTransport } from './transportFactory';
 import { createHostClient } from './hostClient';
+import type { ServerConnectionDeps } from './serverConnectionDeps';
 import { authorizationOutcome, signInReasonMidSession } from '../auth/authorizationFailure';
 
-export interface ServerConnectionDeps {
-  readonly clientInfo: { readonly name: string; readonly version: string };
-  readonly resolver: ExecutableResolver;
-  readonly eraPins: EraPinStore;
-  readonly log: ServerLog;
-  /** How requests to this HTTP server are authorized; without it a 401 is an error like any other. */
-  readonly authorization?: OAuthClientProvider;
-  /** Secrets the definition resolved: status reasons show their placeholders instead. */
-  readonly secrets?: readonly ResolvedSecret[];
-  /** The roots this server sees right now. */
-  roots(): readonly ResolvedRoot[];
-  /**
-   * Answers the server's sampling requests (legacy requests and 2026-07-28 input requests alike).
-   * Without it the client does not declare `sampling`, so servers do not ask.
-   */
-  sampling?(params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult | CreateMessageResultWithTools>;
-  /** `notifications/resources/updated` from this server. */
-  onResourceUpdated?(uri: string): void;
-  /** Answers the server's elicitation requests (form and URL); without it `elicitation` is not declared. */
-  readonly elicitation?: {
-    handle(params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
-    /** `notifications/elicitation/complete` from this server. */
-    complete(elicitationId: string): void;
-  };
-}
+export type { ServerConnectionDeps } from './serverConnectionDeps';
 
 /** One server: its state machine, its session, its cached lists, its restart policy. */
 export class ServerConnection implements Disposable {
@@ -345,6 +320,7 @@ export class ServerConnection implements Disposable {
       eraPins: this.deps.eraPins,
       log: this.deps.log,
       authProvider: this.deps.authorization,
+      ledger: this.deps.ledger,
       createClient: (options: ClientOptions) => this.createClient(options, generation),
       onTransport: (created: CreatedTransport) => {
         if (generation !== this.generation) return;

@@ -2,6 +2,7 @@ import { Client, SdkErrorCode, type ClientOptions, type OAuthClientProvider, typ
 import type { ResolvedServerDefinition, TransportKind } from '../config/serverDefinition';
 import { needsAuthorization } from '../auth/hostAuthorization';
 import type { EraPinStore } from './eraPins';
+import type { ProcessLedger } from './processLedger';
 import { pinFor } from './eraPins';
 import type { ExecutableResolver } from './executableResolver';
 import type { ServerLog } from './serverLog';
@@ -18,6 +19,8 @@ export interface SessionOpenerDeps {
   readonly log: ServerLog;
   /** How an HTTP server's requests are authorized (MCP authorization), if the host does that. */
   readonly authProvider?: OAuthClientProvider;
+  /** Where started processes are recorded, for the cleanup after a crashed window. */
+  readonly ledger?: ProcessLedger;
   /** Builds a configured client (capabilities, handlers); called once per attempt. */
   createClient(options: ClientOptions): Client;
   /** Lets the caller hook the transport (stderr, pid) before it starts. */
@@ -97,7 +100,7 @@ async function connectOnce(
       probe: { timeoutMs: Math.min(def.startTimeoutMs, PROBE_TIMEOUT_CAP_MS) },
     },
   });
-  const created = await createTransport(def, deps.resolver, kind, deps.authProvider);
+  const created = await createTransport(def, deps.resolver, kind, { authProvider: deps.authProvider, ledger: deps.ledger });
   traceTraffic(created.transport, deps.log, deps.onIncoming);
   deps.onTransport?.(created);
   deps.log.info(

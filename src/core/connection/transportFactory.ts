@@ -6,6 +6,7 @@ import type { ExecutableResolver } from './executableResolver';
 import type { ServerLog } from './serverLog';
 import { inOwnProcessGroup, watchChildProcess, type ChildProcessRecord } from './childProcessWatch';
 import { LinearReadBuffer } from './linearReadBuffer';
+import type { ProcessLedger } from './processLedger';
 
 /** Large resources arrive as one base64 line; the SDK's 10 MB default would drop the connection. */
 export const STDIO_MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
@@ -45,8 +46,9 @@ export async function createTransport(
   def: ResolvedServerDefinition,
   resolver: ExecutableResolver,
   kind: TransportKind = def.transport,
-  authProvider?: OAuthClientProvider,
+  extras: { readonly authProvider?: OAuthClientProvider; readonly ledger?: ProcessLedger } = {},
 ): Promise<CreatedTransport> {
+  const { authProvider, ledger } = extras;
   if (kind === 'stdio') {
     if (def.cwd !== undefined && !(await isDirectory(def.cwd))) {
       throw new Error(`the working directory "${def.cwd}" does not exist; set "cwd" to an existing folder`);
@@ -62,7 +64,8 @@ export async function createTransport(
     }
     const launch = inOwnProcessGroup(command, def.args);
     const stdio = new OwnedStdioTransport({ command: launch.command, args: launch.args, env, cwd: def.cwd, stderr: 'pipe', maxBufferSize: STDIO_MAX_MESSAGE_BYTES });
-    return { transport: stdio, kind, stdio, child: watchChildProcess(stdio, launch.ownGroup) };
+    const recorded = ledger && { add: (pid: number) => ledger.add(pid, def.id), remove: (pid: number) => ledger.remove(pid) };
+    return { transport: stdio, kind, stdio, child: watchChildProcess(stdio, launch.ownGroup, recorded) };
   }
   const url = new URL(def.url ?? '');
   const requestInit: RequestInit = { headers: { ...def.headers } };

@@ -19,6 +19,7 @@ import { RootsPublisher } from './rootsPublisher';
 import type { SamplingRouter } from '../sampling/samplingRouter';
 import type { ElicitationRouter } from '../elicitation/elicitationRouter';
 import type { HostAuthorization } from '../auth/hostAuthorization';
+import type { ProcessLedger } from '../connection/processLedger';
 import { MAX_URL_ELICITATION_ROUNDS, urlElicitationsOf } from '../elicitation/urlElicitationErrors';
 
 export interface McpHostOptions {
@@ -32,6 +33,7 @@ export interface McpHostOptions {
   readonly elicitation?: ElicitationRouter;
   /** Signs in to HTTP servers that ask for it (MCP authorization); without it a 401 is an error. */
   readonly authorization?: HostAuthorization;
+  readonly ledger?: ProcessLedger;
 }
 
 /** One configured server id: its validated definition, and the connection once it may run. */
@@ -130,10 +132,7 @@ export class McpHost implements Disposable {
     await entry.connection.restart();
   }
 
-  /**
-   * Signs in to a server's authorization server (the browser, for people; silently for machine
-   * grants), then starts it. Concurrent calls share one sign-in.
-   */
+  /** Signs in (the browser for people, silently for machine grants), then starts the server; concurrent calls share one sign-in. */
   async signIn(id: string, signal: AbortSignal): Promise<void> {
     const connection = this.connection(id);
     if (!this.options.authorization) throw new Error('this host does not sign in to servers');
@@ -387,6 +386,7 @@ export class McpHost implements Disposable {
     const connection = new ServerConnection(resolved, hash, entry.target, {
       clientInfo: this.options.clientInfo,
       authorization,
+      ledger: this.options.ledger,
       resolver: this.options.resolver,
       eraPins: this.options.eraPins,
       log: new RedactingServerLog(new BoundedServerLog(env.logFor(def.id)), secrets),

@@ -18,6 +18,8 @@ const servers = {
   crashy: legacy('--spawn-helper', '--crash-after', '1'),
   mute: legacy('--close-stdout-after-ms', '15000'),
   warming: legacy('--fail-tools-list', '99'),
+  // Lives on after its input ends and ignores SIGTERM: what a crashed window leaves behind.
+  stubborn: { ...legacy('--ignore-sigterm', '--spawn-helper'), restart: { enabled: false } },
 };
 
 describe('Servers that crash, go mute or fail their lists, in a real VS Code', function () {
@@ -47,5 +49,23 @@ describe('Servers that crash, go mute or fail their lists, in a real VS Code', f
   it('says which list failed instead of showing an empty server', async () => {
     assert.match(await editor().workbench.serverDescription('warming'), /^running · 0 tools · 1 prompt · \d+ resources · tools\/list failed$/);
     await editor().workbench.screenshot('15-list-failed');
+  });
+
+  it('ends, in the next window, the servers a crashed extension host left running', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const pid = (await server('stubborn')).pid!;
+    const [helper] = await waitFor('the helper', async () => (await listDescendants(pid)).length > 0 && listDescendants(pid), 10_000);
+    const { pid: extensionHost } = await editor().control<{ pid: number }>('activation');
+    process.kill(extensionHost, 'SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    assert.ok(isAlive(pid) && isAlive(helper), 'the server outlived its window, as such servers do');
+    await editor().workbench.page.reload();
+    await editor().workbench.page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+    await waitFor(`server ${pid} and helper ${helper} to end`, () => !isAlive(pid) && !isAlive(helper), 60_000);
+    const restarted = await waitFor('the new window\'s server', async () => {
+      const s = await server('stubborn').catch(() => undefined);
+      return s?.status === 'running' && s;
+    }, 90_000);
+    assert.notEqual(restarted.pid, pid);
   });
 });

@@ -3,13 +3,14 @@ import type { ResolvedRoot, ResolvedServerDefinition } from '../../../src/core/c
 import { InMemoryEraPinStore } from '../../../src/core/connection/eraPins';
 import { ExecutableResolver } from '../../../src/core/connection/executableResolver';
 import { ServerConnection } from '../../../src/core/connection/serverConnection';
+import type { ProcessLedger } from '../../../src/core/connection/processLedger';
 import { RecordingLog } from './fixtures';
 
 const resolver = new ExecutableResolver();
 const connections: ServerConnection[] = [];
 
 /** A ServerConnection over a real server, disposed after each test of the file that uses it. */
-export function connect(def: ResolvedServerDefinition, opts: { pins?: InMemoryEraPinStore; log?: RecordingLog; roots?: () => ResolvedRoot[] } = {}) {
+export function connect(def: ResolvedServerDefinition, opts: { pins?: InMemoryEraPinStore; log?: RecordingLog; roots?: () => ResolvedRoot[]; ledger?: ProcessLedger } = {}) {
   const log = opts.log ?? new RecordingLog();
   const connection = new ServerConnection(def, definitionHash(def), def.command ?? def.url ?? '', {
     clientInfo: { name: 'mcp-host-tests', version: '0.0.0' },
@@ -17,6 +18,7 @@ export function connect(def: ResolvedServerDefinition, opts: { pins?: InMemoryEr
     eraPins: opts.pins ?? new InMemoryEraPinStore(),
     log,
     roots: opts.roots ?? (() => [{ uri: 'file:///work/project', name: 'project' }]),
+    ledger: opts.ledger,
   });
   connections.push(connection);
   return { connection, log };

@@ -1,0 +1,36 @@
+import type { CreateMessageRequest, CreateMessageResult, CreateMessageResultWithTools, ElicitRequest, ElicitResult, OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { ResolvedRoot } from '../config/serverDefinition';
+import type { EraPinStore } from './eraPins';
+import type { ExecutableResolver } from './executableResolver';
+import type { ProcessLedger } from './processLedger';
+import type { ResolvedSecret } from './secretRedaction';
+import type { ServerLog } from './serverLog';
+
+/** What one server's connection needs from the host. */
+export interface ServerConnectionDeps {
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  readonly resolver: ExecutableResolver;
+  readonly eraPins: EraPinStore;
+  readonly log: ServerLog;
+  /** How requests to this HTTP server are authorized; without it a 401 is an error like any other. */
+  readonly authorization?: OAuthClientProvider;
+  /** Records started processes: the next window ends them if this one crashes. */
+  readonly ledger?: ProcessLedger;
+  /** Secrets the definition resolved: status reasons show their placeholders instead. */
+  readonly secrets?: readonly ResolvedSecret[];
+  /** The roots this server sees right now. */
+  roots(): readonly ResolvedRoot[];
+  /**
+   * Answers the server's sampling requests (legacy requests and 2026-07-28 input requests alike).
+   * Without it the client does not declare `sampling`, so servers do not ask.
+   */
+  sampling?(params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult | CreateMessageResultWithTools>;
+  /** `notifications/resources/updated` from this server. */
+  onResourceUpdated?(uri: string): void;
+  /** Answers the server's elicitation requests (form and URL); without it `elicitation` is not declared. */
+  readonly elicitation?: {
+    handle(params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
+    /** `notifications/elicitation/complete` from this server. */
+    complete(elicitationId: string): void;
+  };
+}

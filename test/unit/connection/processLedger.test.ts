@@ -1,0 +1,67 @@
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { ProcessLedger, startTimeOf } from '../../../src/core/connection/processLedger';
+import { isAlive } from '../../../src/core/connection/processTree';
+import { connect, disposeConnections } from '../support/connections';
+import { fixture, stdioDefinition, waitFor, type RecordingLog } from '../support/fixtures';
+
+const helperPids = (log: RecordingLog) => [...log.text().matchAll(/fixture: helper pid (\d+)/g)].map((m) => Number(m[1]));
+/** A window whose extension host is gone: a process that already exited. */
+function crashedWindow(): { pid: number; started: string } {
+  const { pid } = spawnSync(process.execPath, ['-e', '']);
+  return { pid: pid!, started: 'a start time no process has' };
+}
+const noRestart = { enabled: false, maxRestarts: 0, windowMs: 60_000, initialDelayMs: 1_000, maxDelayMs: 1_000 };
+
+describe('processes left by a window that crashed', function () {
+  this.timeout(30_000);
+  afterEach(disposeConnections);
+  before(function () {
+    if (process.platform !== 'linux') this.skip(); // own process groups and /proc are Linux's
+  });
+
+  it('the next window ends a server that ignores SIGTERM, and its helper, that a crashed window left running', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mcp-ledger-'));
+    const crashed = new ProcessLedger(dir, crashedWindow());
+    const { connection, log } = connect(stdioDefinition('stubborn', fixture('legacyStdio'), { args: ['--ignore-sigterm', '--spawn-helper'], restart: noRestart }), { ledger: crashed });
+    await connection.start();
+    const pid = connection.snapshot().pid!;
+    const [helper] = await waitFor('the helper', () => helperPids(log).length > 0 && helperPids(log), 10_000);
+    await crashed.flushed();
+    const [file] = readdirSync(dir);
+    const recorded = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
+    assert.deepEqual(recorded.processes, [{ pid, started: startTimeOf(pid), serverId: 'stubborn' }]);
+
+    const ended = await new ProcessLedger(dir).endLeftovers();
+    assert.deepEqual(ended, [{ serverId: 'stubborn', pid }]);
+    await waitFor('the server and its helper to end', () => !isAlive(pid) && !isAlive(helper), 10_000);
+    assert.equal(existsSync(path.join(dir, file)), false, 'the crashed window\'s record is gone');
+  });
+
+  it('leaves alone the servers of a window that still runs, and forgets a server once it exits', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mcp-ledger-'));
+    const running = new ProcessLedger(dir, { pid: process.pid, started: startTimeOf(process.pid)! });
+    const { connection } = connect(stdioDefinition('live', fixture('legacyStdio'), { restart: noRestart }), { ledger: running });
+    await connection.start();
+    const pid = connection.snapshot().pid!;
+    await running.flushed();
+    const other = new ProcessLedger(dir, crashedWindow());
+    assert.deepEqual(await other.endLeftovers(), []);
+    assert.ok(isAlive(pid));
+    await connection.stop();
+    await running.flushed();
+    assert.deepEqual(readdirSync(dir), [], 'nothing is recorded once the server exited');
+  });
+
+  it('does not end a process that merely reuses a recorded pid', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mcp-ledger-'));
+    // What a crashed window left: a server whose pid this test process now has (another start time).
+    const owner = crashedWindow();
+    writeFileSync(path.join(dir, `server-processes-${owner.pid}.json`), JSON.stringify({ owner, processes: [{ pid: process.pid, started: 'an earlier start', serverId: 'old' }] }));
+    assert.deepEqual(await new ProcessLedger(dir).endLeftovers(), []);
+    assert.deepEqual(readdirSync(dir), [], 'the stale record is forgotten');
+  });
+});
