@@ -50,7 +50,9 @@ export class Workbench {
 
   async openMcpView(): Promise<Locator> {
     const view = this.serversPane();
-    if (!(await view.locator('.monaco-list').isVisible().catch(() => false))) {
+    // A reloaded window restores the open view a moment later; clicking the icon then would close it.
+    const shown = await view.locator('.monaco-list').waitFor({ timeout: 5_000 }).then(() => true, () => false);
+    if (!shown) {
       await this.page.locator('.activitybar a[aria-label^="MCP"], .activitybar .action-label[aria-label^="MCP"]').first().click();
     }
     await view.locator('.monaco-list').waitFor({ timeout: 30_000 });
