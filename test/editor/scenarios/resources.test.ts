@@ -50,7 +50,7 @@ describe('Resources in a real VS Code', function () {
     await quickInput().fill(typed);
     if (expectedSuggestions) {
       const rows = page().locator('.quick-input-list .monaco-list-row').filter({ visible: true });
-      await waitFor(`suggestions ${expectedSuggestions.join(', ')}`, async () => JSON.stringify((await rows.allTextContents()).map((t) => t.trim())) === JSON.stringify(expectedSuggestions) || undefined);
+      await waitFor(`suggestions ${expectedSuggestions.join(', ')}`, async () => JSON.stringify((await rows.allTextContents()).map((t) => t.trim())) === JSON.stringify(expectedSuggestions) || undefined, 30_000);
     }
     await editor().workbench.pick(take);
   }
