@@ -58,7 +58,7 @@ export class HostAuthorization {
   }
 
   /** Whether signing in to this server opens a browser (the authorization code grant). */
-  isInteractive(def: ResolvedServerDefinition): boolean {
+  isInteractive(def: { readonly oauth?: OAuthSettings }): boolean {
     return (def.oauth?.grant ?? 'authorizationCode') === 'authorizationCode';
   }
 

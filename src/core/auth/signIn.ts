@@ -66,7 +66,8 @@ async function signInOnce(provider: ServerOAuthProvider, request: SignInRequest,
   const code = params.get('code');
   if (!code) {
     // The error text of a response is attacker-controlled in a mix-up attack: show its code only.
-    const error = params.get('error');
+    const raw = params.get('error');
+    const error = raw === null ? null : /^[\x20-\x21\x23-\x5B\x5D-\x7E]{1,64}$/.test(raw) ? raw : 'an error code that is not one';
     throw new SignInError(error === 'access_denied' ? 'you declined the sign-in at the authorization server' : `the authorization server did not sign you in (${error ?? 'its answer had no authorization code'})`, error ?? undefined);
   }
   const result = await auth(provider, { serverUrl: request.serverUrl, authorizationCode: code, iss: params.get('iss') ?? undefined });

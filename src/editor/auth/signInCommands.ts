@@ -25,7 +25,11 @@ export function registerSignInCommands(host: McpHost, authorization: HostAuthori
   const signIn = async (target: Target) => {
     const id = await pick(target, vscode.l10n.t('Sign in to which MCP server?'), httpServers((s) => s.status !== 'running').concat(httpServers((s) => s.status === 'running')));
     if (!id) return;
-    const definition = host.connection(id).definition;
+    const definition = host.definition(id);
+    if (!definition || definition.transport === 'stdio') {
+      void vscode.window.showErrorMessage(vscode.l10n.t('MCP server "{0}" is not an HTTP server with a valid definition; only those sign in.', id));
+      return;
+    }
     const browser = authorization.isInteractive(definition);
     let cancelled = false;
     try {
