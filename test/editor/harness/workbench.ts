@@ -50,12 +50,13 @@ export class Workbench {
 
   async openMcpView(): Promise<Locator> {
     const view = this.serversPane();
-    // A reloaded window restores the open view a moment later; clicking the icon then would close it.
-    const shown = await view.locator('.monaco-list').waitFor({ timeout: 5_000 }).then(() => true, () => false);
-    if (!shown) {
-      await this.page.locator('.activitybar a[aria-label^="MCP"], .activitybar .action-label[aria-label^="MCP"]').first().click();
-    }
-    await view.locator('.monaco-list').waitFor({ timeout: 30_000 });
+    // Its activity-bar icon toggles the container: click it only when the container is not the
+    // active one (a reloaded window restores it open, and may take a while to show its list).
+    const icon = this.page.locator('.activitybar .action-item').filter({ has: this.page.locator('[aria-label^="MCP"]') }).first();
+    await icon.waitFor({ timeout: 90_000 });
+    const active = await icon.evaluate((item) => item.classList.contains('checked') || item.querySelector('[aria-expanded="true"], [aria-pressed="true"]') !== null);
+    if (!active && !(await view.locator('.monaco-list').isVisible().catch(() => false))) await icon.locator('a, .action-label').first().click();
+    await view.locator('.monaco-list').waitFor({ timeout: 60_000 });
     return view;
   }
 
