@@ -8,7 +8,7 @@ export const MAX_SCHEMA_DEPTH = 128;
 /** Nodes (objects, arrays, values) in one tool's schemas. */
 export const MAX_SCHEMA_NODES = 50_000;
 /** Tools in one `tools/list` page. */
-export const MAX_TOOLS_PER_PAGE = 5_000;
+export const MAX_TOOLS_PER_PAGE = 20_000;
 
 /**
  * Drops, from a `tools/list` result before the client library parses it, the tools nothing could
