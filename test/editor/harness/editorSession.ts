@@ -99,6 +99,10 @@ export class EditorSession {
   }
 
   async stop(): Promise<void> {
+    // Close the window as a user would: servers stop first (some ignore SIGTERM and the end of
+    // their input; a killed extension host would leave them to the next window's cleanup).
+    const servers = await this.control<{ id: string }[]>('listServers', {}, 5_000).catch(() => []);
+    for (const { id } of servers) await this.control('executeCommand', { command: 'mcpHost.stopServer', args: [id] }, 10_000).catch(() => undefined);
     await this.workbench.close().catch(() => undefined);
     await this.codeServer.stop();
   }

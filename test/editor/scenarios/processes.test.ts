@@ -67,5 +67,9 @@ describe('Servers that crash, go mute or fail their lists, in a real VS Code', f
       return s?.status === 'running' && s;
     }, 90_000);
     assert.notEqual(restarted.pid, pid);
+    // This one ignores SIGTERM and the end of its input: stop it here, so the suite leaves nothing behind.
+    const [restartedHelper] = await waitFor('its helper', async () => (await listDescendants(restarted.pid!)).length > 0 && listDescendants(restarted.pid!), 10_000);
+    await editor().control('executeCommand', { command: 'mcpHost.stopServer', args: ['stubborn'] });
+    await waitFor('the new server and its helper to end', () => !isAlive(restarted.pid!) && !isAlive(restartedHelper), 15_000);
   });
 });
