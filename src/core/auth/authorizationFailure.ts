@@ -1,5 +1,19 @@
-import { discoverOAuthServerInfo, OAuthClientFlowError, OAuthError } from '@modelcontextprotocol/client';
-import { needsAuthorization } from './hostAuthorization';
+import { discoverOAuthServerInfo, InsufficientScopeError, OAuthClientFlowError, OAuthError, SdkError, SdkErrorCode, UnauthorizedError } from '@modelcontextprotocol/client';
+
+/** An error and its causes, nearest first (bounded: a cause chain can loop). */
+function* causes(error: unknown): Generator<unknown> {
+  for (let e: unknown = error, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) yield e;
+}
+
+/** Whether a failure means "authorize (again)": a 401 the provider could not fix, or a 403 step-up. */
+export function needsAuthorization(error: unknown): { scope?: string } | undefined {
+  for (const e of causes(error)) {
+    if (e instanceof InsufficientScopeError) return { scope: e.requiredScope };
+    if (e instanceof UnauthorizedError) return {};
+    if (e instanceof SdkError && e.code === SdkErrorCode.ClientHttpAuthentication) return {};
+  }
+  return undefined;
+}
 
 /** What the user reads when a server wants a (new) sign-in. */
 export function signInReason(target: string, scope: string | undefined): string {
@@ -29,9 +43,7 @@ export async function authorizationOutcome(error: unknown, target: string): Prom
 
 /** Whether a failure happened inside the OAuth flow (discovery, registration, token endpoint). */
 export function isAuthorizationFlowError(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e instanceof OAuthClientFlowError || e instanceof OAuthError) return true;
-  }
+  for (const e of causes(error)) if (e instanceof OAuthClientFlowError || e instanceof OAuthError) return true;
   return false;
 }
 

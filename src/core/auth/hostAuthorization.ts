@@ -1,11 +1,7 @@
 import {
   ClientCredentialsProvider,
   CrossAppAccessProvider,
-  InsufficientScopeError,
   PrivateKeyJwtProvider,
-  SdkError,
-  SdkErrorCode,
-  UnauthorizedError,
   requestJwtAuthorizationGrant,
   type OAuthClientProvider,
 } from '@modelcontextprotocol/client';
@@ -96,10 +92,6 @@ export class HostAuthorization {
     return found;
   }
 
-  async isSignedIn(resource: string): Promise<boolean> {
-    return Object.keys((await this.records.get(resource)).tokens).length > 0;
-  }
-
   private createProvider(resource: string, oauth: OAuthSettings): OAuthClientProvider {
     const scope = oauth.scopes?.join(' ') || undefined;
     const grant = oauth.grant ?? 'authorizationCode';
@@ -137,14 +129,4 @@ export class HostAuthorization {
 function required(value: string | undefined, field: string, grant: string): string {
   if (!value) throw new Error(`"${field}" is required for the ${grant} grant`);
   return value;
-}
-
-/** Whether a failure means "authorize (again)": a 401 the provider could not fix, or a 403 step-up. */
-export function needsAuthorization(error: unknown): { scope?: string } | undefined {
-  for (let e: unknown = error, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e instanceof InsufficientScopeError) return { scope: e.requiredScope };
-    if (e instanceof UnauthorizedError) return {};
-    if (e instanceof SdkError && e.code === SdkErrorCode.ClientHttpAuthentication) return {};
-  }
-  return undefined;
 }

@@ -1,4 +1,4 @@
-import { WritingServerLog, type HostLogLevel, type LogMethod, type ServerLog } from './serverLog';
+import { WrappingServerLog, type LogMethod, type ServerLog } from './serverLog';
 
 export interface LogBounds {
   /** Longer lines are cut, saying how much was left out. */
@@ -14,25 +14,17 @@ export const DEFAULT_LOG_BOUNDS: LogBounds = { maxLineLength: 8_000, maxLinesPer
  * trace level) can be megabytes a line or thousands of lines a second, and the editor's output
  * channel must stay usable. Errors the host writes itself are never dropped.
  */
-export class BoundedServerLog extends WritingServerLog {
+export class BoundedServerLog extends WrappingServerLog {
   private windowStart = 0;
   private linesInWindow = 0;
   private dropped = 0;
 
   constructor(
-    private readonly inner: ServerLog,
+    inner: ServerLog,
     private readonly bounds: LogBounds = DEFAULT_LOG_BOUNDS,
     private readonly now: () => number = Date.now,
   ) {
-    super();
-  }
-
-  get level(): HostLogLevel {
-    return this.inner.level;
-  }
-
-  onDidChangeLevel(listener: (level: HostLogLevel) => void): { dispose(): void } {
-    return this.inner.onDidChangeLevel(listener);
+    super(inner);
   }
 
   protected write(level: LogMethod, message: string): void {

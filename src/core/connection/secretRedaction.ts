@@ -1,4 +1,4 @@
-import { WritingServerLog, type HostLogLevel, type LogMethod, type ServerLog } from './serverLog';
+import { WrappingServerLog, type LogMethod, type ServerLog } from './serverLog';
 
 /** A secret value a definition resolved, and the placeholder it was written as. */
 export interface ResolvedSecret {
@@ -23,18 +23,12 @@ export function redactSecrets(text: string, secrets: readonly ResolvedSecret[]):
 }
 
 /** A server's log that never shows the secrets its definition resolved (`${input:…}` values). */
-export class RedactingServerLog extends WritingServerLog {
+export class RedactingServerLog extends WrappingServerLog {
   constructor(
-    private readonly inner: ServerLog,
+    inner: ServerLog,
     private readonly secrets: readonly ResolvedSecret[],
   ) {
-    super();
-  }
-  get level(): HostLogLevel {
-    return this.inner.level;
-  }
-  onDidChangeLevel(listener: (level: HostLogLevel) => void): { dispose(): void } {
-    return this.inner.onDidChangeLevel(listener);
+    super(inner);
   }
   protected write(method: LogMethod, message: string): void {
     this.inner[method](redactSecrets(message, this.secrets));

@@ -70,6 +70,19 @@ export abstract class WritingServerLog implements ServerLog {
   }
 }
 
+/** A log that writes into another one (a filter, a limit): its level is the inner log's. */
+export abstract class WrappingServerLog extends WritingServerLog {
+  constructor(protected readonly inner: ServerLog) {
+    super();
+  }
+  get level(): HostLogLevel {
+    return this.inner.level;
+  }
+  onDidChangeLevel(listener: (level: HostLogLevel) => void): { dispose(): void } {
+    return this.inner.onDidChangeLevel(listener);
+  }
+}
+
 /** A log that drops everything, for probes and headless use. */
 export const silentLog: ServerLog = {
   level: 'off',

@@ -1,6 +1,6 @@
 import { Client, SdkErrorCode, type ClientOptions, type OAuthClientProvider, type PriorDiscovery } from '@modelcontextprotocol/client';
 import type { ResolvedServerDefinition, TransportKind } from '../config/serverDefinition';
-import { needsAuthorization } from '../auth/hostAuthorization';
+import { needsAuthorization } from '../auth/authorizationFailure';
 import type { EraPinStore } from './eraPins';
 import type { ProcessLedger } from './processLedger';
 import { pinFor } from './eraPins';
