@@ -1,5 +1,6 @@
 // Bundles the extension (cjs, node, `vscode` external) with esbuild.
 import * as esbuild from 'esbuild';
+import { cpSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -11,7 +12,8 @@ const options = {
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  external: ['vscode'],
+  // The sandbox runtime is ESM that finds its helper binaries next to itself: it is bundled on its own (below).
+  external: ['vscode', '@anthropic-ai/sandbox-runtime'],
   sourcemap: !production,
   minify: production,
   // The SDK ships ESM and CJS; prefer the CJS entry so require() semantics hold in the bundle.
@@ -37,8 +39,27 @@ const webviewOptions = {
   logLevel: 'info',
 };
 
+// The sandbox runtime (@anthropic-ai/sandbox-runtime), loaded with import() when a server is
+// sandboxed: one ESM file with its dependencies, and its seccomp helpers where it looks for them.
+const SANDBOX_RUNTIME = 'node_modules/@anthropic-ai/sandbox-runtime';
+const sandboxOptions = {
+  entryPoints: { sandboxRuntime: `${SANDBOX_RUNTIME}/dist/index.js` },
+  bundle: true,
+  outdir: 'dist/sandbox',
+  outExtension: { '.js': '.mjs' },
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  minify: production,
+  // Its CommonJS dependencies call require(); an ESM bundle has none of its own.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  logLevel: 'warning',
+};
+cpSync(`${SANDBOX_RUNTIME}/vendor/seccomp`, 'dist/sandbox/vendor/seccomp', { recursive: true, filter: (source) => !source.endsWith('.ts') });
+cpSync(`${SANDBOX_RUNTIME}/LICENSE`, 'dist/sandbox/LICENSE');
+
 if (watch) {
-  for (const config of [options, webviewOptions]) await (await esbuild.context(config)).watch();
+  for (const config of [options, webviewOptions, sandboxOptions]) await (await esbuild.context(config)).watch();
 } else {
-  await Promise.all([esbuild.build(options), esbuild.build(webviewOptions)]);
+  await Promise.all([esbuild.build(options), esbuild.build(webviewOptions), esbuild.build(sandboxOptions)]);
 }

@@ -14,8 +14,9 @@ function run(command, args) {
 
 if (!existsSync('node_modules/.package-lock.json')) run('npm', ['ci']);
 
-// Chromium drives the editor tests; the headers let npm build code-server's native addons.
-const debianPackages = ['chromium', 'libkrb5-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'pkg-config'];
+// Chromium drives the editor tests; the headers let npm build code-server's native addons;
+// bubblewrap, socat and ripgrep are what the sandbox runtime needs for sandboxed servers on Linux.
+const debianPackages = ['chromium', 'libkrb5-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'pkg-config', 'bubblewrap', 'socat', 'ripgrep'];
 if (process.platform === 'linux' && !process.env.MCPHOST_CHROMIUM) {
   const missing = debianPackages.filter((name) => spawnSync('dpkg', ['-s', name], { stdio: 'ignore' }).status !== 0);
   if (missing.length > 0) {

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { ExecutableResolver } from './core/connection/executableResolver';
@@ -20,6 +21,7 @@ import { StatusBarSummary } from './editor/statusBarSummary';
 import { notifyFailure, notifySignIn, ServerStatusNotices } from './editor/serverStatusNotices';
 import { HostAuthorization } from './core/auth/hostAuthorization';
 import { ProcessLedger } from './core/connection/processLedger';
+import { SrtProcessSandbox, type SandboxRuntimeModule } from './core/connection/processSandbox';
 import { EditorAuthorizationBrowser } from './editor/auth/browserSignIn';
 import { SecretCredentialStore } from './editor/auth/secretCredentialStore';
 import { registerSignInCommands } from './editor/auth/signInCommands';
@@ -41,6 +43,7 @@ import { registerSamplingHistoryCommand } from './editor/sampling/samplingHistor
 import { updateServerField } from './editor/serverSettingsWriter';
 
 let host: McpHost | undefined;
+let sandbox: SrtProcessSandbox | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<McpHostApi> {
   const activationStart = performance.now();
@@ -74,7 +77,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     for (const { serverId, pid } of ended) logs.hostLog.warn(`Ended server "${serverId}" (process group ${pid}), left running by a window that closed without stopping it.`);
   });
   const authorization = new HostAuthorization({ store: new SecretCredentialStore(context.secrets), browser: new EditorAuthorizationBrowser(), clientName: 'MCP Host for VS Code' });
+  // Loaded on the first sandboxed start, from its own bundle (see scripts/build.mjs).
+  const sandboxRuntime = pathToFileURL(context.asAbsolutePath('dist/sandbox/sandboxRuntime.mjs')).href;
+  sandbox = new SrtProcessSandbox(() => import(sandboxRuntime) as Promise<SandboxRuntimeModule>);
   host = new McpHost({
+    sandbox,
     sampling,
     elicitation,
     authorization,
@@ -151,4 +158,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
 export async function deactivate(): Promise<void> {
   await host?.dispose();
   host = undefined;
+  await sandbox?.dispose(); // after the servers: its proxy served them
+  sandbox = undefined;
 }

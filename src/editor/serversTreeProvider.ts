@@ -67,6 +67,7 @@ export function describeServer(server: ServerSnapshot): string {
   if (server.status !== 'running') return server.status;
   const parts = [
     server.status,
+    ...(server.sandbox ? [vscode.l10n.t('sandboxed')] : []),
     plural(server.tools.length, 'tool'),
     plural(server.prompts.length, 'prompt'),
     plural(server.resources.length + server.resourceTemplates.length, 'resource'),
@@ -104,6 +105,7 @@ function serverTooltip(server: ServerSnapshot): vscode.MarkdownString {
   row(vscode.l10n.t('Transport'), server.transport);
   row(vscode.l10n.t('Runs'), server.target);
   row(vscode.l10n.t('Process id'), server.pid);
+  row(vscode.l10n.t('Sandbox'), server.sandbox);
   row(vscode.l10n.t('Defined in'), vscode.l10n.t('{0} settings', server.scope));
   return md;
 }

@@ -48,6 +48,8 @@ export interface ServerDefinition {
   readonly startTimeoutMs: number;
   readonly maxTotalTimeoutMs: number;
   readonly roots?: readonly string[];
+  /** Run a stdio server sandboxed (`sandbox: true` reads as `{}`); absent runs it as is. */
+  readonly sandbox?: SandboxSettings;
   readonly restart: RestartSettings;
   /** How calls to this server's tools are confirmed; changing it never restarts the server. */
   readonly toolPolicy: ToolPolicySettings;
@@ -68,6 +70,17 @@ export interface OAuthSettings {
   readonly privateKey?: string;
   readonly signingAlgorithm?: string;
   readonly idp?: { readonly tokenEndpoint: string; readonly clientId: string; readonly clientSecret?: string; readonly idToken: string };
+}
+
+/** The `sandbox` object of a stdio server's settings: additions to the default policy. */
+export interface SandboxSettings {
+  readonly filesystem?: {
+    readonly allowRead?: readonly string[];
+    readonly denyRead?: readonly string[];
+    readonly allowWrite?: readonly string[];
+    readonly denyWrite?: readonly string[];
+  };
+  readonly network?: { readonly allowedDomains?: readonly string[] };
 }
 
 /** A server's sampling policy, from the `sampling` object of its settings. */

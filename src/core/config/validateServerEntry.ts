@@ -10,6 +10,7 @@ import {
   DEFAULT_START_TIMEOUT_MS,
   type OAuthSettings,
   type SamplingPolicy,
+  type SandboxSettings,
   type ServerDefinition,
   type ServerSettingsEntry,
   type TransportKind,
@@ -71,7 +72,7 @@ export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation
     if (typeof value.url !== 'string') return fail('url', `is required when "type" is "${transport}"`);
     // Variables may hide any part of the URL; the full check runs after they are resolved.
     if (!/^(https?:\/\/|\$\{)/i.test(value.url)) return fail('url', `must be an http:// or https:// URL (got "${value.url}")`);
-    for (const field of ['command', 'args', 'env', 'envFile', 'cwd'] as const) {
+    for (const field of ['command', 'args', 'env', 'envFile', 'cwd', 'sandbox'] as const) {
       if (value[field] !== undefined) return fail(field, `only applies to stdio servers ("command"), not to type "${transport}"`);
     }
   }
@@ -97,6 +98,7 @@ export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation
       startTimeoutMs: (value.startTimeoutMs as number | undefined) ?? DEFAULT_START_TIMEOUT_MS,
       maxTotalTimeoutMs: (value.maxTotalTimeoutMs as number | undefined) ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS,
       roots: value.roots as string[] | undefined,
+      sandbox: value.sandbox === true ? {} : ((value.sandbox || undefined) as SandboxSettings | undefined),
       restart: { ...DEFAULT_RESTART, ...restart },
       toolPolicy: {
         autoApprove: (value.autoApprove as string[] | undefined) ?? [],
@@ -116,6 +118,8 @@ function settingStrings(value: Record<string, unknown>): [string, string][] {
   for (const field of ['env', 'headers'] as const) {
     for (const [name, text] of Object.entries((value[field] as Record<string, unknown> | undefined) ?? {})) if (typeof text === 'string') found.push([`${field}.${name}`, text]);
   }
+  const sandbox = value.sandbox as { filesystem?: Record<string, unknown> } | undefined;
+  for (const [name, list] of Object.entries(sandbox?.filesystem ?? {})) (list as string[]).forEach((text, i) => found.push([`sandbox.filesystem.${name}[${i}]`, text]));
   const oauth = value.oauth as Record<string, unknown> | undefined;
   for (const [name, text] of Object.entries(oauth ?? {})) if (typeof text === 'string') found.push([`oauth.${name}`, text]);
   for (const [name, text] of Object.entries((oauth?.idp as Record<string, unknown> | undefined) ?? {})) if (typeof text === 'string') found.push([`oauth.idp.${name}`, text]);
@@ -151,7 +155,14 @@ export function parseHttpUrl(text: string): URL | undefined {
 function pickMostUseful(errors: readonly ErrorObject[]): ErrorObject {
   const rank = (e: ErrorObject) =>
     e.keyword === 'additionalProperties' ? 0 : e.keyword === 'type' ? 1 : e.keyword === 'anyOf' ? 3 : 2;
-  return [...errors].sort((a, b) => rank(a) - rank(b))[0];
+  // An `anyOf` value that took the object branch is wrong inside it: errors about the value as a
+  // whole (the branches it did not take) give way to errors deeper in it.
+  const deepest = errors.filter((e) => !errors.some((o) => o.instancePath.startsWith(`${e.instancePath}/`)));
+  const best = [...deepest].sort((a, b) => rank(a) - rank(b))[0];
+  if (best.keyword !== 'type') return best;
+  // A value that matched no branch of an `anyOf` of types: name them all ("a boolean or an object").
+  const types = errors.filter((e) => e.keyword === 'type' && e.instancePath === best.instancePath).map((e) => String(e.params.type));
+  return { ...best, params: { ...best.params, type: [...new Set(types)].join(',') } };
 }
 
 function fieldOf(error: ErrorObject): string | undefined {

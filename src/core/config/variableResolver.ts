@@ -1,5 +1,5 @@
 import { parseHttpUrl, ServerConfigError } from './validateServerEntry';
-import type { FolderRef, OAuthSettings, ResolvedRoot, ResolvedServerDefinition, ServerDefinition } from './serverDefinition';
+import type { FolderRef, OAuthSettings, SandboxSettings, ResolvedRoot, ResolvedServerDefinition, ServerDefinition } from './serverDefinition';
 import { parseEnvFile } from './envFile';
 import { KNOWN_VARIABLES, VARIABLE } from './variableSyntax';
 import { pathToFileURL } from 'node:url';
@@ -45,6 +45,7 @@ export async function resolveDefinition(def: ServerDefinition, ctx: VariableCont
     for (const [i, root] of def.roots.entries()) roots.push(toRoot(await resolve(root, `roots[${i}]`)));
   }
   const oauth = def.oauth && (await resolveOAuth(def.oauth, resolve));
+  const sandbox = def.sandbox && (await resolveSandbox(def.sandbox, resolve));
   const url = def.url !== undefined ? await resolve(def.url, 'url') : undefined;
   if (url !== undefined && parseHttpUrl(url) === undefined) {
     throw new ServerConfigError(def.id, 'url', `must be an http:// or https:// URL once variables are resolved (got "${def.url}")`);
@@ -60,8 +61,19 @@ export async function resolveDefinition(def: ServerDefinition, ctx: VariableCont
     url,
     headers,
     oauth,
+    sandbox,
     roots,
   };
+}
+
+/** The `sandbox` object with its paths resolved (`~` stays for the sandbox runtime to expand). */
+async function resolveSandbox(sandbox: SandboxSettings, resolve: (value: string, field: string) => Promise<string>): Promise<SandboxSettings> {
+  const filesystem: Record<string, string[]> = {};
+  for (const [name, list] of Object.entries(sandbox.filesystem ?? {})) {
+    filesystem[name] = [];
+    for (const [i, text] of (list as readonly string[]).entries()) filesystem[name].push(await resolve(text, `sandbox.filesystem.${name}[${i}]`));
+  }
+  return { ...sandbox, filesystem };
 }
 
 /** The `oauth` object with its strings resolved (secrets usually come from `${input:}`). */

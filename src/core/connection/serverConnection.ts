@@ -14,6 +14,7 @@ import { openSession, type OpenedSession } from './sessionOpener';
 import { describeExit, describeStartFailure, lastOutput } from './startFailure';
 import { redactSecrets } from './secretRedaction';
 import type { CreatedTransport } from './transportFactory';
+import { describeSandboxPolicy, rootPaths, sandboxPolicy } from './sandboxPolicy';
 import { createHostClient } from './hostClient';
 import type { ServerConnectionDeps } from './serverConnectionDeps';
 import { authorizationOutcome, signInReasonMidSession } from '../auth/authorizationFailure';
@@ -107,6 +108,7 @@ export class ServerConnection implements Disposable {
       serverName: info?.name,
       serverVersion: info?.version,
       pid: this.session?.created.stdio?.pid ?? undefined,
+      sandbox: this.definition.sandbox && describeSandboxPolicy(sandboxPolicy(this.definition.sandbox, rootPaths(this.deps.roots()), this.definition.cwd)),
       tools: this.lists.tools,
       prompts: this.lists.prompts,
       resources: this.lists.resources,
@@ -321,6 +323,7 @@ export class ServerConnection implements Disposable {
       log: this.deps.log,
       authProvider: this.deps.authorization,
       ledger: this.deps.ledger,
+      sandbox: this.deps.sandbox && { runtime: this.deps.sandbox, rootPaths: () => rootPaths(this.deps.roots()) },
       createClient: (options: ClientOptions) => this.createClient(options, generation),
       onTransport: (created: CreatedTransport) => {
         if (generation !== this.generation) return;

@@ -3,6 +3,7 @@ import type { ResolvedRoot } from '../config/serverDefinition';
 import type { EraPinStore } from './eraPins';
 import type { ExecutableResolver } from './executableResolver';
 import type { ProcessLedger } from './processLedger';
+import type { ProcessSandbox } from './processSandbox';
 import type { ResolvedSecret } from './secretRedaction';
 import type { ServerLog } from './serverLog';
 
@@ -16,6 +17,8 @@ export interface ServerConnectionDeps {
   readonly authorization?: OAuthClientProvider;
   /** Records started processes: the next window ends them if this one crashes. */
   readonly ledger?: ProcessLedger;
+  /** Runs the server sandboxed when its settings ask for it; without it such a server fails to start. */
+  readonly sandbox?: ProcessSandbox;
   /** Secrets the definition resolved: status reasons show their placeholders instead. */
   readonly secrets?: readonly ResolvedSecret[];
   /** The roots this server sees right now. */

@@ -36,6 +36,8 @@ export interface ServerSnapshot {
   readonly serverName?: string;
   readonly serverVersion?: string;
   readonly pid?: number;
+  /** A sandboxed stdio server: what the sandbox lets it read, write and reach. */
+  readonly sandbox?: string;
   readonly tools: readonly Tool[];
   readonly prompts: readonly Prompt[];
   /** The resources loaded so far: the first page, and any the user asked for since. */

@@ -6,7 +6,8 @@ import type { ProcessLedger } from './processLedger';
 import { pinFor } from './eraPins';
 import type { ExecutableResolver } from './executableResolver';
 import type { ServerLog } from './serverLog';
-import { createTransport, traceTraffic, type CreatedTransport } from './transportFactory';
+import { createTransport, traceTraffic, type CreatedTransport, type TransportSandbox } from './transportFactory';
+import { describeSandboxPolicy } from './sandboxPolicy';
 
 export interface OpenedSession {
   readonly client: Client;
@@ -21,6 +22,8 @@ export interface SessionOpenerDeps {
   readonly authProvider?: OAuthClientProvider;
   /** Where started processes are recorded, for the cleanup after a crashed window. */
   readonly ledger?: ProcessLedger;
+  /** Runs servers whose settings ask for it sandboxed. */
+  readonly sandbox?: TransportSandbox;
   /** Builds a configured client (capabilities, handlers); called once per attempt. */
   createClient(options: ClientOptions): Client;
   /** Lets the caller hook the transport (stderr, pid) before it starts. */
@@ -100,7 +103,8 @@ async function connectOnce(
       probe: { timeoutMs: Math.min(def.startTimeoutMs, PROBE_TIMEOUT_CAP_MS) },
     },
   });
-  const created = await createTransport(def, deps.resolver, kind, { authProvider: deps.authProvider, ledger: deps.ledger });
+  const created = await createTransport(def, deps.resolver, kind, deps);
+  if (created.sandbox) deps.log.info(`Sandboxed: ${describeSandboxPolicy(created.sandbox)}.`);
   traceTraffic(created.transport, deps.log, deps.onIncoming);
   deps.onTransport?.(created);
   deps.log.info(

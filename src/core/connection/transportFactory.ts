@@ -7,6 +7,8 @@ import type { ServerLog } from './serverLog';
 import { inOwnProcessGroup, watchChildProcess, type ChildProcessRecord } from './childProcessWatch';
 import { LinearReadBuffer } from './linearReadBuffer';
 import type { ProcessLedger } from './processLedger';
+import type { Launch, ProcessSandbox, SandboxedLaunch } from './processSandbox';
+import { sandboxPolicy, type SandboxPolicy } from './sandboxPolicy';
 
 /** Large resources arrive as one base64 line; the SDK's 10 MB default would drop the connection. */
 export const STDIO_MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
@@ -18,6 +20,20 @@ export interface CreatedTransport {
   readonly stdio?: StdioClientTransport;
   /** The stdio child's pid and, once it ended, how: kept after the transport forgets its process. */
   readonly child?: ChildProcessRecord;
+  /** What the sandbox lets a sandboxed stdio server do. */
+  readonly sandbox?: SandboxPolicy;
+}
+
+/** The host's sandbox, and the folders (roots) a sandboxed server may write by default. */
+export interface TransportSandbox {
+  readonly runtime: ProcessSandbox;
+  rootPaths(): readonly string[];
+}
+
+export interface TransportExtras {
+  readonly authProvider?: OAuthClientProvider;
+  readonly ledger?: ProcessLedger;
+  readonly sandbox?: TransportSandbox;
 }
 
 /**
@@ -46,7 +62,7 @@ export async function createTransport(
   def: ResolvedServerDefinition,
   resolver: ExecutableResolver,
   kind: TransportKind = def.transport,
-  extras: { readonly authProvider?: OAuthClientProvider; readonly ledger?: ProcessLedger } = {},
+  extras: TransportExtras = {},
 ): Promise<CreatedTransport> {
   const { authProvider, ledger } = extras;
   if (kind === 'stdio') {
@@ -62,10 +78,19 @@ export async function createTransport(
       if (value === null) delete env[name];
       else env[name] = value;
     }
-    const launch = inOwnProcessGroup(command, def.args);
-    const stdio = new OwnedStdioTransport({ command: launch.command, args: launch.args, env, cwd: def.cwd, stderr: 'pipe', maxBufferSize: STDIO_MAX_MESSAGE_BYTES });
+    let launch: Launch = { command, args: def.args, env, cwd: def.cwd };
+    let policy: SandboxPolicy | undefined;
+    if (def.sandbox) {
+      if (!extras.sandbox) throw new Error('"sandbox" is set, but this host cannot sandbox servers; remove it to run the server unsandboxed');
+      policy = sandboxPolicy(def.sandbox, extras.sandbox.rootPaths(), def.cwd);
+      launch = await extras.sandbox.runtime.wrap(launch, policy);
+    }
+    const group = inOwnProcessGroup(launch.command, launch.args);
+    const stdio = new OwnedStdioTransport({ command: group.command, args: group.args, env: { ...launch.env }, cwd: def.cwd, stderr: 'pipe', maxBufferSize: STDIO_MAX_MESSAGE_BYTES });
     const recorded = ledger && { add: (pid: number) => ledger.add(pid, def.id), remove: (pid: number) => ledger.remove(pid) };
-    return { transport: stdio, kind, stdio, child: watchChildProcess(stdio, launch.ownGroup, recorded) };
+    const child = watchChildProcess(stdio, group.ownGroup, recorded);
+    if ('release' in launch) void child.exited.then((launch as SandboxedLaunch).release);
+    return { transport: stdio, kind, stdio, child, sandbox: policy };
   }
   const url = new URL(def.url ?? '');
   const requestInit: RequestInit = { headers: { ...def.headers } };

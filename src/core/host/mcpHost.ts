@@ -20,6 +20,7 @@ import type { SamplingRouter } from '../sampling/samplingRouter';
 import type { ElicitationRouter } from '../elicitation/elicitationRouter';
 import type { HostAuthorization } from '../auth/hostAuthorization';
 import type { ProcessLedger } from '../connection/processLedger';
+import type { ProcessSandbox } from '../connection/processSandbox';
 import { MAX_URL_ELICITATION_ROUNDS, urlElicitationsOf } from '../elicitation/urlElicitationErrors';
 
 export interface McpHostOptions {
@@ -34,6 +35,7 @@ export interface McpHostOptions {
   /** Signs in to HTTP servers that ask for it (MCP authorization); without it a 401 is an error. */
   readonly authorization?: HostAuthorization;
   readonly ledger?: ProcessLedger;
+  readonly sandbox?: ProcessSandbox;
 }
 
 /** One configured server id: its validated definition, and the connection once it may run. */
@@ -240,10 +242,7 @@ export class McpHost implements Disposable {
     return this.connection(id).loadMoreResources();
   }
 
-  /**
-   * A server's resources when someone looks at them: re-fetched from the first page when the
-   * server's `ttlMs` has run out (without announcing a change: the caller is about to show them).
-   */
+  /** A server's resources when someone looks: re-fetched when its `ttlMs` ran out (silently: the caller shows them). */
   freshResources(id: string): Promise<readonly Resource[]> {
     return this.connection(id).freshResources();
   }
@@ -387,6 +386,7 @@ export class McpHost implements Disposable {
       clientInfo: this.options.clientInfo,
       authorization,
       ledger: this.options.ledger,
+      sandbox: this.options.sandbox,
       resolver: this.options.resolver,
       eraPins: this.options.eraPins,
       log: new RedactingServerLog(new BoundedServerLog(env.logFor(def.id)), secrets),

@@ -11,7 +11,7 @@ export function scenarioEditor(servers: Record<string, unknown>, userSettings: R
   before(async () => {
     editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, { trusted: true, userSettings: { 'mcpHost.servers': servers, ...userSettings } });
     await editor.workbench.openMcpView();
-    for (const id of Object.keys(servers)) await editor.workbench.waitForServerDescription(id, /^running · \d+ tools/, 90_000);
+    for (const id of Object.keys(servers)) await editor.workbench.waitForServerDescription(id, /^running · (sandboxed · )?\d+ tools/, 90_000);
   });
 
   closeEverythingAfterEach(() => editor);

@@ -87,6 +87,12 @@ const CORPUS: [string, unknown, string | undefined, RegExp][] = [
   ['unclosed variable', { ...cmd, envFile: '${workspaceFolder/.env' }, 'envFile', /has a "\$\{" without its closing "\}"/],
   ['unclosed variable after a good one', { ...cmd, command: '${userHome}/bin/${x' }, 'command', /has a "\$\{" without its closing "\}"/],
   ['variable in roots', { ...cmd, roots: ['${workspacefolder}'] }, 'roots[0]', /uses the unknown variable \$\{workspacefolder\}/],
+  ['sandbox string', { ...cmd, sandbox: 'yes' }, 'sandbox', /must be a boolean or an object/],
+  ['sandbox unknown field', { ...cmd, sandbox: { net: {} } }, 'sandbox.net', /is not a known field/],
+  ['sandbox path not a string', { ...cmd, sandbox: { filesystem: { allowWrite: [7] } } }, 'sandbox.filesystem.allowWrite[0]', /must be a string/],
+  ['sandbox domain as a URL', { ...cmd, sandbox: { network: { allowedDomains: ['https://api.github.com'] } } }, 'sandbox.network.allowedDomains[0]', /must be a host name, `\*\.` and a domain, or an IP address/],
+  ['sandbox on an HTTP server', { ...web, sandbox: true }, 'sandbox', /only applies to stdio servers \("command"\), not to type "http"/],
+  ['sandbox path variable unknown', { ...cmd, sandbox: { filesystem: { allowRead: ['${workspace}'] } } }, 'sandbox.filesystem.allowRead[0]', /uses the unknown variable \$\{workspace\}/],
 ];
 
 describe('a corpus of bad settings', function () {

@@ -4,13 +4,14 @@ import { InMemoryEraPinStore } from '../../../src/core/connection/eraPins';
 import { ExecutableResolver } from '../../../src/core/connection/executableResolver';
 import { ServerConnection } from '../../../src/core/connection/serverConnection';
 import type { ProcessLedger } from '../../../src/core/connection/processLedger';
+import type { ProcessSandbox } from '../../../src/core/connection/processSandbox';
 import { RecordingLog } from './fixtures';
 
 const resolver = new ExecutableResolver();
 const connections: ServerConnection[] = [];
 
 /** A ServerConnection over a real server, disposed after each test of the file that uses it. */
-export function connect(def: ResolvedServerDefinition, opts: { pins?: InMemoryEraPinStore; log?: RecordingLog; roots?: () => ResolvedRoot[]; ledger?: ProcessLedger } = {}) {
+export function connect(def: ResolvedServerDefinition, opts: { pins?: InMemoryEraPinStore; log?: RecordingLog; roots?: () => ResolvedRoot[]; ledger?: ProcessLedger; sandbox?: ProcessSandbox } = {}) {
   const log = opts.log ?? new RecordingLog();
   const connection = new ServerConnection(def, definitionHash(def), def.command ?? def.url ?? '', {
     clientInfo: { name: 'mcp-host-tests', version: '0.0.0' },
@@ -19,6 +20,7 @@ export function connect(def: ResolvedServerDefinition, opts: { pins?: InMemoryEr
     log,
     roots: opts.roots ?? (() => [{ uri: 'file:///work/project', name: 'project' }]),
     ledger: opts.ledger,
+    sandbox: opts.sandbox,
   });
   connections.push(connection);
   return { connection, log };
