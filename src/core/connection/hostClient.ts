@@ -1,5 +1,6 @@
-import { Client, type ClientOptions } from '@modelcontextprotocol/client';
-import { logServerMessage } from './serverLog';
+import { Client, ProtocolError, type ClientOptions } from '@modelcontextprotocol/client';
+import { RequestRateLimiter } from '../host/requestRateLimiter';
+import { logServerMessage, type ServerLog } from './serverLog';
 import type { ServerConnectionDeps } from './serverConnectionDeps';
 
 export interface HostClientHooks {
@@ -23,7 +24,9 @@ export function createHostClient(deps: ServerConnectionDeps, options: ClientOpti
     },
     listChanged: hooks.listChanged,
   });
-  client.setRequestHandler('roots/list', async () => ({ roots: deps.roots().map((r) => ({ uri: r.uri, name: r.name })) }));
+  const limited = rateLimited(deps.log);
+  client.setRequestHandler('roots/list', async () => limited('roots/list', () => ({ roots: deps.roots().map((r) => ({ uri: r.uri, name: r.name })) })));
+  client.setRequestHandler('ping', async () => limited('ping', () => ({})));
   const sampling = deps.sampling;
   if (sampling) client.setRequestHandler('sampling/createMessage', (request, ctx) => hooks.whileHostWaits(() => sampling(request.params, ctx.mcpReq.signal)));
   const elicitation = deps.elicitation;
@@ -39,4 +42,26 @@ export function createHostClient(deps: ServerConnectionDeps, options: ClientOpti
     logServerMessage(deps.log, level, logger, data);
   });
   return client;
+}
+
+/** How many `roots/list` (and, apart, `ping`) requests one server may send in any minute. */
+export const SERVER_REQUESTS_PER_MINUTE = 600;
+
+/**
+ * Answers within {@link SERVER_REQUESTS_PER_MINUTE} per method and refuses the excess with an
+ * error the server can read; the log gets one line per burst, not one per refused request.
+ */
+function rateLimited(log: ServerLog) {
+  const limiter = new RequestRateLimiter();
+  const refusing = new Set<string>();
+  return <T>(method: string, answer: () => T): T => {
+    const wait = limiter.refusal(method, SERVER_REQUESTS_PER_MINUTE);
+    if (wait === undefined) {
+      refusing.delete(method);
+      return answer();
+    }
+    if (!refusing.has(method)) log.warn(`The server sent more than ${SERVER_REQUESTS_PER_MINUTE} ${method} requests in a minute; MCP Host refuses the rest for ${wait} s.`);
+    refusing.add(method);
+    throw new ProtocolError(-32603, `Too many ${method} requests: MCP Host answers at most ${SERVER_REQUESTS_PER_MINUTE} a minute (next in ${wait} s).`);
+  };
 }

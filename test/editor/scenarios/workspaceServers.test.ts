@@ -50,11 +50,11 @@ describe('Workspace servers in a real VS Code', function () {
 
   it('shows each server running in the MCP Servers view with the tool count the server reports', async () => {
     await editor.workbench.openMcpView();
-    assert.equal(await editor.workbench.waitForServerDescription('fixture', /^running/), 'running · 15 tools · 1 prompt · 2 resources');
+    assert.equal(await editor.workbench.waitForServerDescription('fixture', /^running/), 'running · 16 tools · 1 prompt · 2 resources');
     const everythingRow = await editor.workbench.waitForServerDescription('everything', /^running · \d+ tools/);
     const reported = await editor.control<unknown[]>('listTools', { serverId: 'everything' });
     assert.ok(everythingRow.startsWith(`running · ${reported.length} tools`), `${everythingRow} vs ${reported.length} tools`);
-    await editor.workbench.waitForServerDescription('modern-http', /^running · 15 tools/);
+    await editor.workbench.waitForServerDescription('modern-http', /^running · 16 tools/);
     const modern = await server('modern-http');
     assert.equal(modern?.protocolVersion, '2026-07-28');
     assert.equal((await server('fixture'))?.era, 'legacy');

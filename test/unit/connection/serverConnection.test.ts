@@ -32,7 +32,7 @@ describe('ServerConnection against real fixture servers', () => {
     assert.equal(snap.era, 'legacy');
     assert.equal(snap.protocolVersion, '2025-11-25');
     assert.equal(snap.serverName, 'fixture-legacy');
-    assert.deepEqual(snap.tools.map((t) => t.name).sort(), ['add', 'add-tool', 'book-room', 'echo', 'fail', 'gallery', 'hang', 'log', 'mutate-shifty', 'payload', 'pid', 'report', 'roots', 'shifty', 'slow']);
+    assert.deepEqual(snap.tools.map((t) => t.name).sort(), ['add', 'add-tool', 'book-room', 'echo', 'fail', 'gallery', 'hang', 'log', 'mutate-shifty', 'payload', 'pid', 'report', 'roots', 'shifty', 'slow', 'storm']);
     assert.deepEqual(snap.prompts.map((p) => p.name), ['greet']);
     assert.deepEqual(snap.resources.map((r) => r.uri), ['fixture://readme']);
     assert.ok(snap.pid && isAlive(snap.pid));
@@ -143,6 +143,21 @@ describe('ServerConnection against real fixture servers', () => {
     }
     await waitFor('the error state', () => connection.snapshot().status === 'error');
     assert.match(connection.snapshot().reason ?? '', /stopped 3 times within 1 min; not restarting again\. Use Restart to try again\./);
+  });
+
+  it('answers at most 600 roots/list and 600 ping requests a minute, refuses the rest clearly, logs once per burst and keeps serving', async function () {
+    this.timeout(30_000);
+    const { connection, log } = connect(stdioDefinition('stormy', fixture('legacyStdio')));
+    await connection.start();
+    const storm = async (method: string, count: number) => text((await connection.request('tools/call', (c, o) => c.callTool({ name: 'storm', arguments: { method, count } }, o))) as { content: unknown[] });
+    assert.match(await storm('roots/list', 1000), /^answered 600, refused 400: .*Too many roots\/list requests: MCP Host answers at most 600 a minute \(next in \d+ s\)\.$/);
+    assert.match(await storm('ping', 700), /^answered 600, refused 100: .*Too many ping requests/);
+    assert.deepEqual(
+      log.lines.filter((l) => l.includes('requests in a minute')).map((l) => l.replace(/\d+ s\.$/, 'N s.')),
+      ['warn The server sent more than 600 roots/list requests in a minute; MCP Host refuses the rest for N s.', 'warn The server sent more than 600 ping requests in a minute; MCP Host refuses the rest for N s.'],
+    );
+    assert.equal(text((await connection.request('tools/call', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'still here' } }, o))) as { content: unknown[] }), 'still here');
+    assert.equal(connection.snapshot().status, 'running');
   });
 
   it('times out a request that gets no answer, says which server and how long, and cancels it on the wire', async () => {
