@@ -22,6 +22,7 @@ import { notifyFailure, notifySignIn, ServerStatusNotices } from './editor/serve
 import { HostAuthorization } from './core/auth/hostAuthorization';
 import { ProcessLedger } from './core/connection/processLedger';
 import { SrtProcessSandbox, type SandboxRuntimeModule } from './core/connection/processSandbox';
+import { createEditorNetwork } from './editor/editorNetwork';
 import { EditorAuthorizationBrowser } from './editor/auth/browserSignIn';
 import { SecretCredentialStore } from './editor/auth/secretCredentialStore';
 import { registerSignInCommands } from './editor/auth/signInCommands';
@@ -76,12 +77,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   void ledger.endLeftovers().then((ended) => {
     for (const { serverId, pid } of ended) logs.hostLog.warn(`Ended server "${serverId}" (process group ${pid}), left running by a window that closed without stopping it.`);
   });
-  const authorization = new HostAuthorization({ store: new SecretCredentialStore(context.secrets), browser: new EditorAuthorizationBrowser(), clientName: 'MCP Host for VS Code' });
+  const network = createEditorNetwork();
+  const authorization = new HostAuthorization({ store: new SecretCredentialStore(context.secrets), browser: new EditorAuthorizationBrowser(), clientName: 'MCP Host for VS Code', fetch: network.network.fetch });
   // Loaded on the first sandboxed start, from its own bundle (see scripts/build.mjs).
   const sandboxRuntime = pathToFileURL(context.asAbsolutePath('dist/sandbox/sandboxRuntime.mjs')).href;
   sandbox = new SrtProcessSandbox(() => import(sandboxRuntime) as Promise<SandboxRuntimeModule>);
   host = new McpHost({
     sandbox,
+    fetch: network.network.fetch,
     sampling,
     elicitation,
     authorization,
@@ -116,6 +119,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   const resourceFiles = new ResourceFileSystem(mcp, (message) => logs.hostLog.warn(message));
   const api = createPublicApi(mcp, invoker, () => activationMs);
   context.subscriptions.push(
+    network,
     logs,
     pending,
     registerSamplingHistoryCommand(sampling),

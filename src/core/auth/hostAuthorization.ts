@@ -3,6 +3,7 @@ import {
   CrossAppAccessProvider,
   PrivateKeyJwtProvider,
   requestJwtAuthorizationGrant,
+  type FetchLike,
   type OAuthClientProvider,
 } from '@modelcontextprotocol/client';
 import type { OAuthSettings, ResolvedServerDefinition } from '../config/serverDefinition';
@@ -15,6 +16,8 @@ export interface HostAuthorizationOptions {
   readonly browser: AuthorizationBrowser;
   /** The `client_name` the host registers with. */
   readonly clientName: string;
+  /** Reaches authorization servers (the editor's proxy and certificates); the global fetch without it. */
+  readonly fetch?: FetchLike;
   /** Overrides every server's loopback redirect (a front end with its own callback). */
   readonly redirectUrl?: string;
 }
@@ -68,8 +71,8 @@ export class HostAuthorization {
     if (!provider) return Promise.reject(new Error(`MCP server "${def.id}" sends its own "Authorization" header; remove it from "headers" to sign in with OAuth`));
     const flight = (
       provider instanceof ServerOAuthProvider
-        ? signIn(provider, { serverId: def.id, serverUrl: resource, scopes: def.oauth?.scopes, browser: this.options.browser, signal })
-        : authorizeWithoutBrowser(provider, resource, def.oauth?.scopes)
+        ? signIn(provider, { serverId: def.id, serverUrl: resource, scopes: def.oauth?.scopes, browser: this.options.browser, signal, fetchFn: this.options.fetch })
+        : authorizeWithoutBrowser(provider, resource, def.oauth?.scopes, this.options.fetch)
     ).finally(() => this.signIns.delete(resource));
     this.signIns.set(resource, flight);
     return flight;

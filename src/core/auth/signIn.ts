@@ -1,4 +1,4 @@
-import { auth, computeScopeUnion, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import { auth, computeScopeUnion, type FetchLike, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import type { ServerOAuthProvider } from './serverOAuthProvider';
 
 /** Shows the user an authorization page and brings back where the browser was sent afterwards. */
@@ -29,6 +29,8 @@ export interface SignInRequest {
   readonly scopes?: readonly string[];
   readonly browser: AuthorizationBrowser;
   readonly signal: AbortSignal;
+  /** Reaches the authorization server (the editor's proxy and certificates). */
+  readonly fetchFn?: FetchLike;
 }
 
 /**
@@ -54,7 +56,7 @@ export async function signIn(provider: ServerOAuthProvider, request: SignInReque
 
 async function signInOnce(provider: ServerOAuthProvider, request: SignInRequest, scope: string | undefined): Promise<void> {
   provider.takePendingAuthorization();
-  const first = await auth(provider, { serverUrl: request.serverUrl, scope, forceReauthorization: true });
+  const first = await auth(provider, { serverUrl: request.serverUrl, scope, forceReauthorization: true, fetchFn: request.fetchFn });
   if (first === 'AUTHORIZED') return;
   const pending = provider.takePendingAuthorization();
   if (!pending) throw new SignInError('the client library asked for a browser sign-in but prepared no authorization request');
@@ -70,12 +72,12 @@ async function signInOnce(provider: ServerOAuthProvider, request: SignInRequest,
     const error = raw === null ? null : /^[\x20-\x21\x23-\x5B\x5D-\x7E]{1,64}$/.test(raw) ? raw : 'an error code that is not one';
     throw new SignInError(error === 'access_denied' ? 'you declined the sign-in at the authorization server' : `the authorization server did not sign you in (${error ?? 'its answer had no authorization code'})`, error ?? undefined);
   }
-  const result = await auth(provider, { serverUrl: request.serverUrl, authorizationCode: code, iss: params.get('iss') ?? undefined });
+  const result = await auth(provider, { serverUrl: request.serverUrl, authorizationCode: code, iss: params.get('iss') ?? undefined, fetchFn: request.fetchFn });
   if (result !== 'AUTHORIZED') throw new SignInError('the authorization server did not issue a token for the code it returned');
 }
 
 /** Non-interactive grants (client credentials, cross-app access): one `auth()` call, no browser. */
-export async function authorizeWithoutBrowser(provider: OAuthClientProvider, serverUrl: string, scopes?: readonly string[]): Promise<void> {
-  const result = await auth(provider, { serverUrl, scope: scopes?.join(' ') || undefined });
+export async function authorizeWithoutBrowser(provider: OAuthClientProvider, serverUrl: string, scopes?: readonly string[], fetchFn?: FetchLike): Promise<void> {
+  const result = await auth(provider, { serverUrl, scope: scopes?.join(' ') || undefined, fetchFn });
   if (result !== 'AUTHORIZED') throw new SignInError('the authorization server asked for a browser sign-in, which this grant cannot do');
 }

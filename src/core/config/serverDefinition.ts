@@ -57,6 +57,23 @@ export interface ServerDefinition {
   readonly samplingPolicy: SamplingPolicy;
   /** At most this many elicitation requests per minute (`elicitation.maxRequestsPerMinute`). */
   readonly elicitationsPerMinute: number;
+  /** The `limits` object as written (absent: the defaults); {@link limitsOf} fills in the rest. */
+  readonly limits?: Partial<ServerLimits>;
+}
+
+/** What a server may send before the host drops or refuses it (the `limits` settings). */
+export interface ServerLimits {
+  readonly maxMessageMB: number;
+  readonly maxTools: number;
+  readonly logLineLength: number;
+  readonly logLinesPerSecond: number;
+  readonly serverRequestsPerMinute: number;
+}
+
+export const DEFAULT_LIMITS: ServerLimits = { maxMessageMB: 256, maxTools: 20_000, logLineLength: 8_000, logLinesPerSecond: 200, serverRequestsPerMinute: 600 };
+
+export function limitsOf(def: Pick<ServerDefinition, 'limits'>): ServerLimits {
+  return { ...DEFAULT_LIMITS, ...def.limits };
 }
 
 /** The `oauth` object of an HTTP server's settings. Strings may hold variables until resolved. */

@@ -88,6 +88,8 @@ export async function summarizeWhatRuns(def: ServerDefinition, ctx: VariableCont
     field('command', def.command ?? '', def.command ?? '', /[/\\]/.test(def.command ?? '') ? undefined : 'looked up on PATH'),
     field('args', JSON.stringify(def.args), def.args.length ? def.args.map(quoteArg).join(' ') : '(none)'),
     field('cwd', def.cwd ?? null, def.cwd ?? '(the workspace folder)'),
+    // Shown when set, so a workspace that drops its sandbox is asked about again.
+    ...(def.sandbox ? [field('sandbox', JSON.stringify(def.sandbox), `on${Object.keys(def.sandbox).length ? `: ${JSON.stringify(def.sandbox)}` : ''}`)] : []),
   ];
   if (def.envFile !== undefined) fields.push(...(await envFileFields(def, ctx)));
   for (const [name, value] of Object.entries(def.env).sort(([a], [b]) => a.localeCompare(b))) {

@@ -1,3 +1,4 @@
+import { DEFAULT_LIMITS, limitsOf, type ServerDefinition } from '../config/serverDefinition';
 import { WrappingServerLog, type LogMethod, type ServerLog } from './serverLog';
 
 export interface LogBounds {
@@ -7,7 +8,13 @@ export interface LogBounds {
   readonly maxLinesPerSecond: number;
 }
 
-export const DEFAULT_LOG_BOUNDS: LogBounds = { maxLineLength: 8_000, maxLinesPerSecond: 200 };
+export const DEFAULT_LOG_BOUNDS: LogBounds = { maxLineLength: DEFAULT_LIMITS.logLineLength, maxLinesPerSecond: DEFAULT_LIMITS.logLinesPerSecond };
+
+/** A server's log bounds from its `limits` settings. */
+export function logBoundsOf(def: Pick<ServerDefinition, 'limits'>): LogBounds {
+  const limits = limitsOf(def);
+  return { maxLineLength: limits.logLineLength, maxLinesPerSecond: limits.logLinesPerSecond };
+}
 
 /**
  * A server's log with limits: what a server sends (stderr, `notifications/message`, traffic at

@@ -7,6 +7,8 @@ export interface HostClientHooks {
   readonly listChanged: ClientOptions['listChanged'];
   /** Runs work during which the server waits for the host (its idle timeout stands still). */
   whileHostWaits<T>(work: () => Promise<T>): Promise<T>;
+  /** `roots/list` and `ping` requests answered per minute each (`limits.serverRequestsPerMinute`). */
+  readonly serverRequestsPerMinute: number;
 }
 
 /**
@@ -24,7 +26,7 @@ export function createHostClient(deps: ServerConnectionDeps, options: ClientOpti
     },
     listChanged: hooks.listChanged,
   });
-  const limited = rateLimited(deps.log);
+  const limited = rateLimited(deps.log, hooks.serverRequestsPerMinute);
   client.setRequestHandler('roots/list', async () => limited('roots/list', () => ({ roots: deps.roots().map((r) => ({ uri: r.uri, name: r.name })) })));
   client.setRequestHandler('ping', async () => limited('ping', () => ({})));
   const sampling = deps.sampling;
@@ -44,24 +46,21 @@ export function createHostClient(deps: ServerConnectionDeps, options: ClientOpti
   return client;
 }
 
-/** How many `roots/list` (and, apart, `ping`) requests one server may send in any minute. */
-export const SERVER_REQUESTS_PER_MINUTE = 600;
-
 /**
- * Answers within {@link SERVER_REQUESTS_PER_MINUTE} per method and refuses the excess with an
- * error the server can read; the log gets one line per burst, not one per refused request.
+ * Answers `perMinute` requests per method in any minute and refuses the excess with an error the
+ * server can read; the log gets one line per burst, not one per refused request.
  */
-function rateLimited(log: ServerLog) {
+function rateLimited(log: ServerLog, perMinute: number) {
   const limiter = new RequestRateLimiter();
   const refusing = new Set<string>();
   return <T>(method: string, answer: () => T): T => {
-    const wait = limiter.refusal(method, SERVER_REQUESTS_PER_MINUTE);
+    const wait = limiter.refusal(method, perMinute);
     if (wait === undefined) {
       refusing.delete(method);
       return answer();
     }
-    if (!refusing.has(method)) log.warn(`The server sent more than ${SERVER_REQUESTS_PER_MINUTE} ${method} requests in a minute; MCP Host refuses the rest for ${wait} s.`);
+    if (!refusing.has(method)) log.warn(`The server sent more than ${perMinute} ${method} requests in a minute; MCP Host refuses the rest for ${wait} s (limits.serverRequestsPerMinute).`);
     refusing.add(method);
-    throw new ProtocolError(-32603, `Too many ${method} requests: MCP Host answers at most ${SERVER_REQUESTS_PER_MINUTE} a minute (next in ${wait} s).`);
+    throw new ProtocolError(-32603, `Too many ${method} requests: MCP Host answers at most ${perMinute} a minute (next in ${wait} s).`);
   };
 }

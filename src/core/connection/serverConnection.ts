@@ -1,5 +1,5 @@
 import { Client, LOG_LEVEL_META_KEY, SdkError, SdkErrorCode, type ClientOptions, type RequestOptions, type Resource } from '@modelcontextprotocol/client';
-import type { ResolvedServerDefinition } from '../config/serverDefinition';
+import { limitsOf, type ResolvedServerDefinition } from '../config/serverDefinition';
 import { Emitter, type Disposable } from '../events';
 import { HostWaits } from './hostWaits';
 import { RestartPolicy } from './restartPolicy';
@@ -55,7 +55,7 @@ export class ServerConnection implements Disposable {
   ) {
     this.policy = new RestartPolicy(definition.restart);
     this.stderr = new StderrTail(deps.log);
-    this.lists = new ServerLists(deps.log, definition.requestTimeoutMs, () => this.fire(), () => this.session?.client);
+    this.lists = new ServerLists(deps.log, definition.requestTimeoutMs, () => this.fire(), () => this.session?.client, limitsOf(definition).maxTools);
     this.watches = new ResourceWatches({
       client: () => (this.takesResourceSubscriptions ? this.session?.client : undefined),
       request: (label, run) => this.request(label, run),
@@ -323,6 +323,7 @@ export class ServerConnection implements Disposable {
       log: this.deps.log,
       authProvider: this.deps.authorization,
       ledger: this.deps.ledger,
+      fetch: this.deps.fetch,
       sandbox: this.deps.sandbox && { runtime: this.deps.sandbox, rootPaths: () => rootPaths(this.deps.roots()) },
       createClient: (options: ClientOptions) => this.createClient(options, generation),
       onTransport: (created: CreatedTransport) => {
@@ -336,6 +337,7 @@ export class ServerConnection implements Disposable {
 
   private createClient(options: ClientOptions, generation: number): Client {
     return createHostClient(this.deps, options, {
+      serverRequestsPerMinute: limitsOf(this.definition).serverRequestsPerMinute,
       listChanged: this.lists.changeHandlers(
         () => this.session?.client,
         () => generation === this.generation,

@@ -1,4 +1,4 @@
-import type { CreateMessageRequest, CreateMessageResult, CreateMessageResultWithTools, ElicitRequest, ElicitResult, OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { FetchLike, CreateMessageRequest, CreateMessageResult, CreateMessageResultWithTools, ElicitRequest, ElicitResult, OAuthClientProvider } from '@modelcontextprotocol/client';
 import type { ResolvedRoot } from '../config/serverDefinition';
 import type { EraPinStore } from './eraPins';
 import type { ExecutableResolver } from './executableResolver';
@@ -19,6 +19,8 @@ export interface ServerConnectionDeps {
   readonly ledger?: ProcessLedger;
   /** Runs the server sandboxed when its settings ask for it; without it such a server fails to start. */
   readonly sandbox?: ProcessSandbox;
+  /** Reaches HTTP servers through the editor's proxy and certificates; the global fetch without it. */
+  readonly fetch?: FetchLike;
   /** Secrets the definition resolved: status reasons show their placeholders instead. */
   readonly secrets?: readonly ResolvedSecret[];
   /** The roots this server sees right now. */

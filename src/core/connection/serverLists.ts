@@ -28,6 +28,7 @@ export class ServerLists {
     private readonly timeoutMs: number,
     private readonly onChange: () => void,
     client: () => Client | undefined,
+    private readonly maxTools?: number,
   ) {
     this.resourcePages = new ResourcePages(
       (cursor) => {
@@ -132,7 +133,7 @@ export class ServerLists {
    * the list it returns lets the server's own log name each dropped tool.
    */
   observeIncoming(message: unknown): void {
-    dropUnusableTools(message, this.log);
+    dropUnusableTools(message, this.log, this.maxTools);
     const tools = (message as { result?: { tools?: unknown } } | undefined)?.result?.tools;
     if (!Array.isArray(tools)) return;
     for (const tool of tools as { name?: unknown; inputSchema?: unknown }[]) {

@@ -1,4 +1,4 @@
-import { Client, SdkErrorCode, type ClientOptions, type OAuthClientProvider, type PriorDiscovery } from '@modelcontextprotocol/client';
+import { Client, SdkErrorCode, type ClientOptions, type FetchLike, type OAuthClientProvider, type PriorDiscovery } from '@modelcontextprotocol/client';
 import type { ResolvedServerDefinition, TransportKind } from '../config/serverDefinition';
 import { needsAuthorization } from '../auth/authorizationFailure';
 import type { EraPinStore } from './eraPins';
@@ -24,6 +24,8 @@ export interface SessionOpenerDeps {
   readonly ledger?: ProcessLedger;
   /** Runs servers whose settings ask for it sandboxed. */
   readonly sandbox?: TransportSandbox;
+  /** Reaches HTTP servers (proxy, certificates). */
+  readonly fetch?: FetchLike;
   /** Builds a configured client (capabilities, handlers); called once per attempt. */
   createClient(options: ClientOptions): Client;
   /** Lets the caller hook the transport (stderr, pid) before it starts. */

@@ -21,6 +21,7 @@ const TAIL_IN_REASON = 3;
 const LINE_IN_REASON = 200;
 
 interface ErrorNode {
+  readonly name?: unknown;
   readonly message?: unknown;
   readonly code?: unknown;
   readonly status?: unknown;
@@ -81,6 +82,7 @@ function endpoint(node: ErrorNode, ctx: StartFailureContext): string {
 
 function networkReason(chain: readonly ErrorNode[], ctx: StartFailureContext): string | undefined {
   for (const node of chain) {
+    if (node.name === 'ProxyRefusedError' && typeof node.message === 'string') return node.message;
     const code = typeof node.code === 'string' ? node.code : undefined;
     if (!code) continue;
     if (code === 'ECONNREFUSED') return `connection refused: nothing is listening at ${endpoint(node, ctx)} (ECONNREFUSED); is the server running?`;
@@ -88,6 +90,9 @@ function networkReason(chain: readonly ErrorNode[], ctx: StartFailureContext): s
     if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return `connecting to ${endpoint(node, ctx)} timed out (${code})`;
     if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return `${endpoint(node, ctx)} closed the connection (${code})`;
     if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `${endpoint(node, ctx)} cannot be reached (${code})`;
+    if (/^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT_LOCALLY|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_UNTRUSTED)$/.test(code)) {
+      return `the certificate of ${endpoint(node, ctx)} is not trusted (${code}): add the certificate that signed it to the system's trusted certificates or to NODE_EXTRA_CA_CERTS, or (not recommended) turn off "http.proxyStrictSSL"`;
+    }
     if (/^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)/.test(code)) {
       const hint = code === 'ERR_SSL_WRONG_VERSION_NUMBER' ? '; does the server speak plain http:// instead of https://?' : '';
       return `the TLS connection to ${endpoint(node, ctx)} failed (${code})${hint}`;

@@ -1,3 +1,4 @@
+import { DEFAULT_LIMITS } from '../config/serverDefinition';
 import type { ServerLog } from './serverLog';
 
 /**
@@ -7,22 +8,20 @@ import type { ServerLog } from './serverLog';
 export const MAX_SCHEMA_DEPTH = 128;
 /** Nodes (objects, arrays, values) in one tool's schemas. */
 export const MAX_SCHEMA_NODES = 50_000;
-/** Tools in one `tools/list` page. */
-export const MAX_TOOLS_PER_PAGE = 20_000;
 
 /**
  * Drops, from a `tools/list` result before the client library parses it, the tools nothing could
  * use safely: schemas nested deeper than {@link MAX_SCHEMA_DEPTH} or larger than
- * {@link MAX_SCHEMA_NODES} nodes, and tools beyond {@link MAX_TOOLS_PER_PAGE}. The rest of the list
+ * {@link MAX_SCHEMA_NODES} nodes, and tools beyond `maxTools` (the `limits` setting). The rest of the list
  * stays; each dropped tool is named in the server's log with why. Walks iteratively: a schema
  * 10,000 levels deep must not take the host's stack with it.
  */
-export function dropUnusableTools(message: unknown, log: ServerLog): void {
+export function dropUnusableTools(message: unknown, log: ServerLog, maxTools = DEFAULT_LIMITS.maxTools): void {
   const tools = (message as { result?: { tools?: unknown } } | undefined)?.result?.tools;
   if (!Array.isArray(tools)) return;
-  if (tools.length > MAX_TOOLS_PER_PAGE) {
-    log.warn(`The server listed ${tools.length} tools in one page; only the first ${MAX_TOOLS_PER_PAGE} are used.`);
-    tools.length = MAX_TOOLS_PER_PAGE;
+  if (tools.length > maxTools) {
+    log.warn(`The server listed ${tools.length} tools in one page; only the first ${maxTools} are used (limits.maxTools).`);
+    tools.length = maxTools;
   }
   for (let i = tools.length - 1; i >= 0; i--) {
     const tool = tools[i] as { name?: unknown; inputSchema?: unknown; outputSchema?: unknown } | null;

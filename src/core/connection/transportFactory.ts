@@ -1,7 +1,7 @@
-import { SSEClientTransport, StreamableHTTPClientTransport, type OAuthClientProvider, type Transport } from '@modelcontextprotocol/client';
+import { SSEClientTransport, StreamableHTTPClientTransport, type FetchLike, type OAuthClientProvider, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { promises as fs } from 'node:fs';
-import type { ResolvedServerDefinition, TransportKind } from '../config/serverDefinition';
+import { DEFAULT_LIMITS, limitsOf, type ResolvedServerDefinition, type TransportKind } from '../config/serverDefinition';
 import type { ExecutableResolver } from './executableResolver';
 import type { ServerLog } from './serverLog';
 import { inOwnProcessGroup, watchChildProcess, type ChildProcessRecord } from './childProcessWatch';
@@ -11,7 +11,7 @@ import type { Launch, ProcessSandbox, SandboxedLaunch } from './processSandbox';
 import { sandboxPolicy, type SandboxPolicy } from './sandboxPolicy';
 
 /** Large resources arrive as one base64 line; the SDK's 10 MB default would drop the connection. */
-export const STDIO_MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
+export const STDIO_MAX_MESSAGE_BYTES = DEFAULT_LIMITS.maxMessageMB * 1024 * 1024;
 
 export interface CreatedTransport {
   readonly transport: Transport;
@@ -34,6 +34,8 @@ export interface TransportExtras {
   readonly authProvider?: OAuthClientProvider;
   readonly ledger?: ProcessLedger;
   readonly sandbox?: TransportSandbox;
+  /** How HTTP servers are reached (proxy, certificates); the global fetch without it. */
+  readonly fetch?: FetchLike;
 }
 
 /**
@@ -64,7 +66,7 @@ export async function createTransport(
   kind: TransportKind = def.transport,
   extras: TransportExtras = {},
 ): Promise<CreatedTransport> {
-  const { authProvider, ledger } = extras;
+  const { authProvider, ledger, fetch } = extras;
   if (kind === 'stdio') {
     if (def.cwd !== undefined && !(await isDirectory(def.cwd))) {
       throw new Error(`the working directory "${def.cwd}" does not exist; set "cwd" to an existing folder`);
@@ -86,7 +88,7 @@ export async function createTransport(
       launch = await extras.sandbox.runtime.wrap(launch, policy);
     }
     const group = inOwnProcessGroup(launch.command, launch.args);
-    const stdio = new OwnedStdioTransport({ command: group.command, args: group.args, env: { ...launch.env }, cwd: def.cwd, stderr: 'pipe', maxBufferSize: STDIO_MAX_MESSAGE_BYTES });
+    const stdio = new OwnedStdioTransport({ command: group.command, args: group.args, env: { ...launch.env }, cwd: def.cwd, stderr: 'pipe', maxBufferSize: limitsOf(def).maxMessageMB * 1024 * 1024 });
     const recorded = ledger && { add: (pid: number) => ledger.add(pid, def.id), remove: (pid: number) => ledger.remove(pid) };
     const child = watchChildProcess(stdio, group.ownGroup, recorded);
     if ('release' in launch) void child.exited.then((launch as SandboxedLaunch).release);
@@ -94,8 +96,8 @@ export async function createTransport(
   }
   const url = new URL(def.url ?? '');
   const requestInit: RequestInit = { headers: { ...def.headers } };
-  if (kind === 'sse') return { transport: new SSEClientTransport(url, { requestInit, authProvider }), kind };
-  return { transport: new StreamableHTTPClientTransport(url, { requestInit, authProvider }), kind };
+  if (kind === 'sse') return { transport: new SSEClientTransport(url, { requestInit, authProvider, fetch }), kind };
+  return { transport: new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch }), kind };
 }
 
 /**

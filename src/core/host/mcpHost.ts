@@ -1,4 +1,4 @@
-import { type CallToolResult, type CompleteRequest, type GetPromptResult, type Progress, type ReadResourceResult, type Resource } from '@modelcontextprotocol/client';
+import { type CallToolResult, type CompleteRequest, type FetchLike, type GetPromptResult, type Progress, type ReadResourceResult, type Resource } from '@modelcontextprotocol/client';
 import { definitionHash } from '../config/definitionHash';
 import { DEFAULT_ELICITATIONS_PER_MINUTE, DEFAULT_SAMPLING_POLICY, describeTarget, whatRuns, NO_TOOL_POLICY, type FolderRef, type SamplingPolicy, type ServerDefinition, type ServerSettingsEntry, type ToolPolicySettings } from '../config/serverDefinition';
 import { ServerConfigError, validateServerEntry } from '../config/validateServerEntry';
@@ -6,7 +6,7 @@ import { displayContext, resolveDefinition } from '../config/variableResolver';
 import type { RunField } from '../config/whatRunsSummary';
 import type { EraPinStore } from '../connection/eraPins';
 import type { ExecutableResolver } from '../connection/executableResolver';
-import { BoundedServerLog } from '../connection/boundedLog';
+import { BoundedServerLog, logBoundsOf } from '../connection/boundedLog';
 import { RedactingServerLog, type ResolvedSecret } from '../connection/secretRedaction';
 import { ServerConnection } from '../connection/serverConnection';
 import { McpRequestError, ServerUnavailableError } from '../connection/serverErrors';
@@ -36,6 +36,7 @@ export interface McpHostOptions {
   readonly authorization?: HostAuthorization;
   readonly ledger?: ProcessLedger;
   readonly sandbox?: ProcessSandbox;
+  readonly fetch?: FetchLike;
 }
 
 /** One configured server id: its validated definition, and the connection once it may run. */
@@ -387,9 +388,10 @@ export class McpHost implements Disposable {
       authorization,
       ledger: this.options.ledger,
       sandbox: this.options.sandbox,
+      fetch: this.options.fetch,
       resolver: this.options.resolver,
       eraPins: this.options.eraPins,
-      log: new RedactingServerLog(new BoundedServerLog(env.logFor(def.id)), secrets),
+      log: new RedactingServerLog(new BoundedServerLog(env.logFor(def.id), logBoundsOf(resolved)), secrets),
       secrets,
       roots: () => this.roots.rootsFor(resolved),
       onResourceUpdated: (uri) => this.resourceUpdated.fire({ serverId: def.id, uri }),

@@ -51,13 +51,22 @@ export class Workbench {
   async openMcpView(): Promise<Locator> {
     const view = this.serversPane();
     // Its activity-bar icon toggles the container: click it only when the container is not the
-    // active one (a reloaded window restores it open, and may take a while to show its list).
+    // active one. A reloaded window restores it open, and may do so after a click of ours
+    // (closing it again): so look again until the list shows.
     const icon = this.page.locator('.activitybar .action-item').filter({ has: this.page.locator('[aria-label^="MCP"]') }).first();
     await icon.waitFor({ timeout: 90_000 });
-    const active = await icon.evaluate((item) => item.classList.contains('checked') || item.querySelector('[aria-expanded="true"], [aria-pressed="true"]') !== null);
-    if (!active && !(await view.locator('.monaco-list').isVisible().catch(() => false))) await icon.locator('a, .action-label').first().click();
-    await view.locator('.monaco-list').waitFor({ timeout: 60_000 });
-    return view;
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      if (await view.locator('.monaco-list').isVisible().catch(() => false)) return view;
+      const active = await icon.evaluate((item) => item.classList.contains('checked') || item.querySelector('[aria-expanded="true"], [aria-pressed="true"]') !== null);
+      if (!active) await icon.locator('a, .action-label').first().click();
+      try {
+        await view.locator('.monaco-list').waitFor({ timeout: 5_000 });
+        return view;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+      }
+    }
   }
 
   /** The tree row of a server in the MCP Servers view. */

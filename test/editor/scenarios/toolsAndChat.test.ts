@@ -129,7 +129,7 @@ describe('Tools, prompts and chat in a real VS Code', function () {
 
   it('lets another agent list and call MCP tools through the language-model tools, confirmed by the user', async () => {
     const listing = JSON.parse(await editor.control<string>('invokeLmTool', { name: 'mcpHost_listTools', input: { server: 'fixture' } })) as { server: string; tool: string }[];
-    assert.ok(listing.length === 15 && listing.every((t) => t.server === 'fixture'), JSON.stringify(listing.map((t) => t.tool)));
+    assert.ok(listing.length === 16 && listing.every((t) => t.server === 'fixture'), JSON.stringify(listing.map((t) => t.tool)));
     const call = editor.control<string>('invokeLmTool', { name: 'mcpHost_callTool', input: { server: 'fixture', tool: 'echo', arguments: { text: 'from an agent' } } });
     await approve('Run', [/A chat model wants to run this tool\./, /MCP server "fixture": run tool "echo"/, /"text": "from an agent"/]);
     assert.equal(await call, 'from an agent');

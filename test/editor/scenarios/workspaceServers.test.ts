@@ -65,7 +65,7 @@ describe('Workspace servers in a real VS Code', function () {
   it('lists a server’s tools and prompts under it', async () => {
     await editor.workbench.serverRow('fixture').click();
     await editor.workbench.page.keyboard.press('ArrowRight');
-    const toolsGroup = editor.workbench.page.locator('.pane .monaco-list-row', { hasText: 'Tools (15)' });
+    const toolsGroup = editor.workbench.page.locator('.pane .monaco-list-row', { hasText: 'Tools (16)' });
     await toolsGroup.waitFor();
     await toolsGroup.click();
     await editor.workbench.page.keyboard.press('ArrowRight');

@@ -98,4 +98,13 @@ describe('what a server runs, as consent shows it', () => {
     ]);
     assert.deepEqual(changedFields(after, after), []);
   });
+
+  it('shows the sandbox settings of a sandboxed server, and a sandbox dropped as a change', async () => {
+    const ctx = context();
+    const boxed = await summarizeWhatRuns(definition({ command: 'node', sandbox: { network: { allowedDomains: ['api.example.com'] } } }), ctx);
+    assert.ok(shown(boxed).includes('sandbox: on: {"network":{"allowedDomains":["api.example.com"]}}'), shown(boxed).join('\n'));
+    assert.ok(shown(await summarizeWhatRuns(definition({ command: 'node', sandbox: true }), ctx)).includes('sandbox: on'));
+    const open = await summarizeWhatRuns(definition({ command: 'node' }), ctx);
+    assert.deepEqual(changedFields(boxed, open), [{ field: 'sandbox', before: 'on: {"network":{"allowedDomains":["api.example.com"]}}' }]);
+  });
 });

@@ -160,6 +160,17 @@ describe('ServerConnection against real fixture servers', () => {
     assert.equal(connection.snapshot().status, 'running');
   });
 
+  it('takes its limits from the settings: server requests a minute, and the largest stdio message', async function () {
+    this.timeout(30_000);
+    const { connection, log } = connect(stdioDefinition('limited', fixture('legacyStdio'), { limits: { serverRequestsPerMinute: 50, maxMessageMB: 1 } }));
+    await connection.start();
+    const call = async (name: string, args: Record<string, unknown>) => text((await connection.request('tools/call', (c, o) => c.callTool({ name, arguments: args }, o))) as { content: unknown[] });
+    assert.match(await call('storm', { method: 'roots/list', count: 80 }), /^answered 50, refused 30: .*at most 50 a minute/);
+    assert.ok(log.lines.some((l) => l.includes('more than 50 roots/list requests in a minute') && l.includes('(limits.serverRequestsPerMinute)')));
+    await assert.rejects(call('payload', { bytes: 2 * 1024 * 1024 }), /MCP server "limited"/);
+    assert.match(log.text(), /1048576/);
+  });
+
   it('times out a request that gets no answer, says which server and how long, and cancels it on the wire', async () => {
     const log = new RecordingLog('trace');
     const { connection } = connect(stdioDefinition('hangs', fixture('legacyStdio'), { requestTimeoutMs: 1_000 }), { log });

@@ -1,5 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { dropUnusableTools, MAX_SCHEMA_DEPTH, MAX_TOOLS_PER_PAGE } from '../../../src/core/connection/toolListLimits';
+import { DEFAULT_LIMITS } from '../../../src/core/config/serverDefinition';
+import { dropUnusableTools, MAX_SCHEMA_DEPTH } from '../../../src/core/connection/toolListLimits';
+
+const MAX_TOOLS_PER_PAGE = DEFAULT_LIMITS.maxTools;
 import { connect, disposeConnections } from '../support/connections';
 import { fixture, RecordingLog, stdioDefinition } from '../support/fixtures';
 
@@ -45,6 +48,14 @@ describe('tools nothing could use safely', function () {
     assert.equal(message.result.tools[0].name, 't0');
     assert.match(log.text(), new RegExp(`listed ${MAX_TOOLS_PER_PAGE + 11} tools in one page; only the first ${MAX_TOOLS_PER_PAGE} are used`));
     assert.match(log.text(), /Tool "wide" was left out: its schema has more than 50000 parts/);
+  });
+
+  it('takes the per-page limit from the settings (limits.maxTools)', () => {
+    const log = new RecordingLog();
+    const message = { result: { tools: Array.from({ length: 12 }, (_, i) => ({ name: `t${i}`, inputSchema: { type: 'object' } })) } };
+    dropUnusableTools(message, log, 5);
+    assert.deepEqual(message.result.tools.map((t) => t.name), ['t0', 't1', 't2', 't3', 't4']);
+    assert.match(log.text(), /listed 12 tools in one page; only the first 5 are used \(limits\.maxTools\)/);
   });
 
   it('leaves every other message alone', () => {

@@ -193,6 +193,24 @@ describe('McpHost', () => {
     assert.ok(fired > 0);
   });
 
+  it('bounds each server\'s log by its own limits settings', async () => {
+    const { host, env } = harness();
+    hosts.push(host);
+    await host.applySettings(entries({
+      tight: legacy({ args: [fixture('legacyStdio'), '--stderr-long-line', '5000', '--stderr-flood', '500'], limits: { logLineLength: 300, logLinesPerSecond: 20 } }),
+      loose: legacy({ args: [fixture('legacyStdio'), '--stderr-long-line', '5000'] }),
+    }));
+    await running(host, 'tight');
+    await running(host, 'loose');
+    const tight = (env.logFor('tight') as RecordingLog).lines;
+    const long = tight.find((l) => l.includes('fixture: long'))!;
+    assert.ok(long.length < 400 && /… \(\d+ more characters\)$/.test(long), long.slice(0, 400));
+    assert.ok(tight.filter((l) => l.includes('fixture: flood line')).length <= 20);
+    await waitFor('the count of dropped lines', () => tight.some((l) => /\d+ log line\(s\) dropped: more than 20 in a second\./.test(l)), 5_000);
+    const loose = (env.logFor('loose') as RecordingLog).lines.find((l) => l.includes('fixture: long'))!;
+    assert.ok(loose.length > 5000, 'the default bounds keep a 5,000-character line whole');
+  });
+
   it('fails a call to an unknown server or a stopped one with a clear message', async () => {
     const { host } = harness();
     hosts.push(host);

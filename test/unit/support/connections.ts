@@ -1,3 +1,4 @@
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { definitionHash } from '../../../src/core/config/definitionHash';
 import type { ResolvedRoot, ResolvedServerDefinition } from '../../../src/core/config/serverDefinition';
 import { InMemoryEraPinStore } from '../../../src/core/connection/eraPins';
@@ -11,7 +12,7 @@ const resolver = new ExecutableResolver();
 const connections: ServerConnection[] = [];
 
 /** A ServerConnection over a real server, disposed after each test of the file that uses it. */
-export function connect(def: ResolvedServerDefinition, opts: { pins?: InMemoryEraPinStore; log?: RecordingLog; roots?: () => ResolvedRoot[]; ledger?: ProcessLedger; sandbox?: ProcessSandbox } = {}) {
+export function connect(def: ResolvedServerDefinition, opts: { pins?: InMemoryEraPinStore; log?: RecordingLog; roots?: () => ResolvedRoot[]; ledger?: ProcessLedger; sandbox?: ProcessSandbox; fetch?: FetchLike } = {}) {
   const log = opts.log ?? new RecordingLog();
   const connection = new ServerConnection(def, definitionHash(def), def.command ?? def.url ?? '', {
     clientInfo: { name: 'mcp-host-tests', version: '0.0.0' },
@@ -21,6 +22,7 @@ export function connect(def: ResolvedServerDefinition, opts: { pins?: InMemoryEr
     roots: opts.roots ?? (() => [{ uri: 'file:///work/project', name: 'project' }]),
     ledger: opts.ledger,
     sandbox: opts.sandbox,
+    fetch: opts.fetch,
   });
   connections.push(connection);
   return { connection, log };
