@@ -1,6 +1,6 @@
 import { promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { isAlive, terminateGroup } from './processTree';
+import { groupAlive, terminateGroup } from './processTree';
 
 /** One stdio server process a window started: it leads its own process group (Linux, `setsid`). */
 interface LedgerEntry {
@@ -132,5 +132,5 @@ function ownerOf(pid: number): { pid: number; started: string } | undefined {
 function leftover(entry: LedgerEntry): boolean {
   const leaderStarted = startTimeOf(entry.pid);
   if (leaderStarted !== undefined) return leaderStarted === entry.started && groupOf(entry.pid) === entry.pid;
-  return isAlive(-entry.pid);
+  return groupAlive(entry.pid);
 }

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 
 /** Every descendant of a process (children, grandchildren…), so none survives its parent. */
@@ -30,9 +31,23 @@ export function listDescendants(rootPid: number, platform: NodeJS.Platform = pro
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+/**
+ * A process that has ended but was not yet reaped (Linux state `Z`): re-parented children wait
+ * for an init that may be slow to reap them (containers), yet nothing of them runs any more.
+ */
+function isZombie(pid: number): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return false;
   }
 }
 
@@ -45,9 +60,10 @@ export async function terminateProcesses(pids: readonly number[], graceMs = 1_00
     return;
   }
   for (const pid of alive) signal(pid, 'SIGTERM');
-  const deadline = Date.now() + graceMs;
-  while (Date.now() < deadline && alive.some(isAlive)) await new Promise((r) => setTimeout(r, 50));
-  for (const pid of alive) if (isAlive(pid)) signal(pid, 'SIGKILL');
+  await until(() => !alive.some(isAlive), graceMs);
+  const left = alive.filter(isAlive);
+  for (const pid of left) signal(pid, 'SIGKILL');
+  await until(() => !left.some(isAlive), KILL_WAIT_MS);
 }
 
 /**
@@ -55,11 +71,44 @@ export async function terminateProcesses(pids: readonly number[], graceMs = 1_00
  * SIGKILL to what is left after the grace period. Members whose parent died are still members.
  */
 export async function terminateGroup(pgid: number, graceMs = 1_000): Promise<void> {
-  if (process.platform === 'win32' || !isAlive(-pgid)) return;
+  if (process.platform === 'win32' || !groupAlive(pgid)) return;
   signal(-pgid, 'SIGTERM');
-  const deadline = Date.now() + graceMs;
-  while (Date.now() < deadline && isAlive(-pgid)) await new Promise((r) => setTimeout(r, 50));
-  if (isAlive(-pgid)) signal(-pgid, 'SIGKILL');
+  await until(() => !groupAlive(pgid), graceMs);
+  if (!groupAlive(pgid)) return;
+  signal(-pgid, 'SIGKILL');
+  await until(() => !groupAlive(pgid), KILL_WAIT_MS);
+}
+
+/** How long a SIGKILLed process may take to be gone before the host moves on. */
+const KILL_WAIT_MS = 1_000;
+
+async function until(done: () => boolean, withinMs: number): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+}
+
+/** Whether a process group has a member that still runs (ended, unreaped members do not count). */
+export function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  if (process.platform !== 'linux') return true;
+  try {
+    return readdirSync('/proc').some((entry) => {
+      if (!/^\d+$/.test(entry)) return false;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return Number(fields[2]) === pgid && fields[0] !== 'Z';
+      } catch {
+        return false; // gone meanwhile
+      }
+    });
+  } catch {
+    return true;
+  }
 }
 
 function signal(pid: number, name: NodeJS.Signals): void {

@@ -31,6 +31,8 @@ export class ServerConnection implements Disposable {
   private connectAbort?: AbortController;
   private startPromise?: Promise<void>;
   private restartTimer?: NodeJS.Timeout;
+  /** The ending of the tree of a server that died on its own, while it is under way. */
+  private ending?: Promise<void>;
   private restarting = false;
   /** Bumped by every start and stop; callbacks from an older session compare and bail. */
   private generation = 0;
@@ -137,13 +139,17 @@ export class ServerConnection implements Disposable {
     this.session = undefined;
     this.liveTransport = undefined;
     if (!transport && !session && !this.startPromise) {
+      await this.ending; // the tree of a server that just died may still be ending
       if (this.status !== 'error' || status !== 'stopped') this.setStatus(status, reason);
       return;
     }
     this.setStatus('stopping');
+    const starting = this.startPromise;
     const tree = await processTreeOf(transport, true);
     this.connectAbort?.abort();
     await closeThenEnd((session ? session.client.close() : transport?.transport.close()) ?? undefined, tree);
+    // A start it overtook ends what it started itself (it may have spawned after the tree was read).
+    await Promise.race([starting, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
     this.disposeSession();
     this.lists.clear();
     this.setStatus(status, reason);
@@ -262,11 +268,14 @@ export class ServerConnection implements Disposable {
     this.setStatus('starting', this.restarting ? this.reason : undefined);
     const def = this.definition;
     this.deps.log.info(def.transport === 'stdio' ? `Starting: ${this.target}${def.cwd ? ` (in ${def.cwd})` : ''}` : `Connecting to ${this.target} (${def.transport === 'sse' ? 'HTTP+SSE' : 'Streamable HTTP'})`);
+    // What this attempt started, so a stop that overtakes it can end it (children included).
+    let started: CreatedTransport | undefined;
+    const endOvertaken = async (closing?: Promise<unknown>) => closeThenEnd(closing?.catch(() => undefined), await processTreeOf(started, true));
     const attempt = async () => {
       try {
-        const session = await openSession(this.definition, this.hash, this.sessionDeps(generation), abort.signal);
+        const session = await openSession(this.definition, this.hash, this.sessionDeps(generation, (created) => (started = created)), abort.signal);
         if (generation !== this.generation) {
-          await session.client.close().catch(() => undefined);
+          await endOvertaken(session.client.close());
           return;
         }
         this.session = session;
@@ -283,7 +292,10 @@ export class ServerConnection implements Disposable {
         this.setStatus('running');
         this.watches.renew();
       } catch (error) {
-        if (generation !== this.generation) return;
+        if (generation !== this.generation) {
+          await endOvertaken();
+          return;
+        }
         const tried = this.liveTransport;
         this.liveTransport = undefined;
         const auth = this.deps.authorization && (await authorizationOutcome(error, this.target));
@@ -316,7 +328,7 @@ export class ServerConnection implements Disposable {
     return this.startPromise;
   }
 
-  private sessionDeps(generation: number) {
+  private sessionDeps(generation: number, onCreated: (created: CreatedTransport) => void) {
     return {
       resolver: this.deps.resolver,
       eraPins: this.deps.eraPins,
@@ -327,6 +339,7 @@ export class ServerConnection implements Disposable {
       sandbox: this.deps.sandbox && { runtime: this.deps.sandbox, rootPaths: () => rootPaths(this.deps.roots()) },
       createClient: (options: ClientOptions) => this.createClient(options, generation),
       onTransport: (created: CreatedTransport) => {
+        onCreated(created);
         if (generation !== this.generation) return;
         this.liveTransport = created;
         this.stderr.follow(created);
@@ -363,17 +376,20 @@ export class ServerConnection implements Disposable {
 
   private async onClosed(generation: number): Promise<void> {
     if (generation !== this.generation || this.status === 'stopping') return;
-    this.generation++;
+    const closed = ++this.generation;
     const child = this.liveTransport?.child;
     // Its children outlive it, re-parented: its process group still holds them.
-    const tree = await processTreeOf(this.liveTransport, false);
+    const transport = this.liveTransport;
     this.session = undefined;
     this.liveTransport = undefined;
     this.disposeSession();
     this.lists.clear();
-    await endProcessTree(tree);
+    // What it left running ends meanwhile: a stop waits for it, a restart starts after it.
+    const ending = processTreeOf(transport, false).then(endProcessTree);
+    this.ending = ending;
+    void ending.finally(() => this.ending === ending && (this.ending = undefined));
     const why = child?.ended ? `the server stopped answering: ${child.ended}` : child?.exit ? describeExit(child.exit) : 'the server stopped unexpectedly';
-    this.scheduleRestart(`${why}${lastOutput(this.stderr.lines)}`);
+    if (closed === this.generation) this.scheduleRestart(`${why}${lastOutput(this.stderr.lines)}`);
   }
 
   private scheduleRestart(why: string): void {
@@ -392,7 +408,9 @@ export class ServerConnection implements Disposable {
     const generation = this.generation;
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
-      if (generation === this.generation) void this.launch();
+      void Promise.resolve(this.ending).then(() => {
+        if (generation === this.generation) void this.launch();
+      });
     }, decision.delayMs);
   }
 

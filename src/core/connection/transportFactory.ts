@@ -1,4 +1,6 @@
-import { SSEClientTransport, StreamableHTTPClientTransport, type FetchLike, type OAuthClientProvider, type Transport } from '@modelcontextprotocol/client';
+import { SdkError, SdkErrorCode, serializeMessage, SSEClientTransport, StreamableHTTPClientTransport, type FetchLike, type JSONRPCMessage, type OAuthClientProvider, type Transport } from '@modelcontextprotocol/client';
+import type { ChildProcess } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { promises as fs } from 'node:fs';
 import { DEFAULT_LIMITS, limitsOf, type ResolvedServerDefinition, type TransportKind } from '../config/serverDefinition';
@@ -9,6 +11,9 @@ import { LinearReadBuffer } from './linearReadBuffer';
 import type { ProcessLedger } from './processLedger';
 import type { Launch, ProcessSandbox, SandboxedLaunch } from './processSandbox';
 import { sandboxPolicy, type SandboxPolicy } from './sandboxPolicy';
+
+/** How long the stdio reader hands on messages before it lets the event loop run. */
+const READ_SLICE_MS = 10;
 
 /** Large resources arrive as one base64 line; the SDK's 10 MB default would drop the connection. */
 export const STDIO_MAX_MESSAGE_BYTES = DEFAULT_LIMITS.maxMessageMB * 1024 * 1024;
@@ -51,6 +56,59 @@ class OwnedStdioTransport extends StdioClientTransport {
     // The library's line buffer is quadratic in the message size; ours is linear (same contract).
     const self = this as unknown as { _readBuffer?: unknown };
     if ('_readBuffer' in self) self._readBuffer = new LinearReadBuffer(params.maxBufferSize);
+    // The library's reader is a (TypeScript-)private method its data handler calls on `this`.
+    (this as unknown as { processReadBuffer: () => void }).processReadBuffer = () => this.readSliced();
+  }
+
+  /**
+   * Hands messages on as the library does, but yields to the event loop every
+   * {@link READ_SLICE_MS}: a server that sends thousands of messages at once (a storm of
+   * requests) then never stalls the extension host for longer than a slice. Order is kept.
+   */
+  private readSliced(): void {
+    if (this.resumeScheduled) return;
+    const buffer = (this as unknown as { _readBuffer: { readMessage(): JSONRPCMessage | null } })._readBuffer;
+    const until = performance.now() + READ_SLICE_MS;
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = buffer.readMessage();
+      } catch (error) {
+        this.onerror?.(error as Error);
+        continue;
+      }
+      if (message === null) return;
+      this.onmessage?.(message);
+      if (performance.now() > until) {
+        this.resumeScheduled = true;
+        setImmediate(() => {
+          this.resumeScheduled = false;
+          this.readSliced();
+        });
+        return;
+      }
+    }
+  }
+
+  private resumeScheduled = false;
+  private drained?: Promise<void>;
+
+  /**
+   * As the library sends, but every send that finds the pipe full waits on one shared `drain`
+   * (the library adds a listener per message: answering a storm of thousands of requests then
+   * costs time quadratic in their number, removing listener after listener).
+   */
+  override send(message: JSONRPCMessage): Promise<void> {
+    const stdin = (this as unknown as { _process?: ChildProcess })._process?.stdin;
+    if (!stdin) return Promise.reject(new SdkError(SdkErrorCode.NotConnected, 'Not connected'));
+    if (stdin.write(serializeMessage(message)) && !this.drained) return Promise.resolve();
+    this.drained ??= new Promise<void>((resolve) =>
+      stdin.once('drain', () => {
+        this.drained = undefined;
+        resolve();
+      }),
+    );
+    return this.drained;
   }
 
   /** Whether the linear line buffer is in place (a library update could rename the field). */

@@ -8,13 +8,12 @@ export class RequestRateLimiter {
   tryAcquire(serverId: string, maxPerMinute: number | undefined): boolean {
     if (maxPerMinute === undefined) return true;
     const now = this.now();
-    const kept = (this.recent.get(serverId) ?? []).filter((t) => now - t < 60_000);
-    if (kept.length >= maxPerMinute) {
-      this.recent.set(serverId, kept);
-      return false;
-    }
-    kept.push(now);
+    const kept = this.recent.get(serverId) ?? [];
     this.recent.set(serverId, kept);
+    // Oldest first: drop what left the window from the front (a storm must not cost a copy per request).
+    while (kept.length > 0 && now - kept[0] >= 60_000) kept.shift();
+    if (kept.length >= maxPerMinute) return false;
+    kept.push(now);
     return true;
   }
 

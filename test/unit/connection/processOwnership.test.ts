@@ -47,6 +47,22 @@ describe('processes the host starts, and servers that stop answering', function 
     await waitFor(`holder ${holder} to end`, () => !isAlive(holder), 5_000);
   });
 
+  it('a stop while a crashed server\'s tree is still ending waits for it, and nothing restarts after it', async () => {
+    const quickRestart = { enabled: true, maxRestarts: 5, windowMs: 60_000, initialDelayMs: 100, maxDelayMs: 100 };
+    const { connection, log } = connect(stdioDefinition('crash-then-stop', fixture('legacyStdio'), { args: ['--stubborn-helper', '--crash-after', '1'], restart: quickRestart }));
+    await connection.start();
+    const [helper] = await waitFor('the helper', () => helperPids(log).length > 0 && helperPids(log));
+    await connection.request('tools/call', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'x' } }, o)).catch(() => undefined);
+    // The helper ignores SIGTERM: ending its group takes the host a second (SIGTERM, then SIGKILL).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.ok(isAlive(helper), 'the helper is still being ended');
+    await connection.stop();
+    assert.equal(isAlive(helper), false, 'stop returned only once the helper was gone');
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    assert.equal(connection.snapshot().status, 'stopped');
+    assert.equal(log.lines.filter((l) => l.startsWith('info Starting:')).length, 1, log.text());
+  });
+
   it('ends the whole group on stop, even a child that left the tree', async () => {
     const { connection, log } = connect(stdioDefinition('family', fixture('legacyStdio'), { args: ['--spawn-helper'] }));
     await connection.start();

@@ -153,8 +153,11 @@ describe('ServerConnection against real fixture servers', () => {
     assert.match(await storm('roots/list', 1000), /^answered 600, refused 400: .*Too many roots\/list requests: MCP Host answers at most 600 a minute \(next in \d+ s\)\.$/);
     assert.match(await storm('ping', 700), /^answered 600, refused 100: .*Too many ping requests/);
     assert.deepEqual(
-      log.lines.filter((l) => l.includes('requests in a minute')).map((l) => l.replace(/\d+ s\.$/, 'N s.')),
-      ['warn The server sent more than 600 roots/list requests in a minute; MCP Host refuses the rest for N s.', 'warn The server sent more than 600 ping requests in a minute; MCP Host refuses the rest for N s.'],
+      log.lines.filter((l) => l.includes('requests in a minute')).map((l) => l.replace(/for \d+ s/, 'for N s')),
+      [
+        'warn The server sent more than 600 roots/list requests in a minute; MCP Host refuses the rest for N s (limits.serverRequestsPerMinute).',
+        'warn The server sent more than 600 ping requests in a minute; MCP Host refuses the rest for N s (limits.serverRequestsPerMinute).',
+      ],
     );
     assert.equal(text((await connection.request('tools/call', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'still here' } }, o))) as { content: unknown[] }), 'still here');
     assert.equal(connection.snapshot().status, 'running');
