@@ -4,7 +4,7 @@
 // server beside it kept answering, whether the state shown was true (within the 1 s liveness
 // bound), and the worst event-loop stall. Prints a Markdown table.
 //   node out/bench/chaos.js [runs=3] [only=<part of a fault's name>]
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import * as path from 'node:path';
 import { definitionHash } from '../src/core/config/definitionHash';
 import { DEFAULT_SAMPLING_POLICY, NO_TOOL_POLICY, type ResolvedServerDefinition } from '../src/core/config/serverDefinition';
@@ -32,6 +32,8 @@ interface Fault {
   readonly calls: Call[];
   /** Let the fault happen (a timer in the server) before calling. */
   readonly delayMs?: number;
+  /** The one big message the fault sends, for the floor: decoding and parsing it in this process. */
+  readonly message?: () => unknown;
 }
 
 const FAULTS: Fault[] = [
@@ -40,9 +42,9 @@ const FAULTS: Fault[] = [
   { name: 'closes stdout, keeps running', args: ['--spawn-helper', '--close-stdout-after-ms', '300'], calls: [tool('hang')] },
   { name: 'ignores stdin EOF and SIGTERM', args: ['--ignore-sigterm', '--spawn-helper'], calls: [echo] },
   { name: 'double-forks a daemon', args: ['--double-fork'], calls: [echo] },
-  { name: '50 MB tool result', args: [], calls: [tool('payload', { bytes: 50_000_000 })] },
-  { name: '20 MB notification', args: [], calls: [tool('log', { level: 'info', text: 'x'.repeat(20_000_000) })] },
-  { name: '20,000 tools', args: ['--extra-tools', '20000'], calls: [echo] },
+  { name: '50 MB tool result', args: [], calls: [tool('payload', { bytes: 50_000_000 })], message: () => ({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'x'.repeat(50_000_000) }] } }) },
+  { name: '20 MB notification', args: [], calls: [tool('log', { level: 'info', text: 'x', times: 20_000_000 })], message: () => ({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', logger: 'fixture', data: 'x'.repeat(20_000_000) } }) },
+  { name: '20,000 tools', args: ['--extra-tools', '20000'], calls: [echo], message: () => ({ jsonrpc: '2.0', id: 1, result: { tools: Array.from({ length: 20_000 }, (_, i) => ({ name: `tool-${i}`, description: `Generated tool ${i}.`, inputSchema: { type: 'object', properties: {}, $schema: 'http://json-schema.org/draft-07/schema#' } })) } }) },
   { name: '10,000-deep tool schema', args: ['--deep-schema-tool', '10000'], calls: [echo] },
   { name: 'storm of 10,000 roots/list', args: [], calls: [tool('storm', { method: 'roots/list', count: 10_000 })] },
   { name: 'flood of 100,000 stderr lines', args: ['--stderr-flood', '100000'], calls: [echo] },
@@ -128,15 +130,28 @@ async function runOnce(fault: Fault, bystander: ServerConnection, run: number): 
   };
 }
 
+/** The least any reader pays for the fault's one big message: UTF-8 decoding and JSON.parse, synchronously. */
+function floorOf(fault: Fault): string {
+  if (!fault.message) return '';
+  const bytes = Buffer.from(`${JSON.stringify(fault.message())}\n`);
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const start = performance.now();
+    JSON.parse(bytes.toString('utf8'));
+    times.push(performance.now() - start);
+  }
+  return `${Math.min(...times).toFixed(0)} ms`;
+}
+
 async function main(): Promise<void> {
   const bystander = connection(definition('bystander', []), new RecordingLog());
   await bystander.start();
-  const rows: string[] = ['| fault | runs | requests settled | survivors | other server answered | state shown true | max event-loop stall |', '| --- | --- | --- | --- | --- | --- | --- |'];
+  const rows: string[] = ['| fault | runs | requests settled | survivors | other server answered | state shown true | max event-loop stall | floor: decode + parse |', '| --- | --- | --- | --- | --- | --- | --- | --- |'];
   for (const fault of FAULTS.filter((f) => !only || f.name.includes(only))) {
     const results: RunResult[] = [];
     for (let run = 0; run < runs; run++) results.push(await runOnce(fault, bystander, run));
     const sum = (f: (r: RunResult) => number) => results.reduce((n, r) => n + f(r), 0);
-    const row = `| ${fault.name} | ${runs} | ${sum((r) => r.settled)}/${sum((r) => r.calls)} | ${sum((r) => r.survivors)} | ${sum((r) => (r.bystander ? 1 : 0))}/${runs} | ${sum((r) => (r.truthful ? 1 : 0))}/${runs} | ${Math.max(...results.map((r) => r.lagMs)).toFixed(0)} ms |`;
+    const row = `| ${fault.name} | ${runs} | ${sum((r) => r.settled)}/${sum((r) => r.calls)} | ${sum((r) => r.survivors)} | ${sum((r) => (r.bystander ? 1 : 0))}/${runs} | ${sum((r) => (r.truthful ? 1 : 0))}/${runs} | ${Math.max(...results.map((r) => r.lagMs)).toFixed(0)} ms | ${floorOf(fault)} |`;
     rows.push(row);
     console.error(row);
   }

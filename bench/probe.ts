@@ -23,7 +23,7 @@ const [scenario, variant, ...rest] = process.argv.slice(2);
 const params = Object.fromEntries(rest.map((kv) => kv.split('=') as [string, string]));
 const num = (key: string, fallback: number) => (params[key] === undefined ? fallback : Number(params[key]));
 const script = path.join(FIXTURES, params.era === 'modern' ? 'modernStdio.js' : 'legacyStdio.js');
-const serverArgs = [script, ...(params.tools ? ['--extra-tools', params.tools] : []), ...(params.resources ? ['--extra-resources', params.resources] : []), ...(scenario === 'sampling' ? ['--sampling-tools'] : [])];
+const serverArgs = [script, ...(params.tools ? ['--extra-tools', params.tools] : []), ...(params.resources ? ['--extra-resources', params.resources] : []), ...(scenario === 'sampling' ? ['--sampling-tools'] : []), ...(params.stubborn ? ['--ignore-sigterm'] : [])];
 const resolver = new ExecutableResolver();
 // Same work: servers get the user's whole environment from the host (proxies, certificates, tokens),
 // so the raw SDK gets it too rather than the SDK's minimal default.
@@ -227,6 +227,20 @@ const scenarios: Record<string, () => Promise<Record<string, number>>> = {
     await client.close();
     return { ms, peakRssMb: process.resourceUsage().maxRSS / 1024 };
   },
+  /** Stopping a server that ignores the end of its input and SIGTERM: host stop vs the library's close. */
+  async stop() {
+    if (variant === 'host') {
+      const c = await hostConnection();
+      const start = performance.now();
+      await c.stop();
+      return { ms: performance.now() - start };
+    }
+    const client = await rawClient();
+    const start = performance.now();
+    await client.close();
+    return { ms: performance.now() - start };
+  },
+
   async payload() {
     const bytes = num('bytes', 1_000_000);
     const kind = params.kind ?? 'resource';

@@ -129,6 +129,11 @@ const tp = compare('throughput', ['host', 'raw'], { calls }, reps, 'callsPerSeco
 results.throughput = tp;
 row(`${calls} concurrent tool calls`, fmt(tp.host, 'calls/s', 0), `${fmt(tp.raw, 'calls/s', 0)} raw SDK`, tp.host / tp.raw, '(higher is better)');
 
+// 6a. Stopping a server that ignores stdin EOF and SIGTERM.
+const stopped = compare('stop', ['host', 'raw'], { stubborn: 1 }, quick ? 1 : 3, 'ms');
+results.stopStubborn = stopped;
+row('stop a server that ignores stdin EOF and SIGTERM', fmt(stopped.host, 'ms', 0), `${fmt(stopped.raw, 'ms', 0)} raw SDK close`, stopped.host / stopped.raw);
+
 // 6b. Sign-in: from Sign In to a running server with its lists, through the authorization server's pages.
 {
   const SIGN_IN_PROBE = path.join(__dirname, 'signInProbe.js');

@@ -1,18 +1,19 @@
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { NetworkFetch } from '../core/connection/networkFetch';
+import { NetworkFetch, type NetworkSettings } from '../core/connection/networkFetch';
 import { networkSettingsFrom, type EditorHttpSettings } from '../core/connection/networkSettings';
 
 /**
  * The host's `fetch` for HTTP servers and sign-in, following the editor's `http.proxy`,
  * `http.noProxy`, `http.proxyStrictSSL`, `http.proxyAuthorization` and `http.systemCertificates`
- * (read again when they change; the next request uses them).
+ * (read again after they change; the next request uses them).
  */
 export function createEditorNetwork(): { readonly network: NetworkFetch } & vscode.Disposable {
-  let settings = readSettings();
-  const network = new NetworkFetch(() => settings);
+  // Read on the first HTTP request, not at activation: the system's certificates take a while.
+  let settings: NetworkSettings | undefined;
+  const network = new NetworkFetch(() => (settings ??= readSettings()));
   const listener = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration('http')) settings = readSettings();
+    if (e.affectsConfiguration('http')) settings = undefined;
   });
   return {
     network,

@@ -57,6 +57,8 @@ export interface ServerDefinition {
   readonly samplingPolicy: SamplingPolicy;
   /** At most this many elicitation requests per minute (`elicitation.maxRequestsPerMinute`). */
   readonly elicitationsPerMinute: number;
+  /** Ping the running server on a timer (`healthCheck`); absent, no pings. */
+  readonly healthCheck?: { readonly intervalSeconds: number; readonly timeoutSeconds?: number };
   /** The `limits` object as written (absent: the defaults); {@link limitsOf} fills in the rest. */
   readonly limits?: Partial<ServerLimits>;
 }

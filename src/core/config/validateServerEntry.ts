@@ -107,6 +107,7 @@ export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation
       samplingPolicy: samplingPolicyOf(value.sampling as Partial<SamplingPolicy> | undefined),
       elicitationsPerMinute: (value.elicitation as { maxRequestsPerMinute?: number } | undefined)?.maxRequestsPerMinute ?? DEFAULT_ELICITATIONS_PER_MINUTE,
       limits: value.limits as ServerDefinition['limits'],
+      healthCheck: value.healthCheck as ServerDefinition['healthCheck'],
     },
   };
 }

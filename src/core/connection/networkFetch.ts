@@ -1,6 +1,13 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { rootCertificates } from 'node:tls';
-import { Agent, ProxyAgent, fetch as undiciFetch, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher, ProxyAgent } from 'undici';
+
+type Undici = typeof import('undici');
+let loaded: Undici | undefined;
+/** undici is half a megabyte of code: loaded with the first HTTP request, not at activation. */
+function undici(): Undici {
+  return (loaded ??= require('undici') as Undici);
+}
 
 /** How HTTP servers are reached: the editor's `http.*` settings (or the proxy environment variables). */
 export interface NetworkSettings {
@@ -32,7 +39,7 @@ export class NetworkFetch {
     const target = new URL(url);
     const dispatcher = this.dispatcherFor(target);
     try {
-      return (await undiciFetch(target, { ...(init as object), dispatcher })) as unknown as Response;
+      return (await undici().fetch(target, { ...(init as object), dispatcher })) as unknown as Response;
     } catch (error) {
       const status = dispatcher === this.built?.proxied ? proxyRefusal(error) : undefined;
       if (status !== undefined) throw new ProxyRefusedError(new URL(this.settings().proxy!).host, target.host, status, error);
@@ -58,7 +65,7 @@ export class NetworkFetch {
     if (this.built?.settings !== settings) {
       void this.dispose();
       const tls = { ca: settings.extraCertificates.length > 0 ? [...rootCertificates, ...settings.extraCertificates] : undefined, rejectUnauthorized: settings.strictSSL };
-      this.built = { settings, direct: new Agent({ connect: tls }), proxied: settings.proxy ? proxyAgent(settings, tls) : undefined };
+      this.built = { settings, direct: new (undici().Agent)({ connect: tls }), proxied: settings.proxy ? proxyAgent(settings, tls) : undefined };
     }
     return this.usesProxy(url) && this.built.proxied ? this.built.proxied : this.built.direct;
   }
@@ -88,7 +95,7 @@ function proxyAgent(settings: NetworkSettings, tls: { ca?: string[]; rejectUnaut
   if (!token && uri.username) token = `Basic ${Buffer.from(`${decodeURIComponent(uri.username)}:${decodeURIComponent(uri.password)}`).toString('base64')}`;
   uri.username = '';
   uri.password = '';
-  return new ProxyAgent({ uri: uri.href, token, requestTls: tls, proxyTls: tls });
+  return new (undici().ProxyAgent)({ uri: uri.href, token, requestTls: tls, proxyTls: tls });
 }
 
 /** `NO_PROXY` matching as curl does it: exact host, domain suffix, optional port, `*` for all. */

@@ -6,7 +6,7 @@ import { RestartPolicy } from './restartPolicy';
 import { describeRequestError, McpRequestError, ServerUnavailableError } from './serverErrors';
 import { ServerLists } from './serverLists';
 import { ResourceWatches } from '../resources/resourceWatches';
-import { mcpLevelFor } from './serverLog';
+import { followLogLevel, mcpLevelFor } from './serverLog';
 import type { ServerSnapshot, ServerStatus } from './serverSnapshot';
 import { StderrTail } from './stderrTail';
 import { closeThenEnd, endProcessTree, processTreeOf, settleExit } from './serverProcessEnd';
@@ -14,6 +14,7 @@ import { openSession, type OpenedSession } from './sessionOpener';
 import { describeExit, describeStartFailure, lastOutput } from './startFailure';
 import { redactSecrets } from './secretRedaction';
 import type { CreatedTransport } from './transportFactory';
+import { startHealthCheck } from './healthCheck';
 import { describeSandboxPolicy, rootPaths, sandboxPolicy } from './sandboxPolicy';
 import { createHostClient } from './hostClient';
 import type { ServerConnectionDeps } from './serverConnectionDeps';
@@ -31,6 +32,8 @@ export class ServerConnection implements Disposable {
   private connectAbort?: AbortController;
   private startPromise?: Promise<void>;
   private restartTimer?: NodeJS.Timeout;
+  /** Why the host ended a server that stopped answering its health check. */
+  private hung?: string;
   /** The ending of the tree of a server that died on its own, while it is under way. */
   private ending?: Promise<void>;
   private restarting = false;
@@ -285,12 +288,14 @@ export class ServerConnection implements Disposable {
         this.deps.log.info(
           `Connected: ${client.getServerVersion()?.name ?? 'unnamed server'} ${client.getServerVersion()?.version ?? ''}, protocol ${client.getNegotiatedProtocolVersion()} (${client.getProtocolEra()} era) over ${session.created.kind}${session.created.stdio?.pid ? `, pid ${session.created.stdio.pid}` : ''}.`,
         );
-        this.watchLogLevel(generation);
+        this.sessionDisposables.push(followLogLevel(client, this.deps.log, () => generation === this.generation));
         // Lists first, so "running" never shows with empty counts.
         await this.lists.refreshAll(client, () => generation === this.generation);
         if (generation !== this.generation) return;
         this.setStatus('running');
         this.watches.renew();
+        const health = this.definition.healthCheck;
+        if (health) this.sessionDisposables.push(startHealthCheck(health, client, (why) => void this.endHung(generation, why)));
       } catch (error) {
         if (generation !== this.generation) {
           await endOvertaken();
@@ -359,21 +364,6 @@ export class ServerConnection implements Disposable {
     });
   }
 
-  private watchLogLevel(generation: number): void {
-    const apply = async () => {
-      const client = this.session?.client;
-      if (!client || generation !== this.generation) return;
-      if (client.getProtocolEra() !== 'legacy' || !client.getServerCapabilities()?.logging) return;
-      try {
-        await client.setLoggingLevel(mcpLevelFor(this.deps.log.level));
-      } catch (error) {
-        this.deps.log.warn(`logging/setLevel failed: ${(error as Error).message}`);
-      }
-    };
-    this.sessionDisposables.push(this.deps.log.onDidChangeLevel(() => void apply()));
-    void apply();
-  }
-
   private async onClosed(generation: number): Promise<void> {
     if (generation !== this.generation || this.status === 'stopping') return;
     const closed = ++this.generation;
@@ -388,7 +378,9 @@ export class ServerConnection implements Disposable {
     const ending = processTreeOf(transport, false).then(endProcessTree);
     this.ending = ending;
     void ending.finally(() => this.ending === ending && (this.ending = undefined));
-    const why = child?.ended ? `the server stopped answering: ${child.ended}` : child?.exit ? describeExit(child.exit) : 'the server stopped unexpectedly';
+    const ended = this.hung ?? child?.ended;
+    this.hung = undefined;
+    const why = ended ? `the server stopped answering: ${ended}` : child?.exit ? describeExit(child.exit) : 'the server stopped unexpectedly';
     if (closed === this.generation) this.scheduleRestart(`${why}${lastOutput(this.stderr.lines)}`);
   }
 
@@ -418,6 +410,15 @@ export class ServerConnection implements Disposable {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = undefined;
     this.restarting = false;
+  }
+
+  /** A server that stopped answering pings: ended, so the close goes through the restart policy. */
+  private async endHung(generation: number, why: string): Promise<void> {
+    const created = this.liveTransport;
+    if (generation !== this.generation || !created) return;
+    this.deps.log.warn(`The server ${why}.`);
+    this.hung = why;
+    await (created.child ? endProcessTree(await processTreeOf(created, true)) : created.transport.close());
   }
 
   private disposeSession(): void {

@@ -1,3 +1,4 @@
+import type { Client } from '@modelcontextprotocol/client';
 /** Log levels as VS Code's LogOutputChannel orders them. */
 export type HostLogLevel = 'off' | 'trace' | 'debug' | 'info' | 'warning' | 'error';
 
@@ -30,6 +31,23 @@ export function mcpLevelFor(level: HostLogLevel): 'debug' | 'info' | 'warning' |
 }
 
 /** Writes an MCP `notifications/message` into the channel at the matching level. */
+/**
+ * Keeps a 2025-era server's `logging/setLevel` in step with its log channel's level, from now on
+ * (2026-07-28 servers get the level in each request's `_meta`). Stops with the returned disposable.
+ */
+export function followLogLevel(client: Client, log: ServerLog, current: () => boolean): { dispose(): void } {
+  const apply = async () => {
+    if (!current() || client.getProtocolEra() !== 'legacy' || !client.getServerCapabilities()?.logging) return;
+    try {
+      await client.setLoggingLevel(mcpLevelFor(log.level));
+    } catch (error) {
+      log.warn(`logging/setLevel failed: ${(error as Error).message}`);
+    }
+  };
+  void apply();
+  return log.onDidChangeLevel(() => void apply());
+}
+
 export function logServerMessage(log: ServerLog, level: string, logger: string | undefined, data: unknown): void {
   const text = `${logger ? `[${logger}] ` : ''}${typeof data === 'string' ? data : JSON.stringify(data)}`;
   switch (level) {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { isAlive } from '../../../src/core/connection/processTree';
 import { connect, disposeConnections } from '../support/connections';
-import { fixture, stdioDefinition, waitFor, type RecordingLog } from '../support/fixtures';
+import { fixture, RecordingLog, stdioDefinition, waitFor } from '../support/fixtures';
 
 /** The pids the fixture's helpers announced on stderr ("fixture: helper pid N"). */
 function helperPids(log: RecordingLog): number[] {
@@ -61,6 +61,25 @@ describe('processes the host starts, and servers that stop answering', function 
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     assert.equal(connection.snapshot().status, 'stopped');
     assert.equal(log.lines.filter((l) => l.startsWith('info Starting:')).length, 1, log.text());
+  });
+
+  it('ends and restarts a server that hangs while alive, when its health-check ping goes unanswered', async () => {
+    const { connection } = connect(stdioDefinition('frozen', fixture('legacyStdio'), { args: ['--freeze-after-ms', '300'], healthCheck: { intervalSeconds: 1, timeoutSeconds: 1 }, restart: slowRestart }));
+    await connection.start();
+    const pid = connection.snapshot().pid!;
+    await waitFor('the restart to be scheduled', () => connection.snapshot().status === 'restarting', 10_000);
+    assert.match(connection.snapshot().reason ?? '', /^the server stopped answering: it did not answer a health-check ping within 1 s; MCP Host ended it/);
+    await waitFor(`process ${pid} to end`, () => !isAlive(pid), 5_000);
+  });
+
+  it('leaves a server that answers its health-check pings alone', async () => {
+    const log = new RecordingLog('trace');
+    const { connection } = connect(stdioDefinition('pinged', fixture('legacyStdio'), { healthCheck: { intervalSeconds: 1, timeoutSeconds: 1 } }), { log });
+    await connection.start();
+    const pid = connection.snapshot().pid!;
+    await waitFor('three pings', () => log.lines.filter((l) => l.startsWith('trace → ') && l.includes('"method":"ping"')).length >= 3, 10_000);
+    assert.equal(connection.snapshot().status, 'running');
+    assert.equal(connection.snapshot().pid, pid);
   });
 
   it('ends the whole group on stop, even a child that left the tree', async () => {
