@@ -42,12 +42,17 @@ export function isAlive(pid: number): boolean {
  * for an init that may be slow to reap them (containers), yet nothing of them runs any more.
  */
 function isZombie(pid: number): boolean {
-  if (process.platform !== 'linux') return false;
+  return process.platform === 'linux' && procStat(String(pid))?.state === 'Z';
+}
+
+/** State and process group from `/proc/<pid>/stat` (Linux), or undefined once the process is gone. */
+function procStat(pid: string): { state: string; group: number } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0], group: Number(fields[2]) };
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -98,13 +103,8 @@ export function groupAlive(pgid: number): boolean {
   try {
     return readdirSync('/proc').some((entry) => {
       if (!/^\d+$/.test(entry)) return false;
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return Number(fields[2]) === pgid && fields[0] !== 'Z';
-      } catch {
-        return false; // gone meanwhile
-      }
+      const stat = procStat(entry); // undefined: gone meanwhile
+      return stat !== undefined && stat.group === pgid && stat.state !== 'Z';
     });
   } catch {
     return true;

@@ -375,7 +375,7 @@ export class ServerConnection implements Disposable {
     this.disposeSession();
     this.lists.clear();
     // What it left running ends meanwhile: a stop waits for it, a restart starts after it.
-    const ending = processTreeOf(transport, false).then(endProcessTree);
+    const ending = processTreeOf(transport, false).then(endProcessTree).catch(() => undefined);
     this.ending = ending;
     void ending.finally(() => this.ending === ending && (this.ending = undefined));
     const ended = this.hung ?? child?.ended;
