@@ -11,7 +11,7 @@ import { DEFAULT_SAMPLING_POLICY, NO_TOOL_POLICY, type ResolvedServerDefinition 
 import { InMemoryEraPinStore } from '../src/core/connection/eraPins';
 import { ExecutableResolver } from '../src/core/connection/executableResolver';
 import { startTimeOf } from '../src/core/connection/processLedger';
-import { isAlive } from '../src/core/connection/processTree';
+import { isAlive, until } from '../src/core/connection/processTree';
 import { ServerConnection } from '../src/core/connection/serverConnection';
 import { RecordingLog } from '../test/unit/support/fixtures';
 
@@ -84,15 +84,6 @@ class TreeLog extends RecordingLog {
   survivors(): number[] {
     return [...this.started].filter(([pid, started]) => started !== undefined && isAlive(pid) && startTimeOf(pid) === started).map(([pid]) => pid);
   }
-}
-
-async function until(check: () => boolean, withinMs: number): Promise<boolean> {
-  const deadline = Date.now() + withinMs;
-  while (!check()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return true;
 }
 
 interface RunResult { settled: number; calls: number; survivors: number; bystander: boolean; truthful: boolean; lagMs: number }

@@ -87,9 +87,14 @@ export async function terminateGroup(pgid: number, graceMs = 1_000): Promise<voi
 /** How long a SIGKILLed process may take to be gone before the host moves on. */
 const KILL_WAIT_MS = 1_000;
 
-async function until(done: () => boolean, withinMs: number): Promise<void> {
+/** Polls `done` until it holds or `withinMs` passes; says whether it held. */
+export async function until(done: () => boolean, withinMs: number): Promise<boolean> {
   const deadline = Date.now() + withinMs;
-  while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+  while (!done()) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return true;
 }
 
 /** Whether a process group has a member that still runs (ended, unreaped members do not count). */

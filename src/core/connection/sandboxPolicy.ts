@@ -51,3 +51,12 @@ export function describeSandboxPolicy(policy: SandboxPolicy): string {
 export function rootPaths(roots: readonly ResolvedRoot[]): string[] {
   return roots.filter((root) => root.uri.startsWith('file:')).map((root) => fileURLToPath(root.uri));
 }
+
+/**
+ * What the view says a server's sandbox allows: the policy applied when it started while it runs
+ * (roots that changed since do not widen it), else the one it would start with now.
+ */
+export function shownSandbox(applied: SandboxPolicy | undefined, def: { readonly sandbox?: SandboxSettings; readonly cwd?: string }, roots: () => readonly string[]): string | undefined {
+  const policy = applied ?? (def.sandbox && sandboxPolicy(def.sandbox, roots(), def.cwd));
+  return policy && describeSandboxPolicy(policy);
+}

@@ -15,7 +15,7 @@ import { describeExit, describeStartFailure, lastOutput } from './startFailure';
 import { redactSecrets } from './secretRedaction';
 import type { CreatedTransport } from './transportFactory';
 import { startHealthCheck } from './healthCheck';
-import { describeSandboxPolicy, rootPaths, sandboxPolicy } from './sandboxPolicy';
+import { rootPaths, shownSandbox } from './sandboxPolicy';
 import { createHostClient } from './hostClient';
 import type { ServerConnectionDeps } from './serverConnectionDeps';
 import { authorizationOutcome, signInReasonMidSession } from '../auth/authorizationFailure';
@@ -113,7 +113,7 @@ export class ServerConnection implements Disposable {
       serverName: info?.name,
       serverVersion: info?.version,
       pid: this.session?.created.stdio?.pid ?? undefined,
-      sandbox: this.definition.sandbox && describeSandboxPolicy(sandboxPolicy(this.definition.sandbox, rootPaths(this.deps.roots()), this.definition.cwd)),
+      sandbox: shownSandbox(this.session?.created.sandbox, this.definition, () => rootPaths(this.deps.roots())),
       tools: this.lists.tools,
       prompts: this.lists.prompts,
       resources: this.lists.resources,

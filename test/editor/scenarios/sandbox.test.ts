@@ -17,7 +17,10 @@ describe('A sandboxed server in a real VS Code', function () {
   const secretDir = mkdtempSync(path.join(homedir(), '.mcp-sandbox-editor-'));
   writeFileSync(path.join(secretDir, 'id_rsa'), 'PRIVATE KEY');
   after(() => rmSync(secretDir, { recursive: true, force: true }));
-  const editor = scenarioEditor({ boxed: { ...probe('boxed'), sandbox: true }, open: probe('open') });
+  // The repository may be under the home folder: the fixture's folder stays readable, as a user
+  // allows the folder of a server that lives there.
+  const repo = path.dirname(OUT);
+  const editor = scenarioEditor({ boxed: { ...probe('boxed'), sandbox: { filesystem: { allowRead: [repo] } } }, open: probe('open') });
   const folder = () => path.join(path.dirname(editor().workspaceFile), 'alpha');
   const call = async (serverId: string, name: string, args: Record<string, unknown>) =>
     (await editor().control<{ content: { text: string }[] }>('callTool', { serverId, name, args })).content[0].text;
@@ -33,7 +36,7 @@ describe('A sandboxed server in a real VS Code', function () {
     const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'Sandbox' }).first();
     await hover.waitFor({ timeout: 10_000 });
     const tooltip = ((await hover.textContent()) ?? '').replace(/\s+/g, ' ');
-    assert.ok(tooltip.includes(`Sandbox: reads everything except ~ (but ${folder()} and the tool folders under home); writes ${folder()}; network none`), tooltip);
+    assert.ok(tooltip.includes(`Sandbox: reads everything except ~ (but ${folder()}, ${repo} and the tool folders under home); writes ${folder()}; network none`), tooltip);
     await editor().workbench.screenshot('76-sandboxed-server');
   });
 

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { bypassesProxy, DIRECT, NetworkFetch, type NetworkSettings } from '../../../src/core/connection/networkFetch';
 import { networkSettingsFrom } from '../../../src/core/connection/networkSettings';
 import { connect, disposeConnections } from '../support/connections';
-import { httpDefinition, startHttpFixture, type RunningProcess } from '../support/fixtures';
+import { httpDefinition, startEverythingSse, startHttpFixture, type RunningProcess } from '../support/fixtures';
 
 const listen = async <T extends http.Server>(server: T): Promise<T & { port: number }> => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -71,6 +71,22 @@ describe('HTTP servers behind a proxy and with their own certificates (a real pr
     assert.equal(connection.snapshot().status, 'running', connection.snapshot().reason);
     await connection.request('tools/call', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'via proxy' } }, o));
     assert.ok(seen.length > 0 && seen.every((line) => line === `CONNECT 127.0.0.1:${fixture.port}`), seen.join('\n'));
+  });
+
+  it('carries a server nobody here wrote over HTTP+SSE through the proxy (server-everything from npm)', async () => {
+    const everything = await startEverythingSse();
+    try {
+      const network = fetchWith({ ...DIRECT, proxy: `http://127.0.0.1:${proxy.port}` });
+      const { connection } = connect(httpDefinition('everything-sse', `http://127.0.0.1:${everything.port}/sse`, 'sse'), { fetch: network.fetch });
+      await connection.start();
+      assert.equal(connection.snapshot().status, 'running', connection.snapshot().reason);
+      const result = await connection.request('tools/call', (c, o) => c.callTool({ name: 'echo', arguments: { message: 'via proxy' } }, o));
+      assert.equal((result.content as { text: string }[])[0].text, 'Echo: via proxy');
+      assert.ok(seen.filter((line) => line === `CONNECT 127.0.0.1:${everything.port}`).length >= 2, seen.join('\n'));
+    } finally {
+      await disposeConnections();
+      await everything.stop();
+    }
   });
 
   it('goes direct for hosts in the no-proxy list', async () => {

@@ -10,7 +10,7 @@ import type { SandboxSettings } from '../../../src/core/config/serverDefinition'
 import { SrtProcessSandbox } from '../../../src/core/connection/processSandbox';
 import type { ServerConnection } from '../../../src/core/connection/serverConnection';
 import { connect, disposeConnections } from '../support/connections';
-import { fixture, stdioDefinition, waitFor } from '../support/fixtures';
+import { EVERYTHING, fixture, REPO, stdioDefinition, waitFor } from '../support/fixtures';
 
 /** The text of a tool's first content block. */
 async function call(connection: ServerConnection, name: string, args: Record<string, unknown>): Promise<string> {
@@ -33,6 +33,8 @@ describe('sandboxed stdio servers (the sandbox runtime: bubblewrap and its proxy
   let web: http.Server;
   let port: number;
   const sandbox = new SrtProcessSandbox();
+  /** The roots the host shows servers now (a test may move it). */
+  let currentRoot: string | undefined;
 
   before(async () => {
     root = mkdtempSync(path.join(tmpdir(), 'mcp-sandbox-root-'));
@@ -53,9 +55,13 @@ describe('sandboxed stdio servers (the sandbox runtime: bubblewrap and its proxy
   });
   afterEach(disposeConnections);
 
-  const start = async (name: string, settings: SandboxSettings | undefined, runtime = sandbox) => {
-    const def = stdioDefinition(name, fixture('modernStdio'), { args: ['--probe-tools', '--name', name], sandbox: settings });
-    const { connection, log } = connect(def, { sandbox: runtime, roots: () => [{ uri: pathToFileURL(root).href, name: 'root' }] });
+  // The repository may be under the home folder (a clone in ~/src): its fixtures stay readable, as
+  // a user allows the folder of a server that lives there.
+  const withRepo = (settings: SandboxSettings | undefined): SandboxSettings | undefined =>
+    settings && { ...settings, filesystem: { ...settings.filesystem, allowRead: [...(settings.filesystem?.allowRead ?? []), REPO] } };
+  const start = async (name: string, settings: SandboxSettings | undefined, runtime = sandbox, script = fixture('modernStdio'), args = ['--probe-tools', '--name', name]) => {
+    const def = stdioDefinition(name, script, { args, sandbox: withRepo(settings) });
+    const { connection, log } = connect(def, { sandbox: runtime, roots: () => [{ uri: pathToFileURL(currentRoot ?? root).href, name: 'root' }] });
     await connection.start();
     return { connection, log };
   };
@@ -68,7 +74,7 @@ describe('sandboxed stdio servers (the sandbox runtime: bubblewrap and its proxy
   it('reads and writes its roots; cannot read under home, nor write outside its roots', async () => {
     const { connection, log } = await start('boxed-files', {});
     assert.equal(connection.snapshot().status, 'running');
-    assert.ok(log.text().includes(`Sandboxed: reads everything except ~ (but ${root} and the tool folders under home)`), log.text());
+    assert.ok(log.text().includes(`Sandboxed: reads everything except ~ (but ${root}, ${REPO} and the tool folders under home)`), log.text());
     assert.ok(log.text().includes(`writes ${root}; network none.`), log.text());
     assert.equal(await call(connection, 'read-file', { path: path.join(root, 'notes.txt') }), 'read: in the root');
     assert.match(await call(connection, 'read-file', { path: path.join(home, 'id_rsa') }), /^refused: (ENOENT|EACCES|EPERM)$/);
@@ -103,6 +109,25 @@ describe('sandboxed stdio servers (the sandbox runtime: bubblewrap and its proxy
     }
     const { connection: none } = await start('boxed-offline', {});
     assert.match(await call(none, 'http-get', { url: `http://127.0.0.1:${port}/` }), /^status 403: /);
+  });
+
+  it('shows the sandbox applied at start while it runs, and the one it would start with once stopped', async () => {
+    const { connection } = await start('boxed-moved', {});
+    currentRoot = outside;
+    try {
+      assert.match(connection.snapshot().sandbox ?? '', new RegExp(`writes ${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}; network none$`));
+      await connection.stop();
+      assert.match(connection.snapshot().sandbox ?? '', new RegExp(`writes ${outside.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}; network none$`));
+    } finally {
+      currentRoot = undefined;
+    }
+  });
+
+  it('runs a server nobody here wrote (server-everything from npm) sandboxed: it starts and answers', async () => {
+    const { connection } = await start('boxed-everything', {}, sandbox, EVERYTHING, []);
+    assert.equal(connection.snapshot().status, 'running', connection.snapshot().reason);
+    assert.ok(connection.snapshot().tools.length > 5);
+    assert.equal(await call(connection, 'echo', { message: 'from the sandbox' }), 'Echo: from the sandbox');
   });
 
   it('ends the whole sandbox (bubblewrap and the server inside it) on stop', async () => {
