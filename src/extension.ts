@@ -7,9 +7,10 @@ import { ExecutableResolver } from './core/connection/executableResolver';
 import { McpHost } from './core/host/mcpHost';
 import { MemoryApprovalStore, ToolApprovals } from './core/tools/toolApprovals';
 import { ToolInvoker } from './core/tools/toolInvoker';
+import { ModelToolSwitches } from './core/tools/modelToolSwitches';
 import { registerChatParticipant } from './editor/chat/mcpChatParticipant';
 import { registerLanguageModelTools } from './editor/chat/languageModelTools';
-import { MementoApprovalStore, MementoConsentStore, MementoEraPinStore } from './editor/mementoStores';
+import { MementoApprovalStore, MementoConsentStore, MementoEraPinStore, MementoSwitchStore } from './editor/mementoStores';
 import { registerPromptCommands } from './editor/prompts/promptCommands';
 import { createPublicApi, type McpHostApi } from './editor/publicApi';
 import { SecretInputs } from './editor/secretInputs';
@@ -109,12 +110,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   });
   const mcp = host;
   const reload = () => mcp.applySettings(readServerSettings());
-  const tree = new ServersTreeProvider(mcp);
+  const switches = new ModelToolSwitches(new MementoSwitchStore(context.workspaceState));
+  const tree = new ServersTreeProvider(mcp, switches);
+  const serversView = vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true, manageCheckboxStateManually: true });
   const approvals = new ToolApprovals(
     { session: new MemoryApprovalStore(), workspace: new MementoApprovalStore(context.workspaceState), always: new MementoApprovalStore(context.globalState) },
     (id) => mcp.toolPolicy(id),
   );
-  const invoker = new ToolInvoker(mcp, approvals, new ToolConfirmationDialog());
+  const invoker = new ToolInvoker(mcp, approvals, new ToolConfirmationDialog(), (server, tool) => switches.isOffered(server, tool));
   const resources = new ResourcesTreeProvider(mcp);
   const resourceFiles = new ResourceFileSystem(mcp, (message) => logs.hostLog.warn(message));
   const api = createPublicApi(mcp, invoker, () => activationMs);
@@ -130,7 +133,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     new ServerStatusNotices(mcp, 'needs-sign-in', notifySignIn),
     ...registerSignInCommands(mcp, authorization),
     ...registerVsCodeMcpJsonImport(),
-    vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true }),
+    serversView,
+    serversView.onDidChangeCheckboxState((e) => void tree.applyCheckboxes(e.items)),
     resources,
     resourceFiles,
     vscode.window.createTreeView('mcpHost.resources', { treeDataProvider: resources, showCollapseAll: true }),

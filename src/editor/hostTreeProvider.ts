@@ -12,6 +12,11 @@ export abstract class HostTreeProvider<Node> implements vscode.TreeDataProvider<
     this.subscription = host.onDidChangeServers(() => this.changed.fire(undefined));
   }
 
+  /** Redraws the whole tree. */
+  protected refresh(): void {
+    this.changed.fire(undefined);
+  }
+
   abstract getChildren(node?: Node): Node[] | Promise<Node[]>;
   abstract getTreeItem(node: Node): vscode.TreeItem;
 

@@ -3,10 +3,12 @@ import type { PriorDiscovery } from '@modelcontextprotocol/client';
 import type { EraPinStore } from '../core/connection/eraPins';
 import type { ConsentRecord, ConsentStore } from '../core/host/ports';
 import type { ApprovalStore, ApprovedToolShape } from '../core/tools/toolApprovals';
+import type { SwitchedOff, SwitchStore } from '../core/tools/modelToolSwitches';
 
 const ERA_PINS = 'mcpHost.eraPins';
 const CONSENT = 'mcpHost.startConsent';
 const APPROVALS = 'mcpHost.toolApprovals';
+const MODEL_SWITCHES = 'mcpHost.modelToolSwitches';
 const MAX_PINS = 200;
 
 /** A record of values under one memento key, kept at most `limit` entries (oldest dropped). */
@@ -61,5 +63,16 @@ export class MementoConsentStore extends MementoRecord<ConsentRecord | string> i
 export class MementoApprovalStore extends MementoRecord<ApprovedToolShape> implements ApprovalStore {
   constructor(memento: Memento) {
     super(memento, APPROVALS);
+  }
+}
+
+/** Which servers and tools are switched off for models, per workspace. */
+export class MementoSwitchStore implements SwitchStore {
+  constructor(private readonly memento: Memento) {}
+  load(): SwitchedOff | undefined {
+    return this.memento.get<SwitchedOff>(MODEL_SWITCHES);
+  }
+  save(value: SwitchedOff): Promise<void> {
+    return Promise.resolve(this.memento.update(MODEL_SWITCHES, value));
   }
 }

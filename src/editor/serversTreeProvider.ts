@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { plural } from '../shared/plural';
 import type { ServerSnapshot, ServerStatus } from '../core/connection/serverSnapshot';
+import type { McpHost } from '../core/host/mcpHost';
+import type { ModelToolSwitches } from '../core/tools/modelToolSwitches';
 import { HostTreeProvider } from './hostTreeProvider';
 
 type Node =
@@ -21,8 +23,35 @@ const STATUS_ICONS: Record<ServerStatus, [string, string?]> = {
   'needs-sign-in': ['account', 'editorWarning.foreground'],
 };
 
-/** The MCP Servers view: one node per server with its state, and its tools and prompts below. */
+/**
+ * The MCP Servers view: one node per server with its state, and its tools and prompts below.
+ * Servers and tools have a check box: checked means offered to language models.
+ */
 export class ServersTreeProvider extends HostTreeProvider<Node> {
+  private readonly switchesChanged: { dispose(): void };
+
+  constructor(
+    host: McpHost,
+    private readonly switches: ModelToolSwitches,
+  ) {
+    super(host);
+    this.switchesChanged = switches.onDidChange(() => this.refresh());
+  }
+
+  /** Applies the user's clicks on the check boxes (the view manages them itself, one by one). */
+  async applyCheckboxes(items: readonly (readonly [Node, vscode.TreeItemCheckboxState])[]): Promise<void> {
+    for (const [node, state] of items) {
+      const on = state === vscode.TreeItemCheckboxState.Checked;
+      if (node.kind === 'server') await this.switches.setServer(node.server.id, on);
+      else if (node.kind === 'item' && node.group === 'tools') await this.switches.setTool(node.server.id, node.name, on);
+    }
+  }
+
+  override dispose(): void {
+    this.switchesChanged.dispose();
+    super.dispose();
+  }
+
   getChildren(node?: Node): Node[] {
     if (!node) return this.host.servers().map((server) => ({ kind: 'server', server }));
     if (node.kind === 'server') {
@@ -39,7 +68,11 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
-    if (node.kind === 'server') return serverItem(node.server);
+    if (node.kind === 'server') {
+      const item = serverItem(node.server);
+      item.checkboxState = checkbox(this.switches.isServerOffered(node.server.id), vscode.l10n.t('Offer the tools of {0} to language models', node.server.id));
+      return item;
+    }
     if (node.kind === 'group') {
       const count = node.group === 'tools' ? node.server.tools.length : node.server.prompts.length;
       const item = new vscode.TreeItem(node.group === 'tools' ? vscode.l10n.t('Tools ({0})', count) : vscode.l10n.t('Prompts ({0})', count), vscode.TreeItemCollapsibleState.Collapsed);
@@ -55,8 +88,17 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
     item.tooltip = node.description ? new vscode.MarkdownString().appendText(node.description) : undefined;
     item.iconPath = new vscode.ThemeIcon(node.group === 'tools' ? 'symbol-method' : 'symbol-string');
     item.contextValue = node.group === 'tools' ? 'mcpTool' : 'mcpPrompt';
+    if (node.group === 'tools') {
+      const on = this.switches.isToolSwitchedOn(node.server.id, node.name);
+      item.checkboxState = checkbox(on, vscode.l10n.t('Offer {0} to language models', node.name));
+      if (on && !this.switches.isServerOffered(node.server.id)) item.description = [item.description, vscode.l10n.t('server not offered to models')].filter(Boolean).join(' · ');
+    }
     return item;
   }
+}
+
+function checkbox(checked: boolean, tooltip: string): vscode.TreeItem['checkboxState'] {
+  return { state: checked ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked, tooltip, accessibilityInformation: { label: tooltip } };
 }
 
 export function describeServer(server: ServerSnapshot): string {
@@ -91,6 +133,9 @@ function serverItem(server: ServerSnapshot): vscode.TreeItem {
   return item;
 }
 
+/** The tooltip shows this much of a server's instructions. */
+const TOOLTIP_INSTRUCTIONS = 1_500;
+
 function serverTooltip(server: ServerSnapshot): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${escape(server.id)}** — ${escape(server.status)}\n\n`);
@@ -107,6 +152,10 @@ function serverTooltip(server: ServerSnapshot): vscode.MarkdownString {
   row(vscode.l10n.t('Process id'), server.pid);
   row(vscode.l10n.t('Sandbox'), server.sandbox);
   row(vscode.l10n.t('Defined in'), vscode.l10n.t('{0} settings', server.scope));
+  if (server.instructions) {
+    md.appendMarkdown(`\n**${vscode.l10n.t('Instructions for models')}**\n\n`);
+    md.appendCodeblock(server.instructions.length > TOOLTIP_INSTRUCTIONS ? `${server.instructions.slice(0, TOOLTIP_INSTRUCTIONS)}…` : server.instructions, 'text');
+  }
   return md;
 }
 

@@ -32,9 +32,13 @@ export interface ToolLoopResult {
 
 export const DEFAULT_MAX_ROUNDS = 8;
 
+/**
+ * `tools` may be a function: it is asked again each round, so tools a search found in one round
+ * are offered in the next.
+ */
 export async function runToolLoop(
   model: LoopModel,
-  tools: readonly ModelTool[],
+  tools: readonly ModelTool[] | (() => readonly ModelTool[]),
   initial: readonly ModelMessage[],
   hooks: ToolLoopHooks,
   signal: AbortSignal,
@@ -45,7 +49,7 @@ export async function runToolLoop(
     const assistant: ModelPart[] = [];
     const calls: ModelToolCall[] = [];
     // The last round offers no tools, so the model has to answer in words.
-    const offered = round === maxRounds ? [] : tools;
+    const offered = round === maxRounds ? [] : typeof tools === 'function' ? tools() : tools;
     for await (const part of model.send(messages, offered, signal)) {
       if (signal.aborted) break;
       if (part.kind === 'text') {

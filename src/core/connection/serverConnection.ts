@@ -7,7 +7,7 @@ import { describeRequestError, McpRequestError, ServerUnavailableError } from '.
 import { ServerLists } from './serverLists';
 import { ResourceWatches } from '../resources/resourceWatches';
 import { followLogLevel, mcpLevelFor } from './serverLog';
-import type { ServerSnapshot, ServerStatus } from './serverSnapshot';
+import { boundedInstructions, type ServerSnapshot, type ServerStatus } from './serverSnapshot';
 import { StderrTail } from './stderrTail';
 import { closeThenEnd, endProcessTree, processTreeOf, settleExit } from './serverProcessEnd';
 import { openSession, type OpenedSession } from './sessionOpener';
@@ -112,6 +112,7 @@ export class ServerConnection implements Disposable {
       protocolVersion: client?.getNegotiatedProtocolVersion(),
       serverName: info?.name,
       serverVersion: info?.version,
+      instructions: boundedInstructions(client?.getInstructions()),
       pid: this.session?.created.stdio?.pid ?? undefined,
       sandbox: shownSandbox(this.session?.created.sandbox, this.definition, () => rootPaths(this.deps.roots())),
       tools: this.lists.tools,

@@ -35,6 +35,8 @@ export interface ServerSnapshot {
   readonly protocolVersion?: string;
   readonly serverName?: string;
   readonly serverVersion?: string;
+  /** What the server tells a model about using its tools (`instructions`), at most INSTRUCTIONS_MAX characters. */
+  readonly instructions?: string;
   readonly pid?: number;
   /** A sandboxed stdio server: what the sandbox lets it read, write and reach. */
   readonly sandbox?: string;
@@ -47,4 +49,14 @@ export interface ServerSnapshot {
   readonly resourceTemplates: readonly ResourceTemplate[];
   /** Lists that could not be fetched, by method (`tools/list` …), with why: an empty list says so. */
   readonly listProblems?: Readonly<Record<string, string>>;
+}
+
+/** Instructions longer than this are cut (a server's text must not grow the host without bound). */
+export const INSTRUCTIONS_MAX = 8_000;
+
+/** A server's `instructions`, trimmed, cut at INSTRUCTIONS_MAX with a mark that says so; undefined when empty. */
+export function boundedInstructions(text: string | undefined): string | undefined {
+  const trimmed = typeof text === 'string' ? text.trim() : '';
+  if (!trimmed) return undefined;
+  return trimmed.length > INSTRUCTIONS_MAX ? `${trimmed.slice(0, INSTRUCTIONS_MAX)}… [cut at ${INSTRUCTIONS_MAX} characters]` : trimmed;
 }

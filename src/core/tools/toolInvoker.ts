@@ -54,6 +54,8 @@ export class ToolInvoker {
     private readonly host: ToolHost,
     private readonly approvals: ToolApprovals,
     private readonly confirmation: ToolConfirmationPort,
+    /** Whether the user offers a tool to models; calls from a model to other tools are refused. */
+    readonly offeredToModels: (serverId: string, toolName: string) => boolean = () => true,
     private readonly now: () => number = () => performance.now(),
   ) {}
 
@@ -83,6 +85,9 @@ export class ToolInvoker {
   /** Finds the tool and confirms the call unless the user allowed it; a denial is an invocation. */
   async authorize(serverId: string, toolName: string, args: Record<string, unknown>, options: InvokeOptions): Promise<Tool | ToolInvocation> {
     const { tool, target } = this.locate(serverId, toolName);
+    if (options.origin === 'model' && !this.offeredToModels(serverId, toolName)) {
+      throw new Error(`The tool "${toolName}" of MCP server "${serverId}" is not offered to models: it is switched off in the MCP Servers view. Switch it on there to let models call it.`);
+    }
     const identity = `${serverId}\u0001${target}`;
     const decision = this.approvals.decide(serverId, tool, identity);
     if (decision.kind === 'ask') {

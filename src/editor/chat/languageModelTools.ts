@@ -26,7 +26,10 @@ export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker):
         if (options.input.server && servers.length === 0) {
           throw new Error(`No running MCP server "${options.input.server}". Running: ${host.servers().filter((s) => s.status === 'running').map((s) => s.id).join(', ') || 'none'}.`);
         }
-        const listing = servers.flatMap((s) => s.tools.map((t) => ({ server: s.id, tool: t.name, description: t.description, inputSchema: t.inputSchema })));
+        // Tools the user switched off for models are not listed (and calling them is refused).
+        const listing = servers.flatMap((s) =>
+          s.tools.filter((t) => invoker.offeredToModels(s.id, t.name)).map((t) => ({ server: s.id, tool: t.name, description: t.description, inputSchema: t.inputSchema })),
+        );
         return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify(listing))]);
       },
     }),

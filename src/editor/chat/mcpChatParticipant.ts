@@ -1,19 +1,19 @@
 import * as vscode from 'vscode';
 import { withCancellation } from '../cancellation';
 import { runToolLoop, type ToolOutcome } from '../../core/chat/toolCallLoop';
-import type { ModelMessage, ModelPart, ModelTool } from '../../core/models/modelMessages';
+import type { ModelMessage, ModelPart } from '../../core/models/modelMessages';
+import { DEFAULT_MAX_MODEL_TOOLS, MAX_MAX_MODEL_TOOLS, MIN_MAX_MODEL_TOOLS, ModelToolOffer, SEARCH_TOOL_NAME, toolCatalogue } from '../../core/chat/modelToolOffer';
+import { instructionsForModel } from '../../core/chat/serverInstructions';
 import { resourceForModel } from '../../core/resources/resourceContents';
 import { parseResourceAddress, RESOURCE_SCHEME } from '../../core/resources/resourceUris';
 import type { McpHost } from '../../core/host/mcpHost';
 import { parsePromptArguments } from '../../core/prompts/promptArguments';
 import type { ToolInvoker } from '../../core/tools/toolInvoker';
-import { modelToolNames, promptCommandName, type QualifiedTool } from '../../core/tools/toolNames';
+import { promptCommandName, type QualifiedTool } from '../../core/tools/toolNames';
 import { resultText } from '../../core/tools/toolResults';
 import { askPromptArguments } from '../prompts/promptArgumentsInput';
 import { LanguageModelBridge, promptToChatMessages } from './languageModelBridge';
 
-/** Chat models reject requests with more tools than this; the first ones by server order are sent. */
-const MAX_MODEL_TOOLS = 128;
 const SLASH = /^\s*\/([A-Za-z0-9_-]+\.[A-Za-z0-9_.-]+)(?:\s+([\s\S]*))?$/;
 
 /**
@@ -112,19 +112,23 @@ async function converse(
   token: vscode.CancellationToken,
   signal: AbortSignal,
 ): Promise<vscode.ChatResult> {
-  const { tools, names } = toolsForModel(host);
-  if (names.size > MAX_MODEL_TOOLS) stream.markdown(vscode.l10n.t('*{0} tools are available; the first {1} are offered to the model.*\n\n', names.size, MAX_MODEL_TOOLS));
+  const offer = offerForModel(host, invoker);
+  if (offer.searching) stream.markdown(vscode.l10n.t('*{0} MCP tools are on, more than the {1} a request takes: the model searches them.*\n\n', offer.catalogue.length, offer.maxTools));
+  const servers = new Set(offer.catalogue.map((e) => e.serverId));
+  const instructions = instructionsForModel(host.servers(), servers).map((text) => vscode.LanguageModelChatMessage.User(text));
   const outcome = await runToolLoop(
-    new LanguageModelBridge(model, token, preamble, () => stream.progress(vscode.l10n.t('Waiting for the language model to load…'))),
-    tools.slice(0, MAX_MODEL_TOOLS),
+    new LanguageModelBridge(model, token, [...instructions, ...preamble], () => stream.progress(vscode.l10n.t('Waiting for the language model to load…'))),
+    () => offer.tools(),
     messages,
     {
       onText: (text) => stream.markdown(text),
       onToolCall: (call) => {
-        const target = names.get(call.name);
-        stream.progress(target ? vscode.l10n.t('Running {0} on {1}…', target.toolName, target.serverId) : vscode.l10n.t('The model asked for an unknown tool {0}.', call.name));
+        const target = offer.resolve(call.name);
+        if (call.name === SEARCH_TOOL_NAME) stream.progress(vscode.l10n.t('Searching MCP tools for "{0}"…', String(call.input.query ?? '')));
+        else stream.progress(target ? vscode.l10n.t('Running {0} on {1}…', target.toolName, target.serverId) : vscode.l10n.t('The model asked for an unknown tool {0}.', call.name));
       },
-      runTool: (call, callSignal) => runForModel(invoker, names.get(call.name), call.name, call.input, stream, callSignal),
+      runTool: async (call, callSignal) =>
+        offer.searching && call.name === SEARCH_TOOL_NAME ? { text: offer.search(call.input), isError: false } : runForModel(invoker, offer.resolve(call.name), call.name, call.input, stream, callSignal),
     },
     signal,
   );
@@ -132,15 +136,11 @@ async function converse(
   return {};
 }
 
-export function toolsForModel(host: McpHost): { tools: ModelTool[]; names: Map<string, QualifiedTool> } {
-  const running = host.servers().filter((s) => s.status === 'running');
-  const names = modelToolNames(running.flatMap((s) => s.tools.map((tool) => ({ serverId: s.id, toolName: tool.name, tool }))));
-  const tools = [...names.entries()].map(([name, { serverId, tool }]) => ({
-    name,
-    description: `${tool.description ?? tool.title ?? tool.name} (MCP server "${serverId}")`,
-    inputSchema: tool.inputSchema,
-  }));
-  return { tools, names };
+/** The tools the user offers to models, with the `mcpHost.chat.maxTools` limit. */
+export function offerForModel(host: McpHost, invoker: ToolInvoker): ModelToolOffer {
+  const max = vscode.workspace.getConfiguration('mcpHost').get<number>('chat.maxTools', DEFAULT_MAX_MODEL_TOOLS);
+  const bounded = Number.isInteger(max) ? Math.min(MAX_MAX_MODEL_TOOLS, Math.max(MIN_MAX_MODEL_TOOLS, max)) : DEFAULT_MAX_MODEL_TOOLS;
+  return new ModelToolOffer(toolCatalogue(host.servers(), invoker.offeredToModels), bounded);
 }
 
 async function runForModel(
