@@ -2,6 +2,7 @@ import { Client, ProtocolError, type ClientOptions } from '@modelcontextprotocol
 import { RequestRateLimiter } from '../host/requestRateLimiter';
 import { logServerMessage, type ServerLog } from './serverLog';
 import type { ServerConnectionDeps } from './serverConnectionDeps';
+import { TASKS_EXTENSION } from '../tasks/taskResults';
 
 export interface HostClientHooks {
   readonly listChanged: ClientOptions['listChanged'];
@@ -9,6 +10,20 @@ export interface HostClientHooks {
   whileHostWaits<T>(work: () => Promise<T>): Promise<T>;
   /** `roots/list` and `ping` requests answered per minute each (`limits.serverRequestsPerMinute`). */
   readonly serverRequestsPerMinute: number;
+}
+
+/** Answers one kind of server request: roots, ping, sampling, elicitation. */
+type Answer = (params: unknown, signal: AbortSignal) => Promise<unknown>;
+const answerers = new WeakMap<Client, Readonly<Record<string, Answer>>>();
+
+/**
+ * Answers a server request the way this client's handlers do; for requests that arrive outside
+ * the library's flow (a task's `inputRequests`). Refuses methods the host has no answer for.
+ */
+export function answerServerRequest(client: Client, method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
+  const answer = answerers.get(client)?.[method];
+  if (!answer) return Promise.reject(new Error(`MCP Host cannot answer a "${method}" request`));
+  return answer(params, signal);
 }
 
 /**
@@ -23,19 +38,25 @@ export function createHostClient(deps: ServerConnectionDeps, options: ClientOpti
       roots: { listChanged: true },
       ...(deps.sampling ? { sampling: { tools: {} } } : {}),
       ...(deps.elicitation ? { elicitation: { form: {}, url: {} } } : {}),
+      // Any tools/call may come back as a task (2026-07-28, SEP-2663); the host follows it.
+      extensions: { [TASKS_EXTENSION]: {} },
     },
     listChanged: hooks.listChanged,
   });
   const limited = rateLimited(deps.log, hooks.serverRequestsPerMinute);
-  client.setRequestHandler('roots/list', async () => limited('roots/list', () => ({ roots: deps.roots().map((r) => ({ uri: r.uri, name: r.name })) })));
-  client.setRequestHandler('ping', async () => limited('ping', () => ({})));
+  const answers: Record<string, Answer> = {
+    'roots/list': async () => limited('roots/list', () => ({ roots: deps.roots().map((r) => ({ uri: r.uri, name: r.name })) })),
+    ping: async () => limited('ping', () => ({})),
+  };
   const sampling = deps.sampling;
-  if (sampling) client.setRequestHandler('sampling/createMessage', (request, ctx) => hooks.whileHostWaits(() => sampling(request.params, ctx.mcpReq.signal)));
+  if (sampling) answers['sampling/createMessage'] = (params, signal) => hooks.whileHostWaits(() => sampling(params as never, signal));
   const elicitation = deps.elicitation;
   if (elicitation) {
-    client.setRequestHandler('elicitation/create', (request, ctx) => hooks.whileHostWaits(() => elicitation.handle(request.params, ctx.mcpReq.signal)));
+    answers['elicitation/create'] = (params, signal) => hooks.whileHostWaits(() => elicitation.handle(params as never, signal));
     client.setNotificationHandler('notifications/elicitation/complete', (notification) => elicitation.complete(notification.params.elicitationId));
   }
+  for (const [method, answer] of Object.entries(answers)) client.setRequestHandler(method as 'ping', (request, ctx) => answer(request.params, ctx.mcpReq.signal) as never);
+  answerers.set(client, answers);
   // Protocol noise (non-JSON stdout lines, unknown ids) is worth seeing but never fatal.
   client.onerror = (error) => deps.log.warn(`Protocol: ${error.message}`);
   client.setNotificationHandler('notifications/resources/updated', (notification) => deps.onResourceUpdated?.(notification.params.uri));

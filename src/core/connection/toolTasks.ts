@@ -1,7 +1,8 @@
+import type { WireTask } from '../tasks/taskResults';
 import { isCallToolResult, type CallToolResult, type Client, type Progress, type RequestOptions, type Tool } from '@modelcontextprotocol/client';
 
-/** The task methods have no result schema in the SDK's method map; results are checked below. */
-const passThrough = { '~standard': { version: 1 as const, vendor: 'mcp-host', validate: (value: unknown) => ({ value }) } };
+/** The task methods have no result schema in the SDK's method map; results are checked where used. */
+export const passThrough = { '~standard': { version: 1 as const, vendor: 'mcp-host', validate: (value: unknown) => ({ value }) } };
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 const MIN_POLL_MS = 250;
 const MAX_POLL_MS = 5_000;
@@ -34,6 +35,38 @@ export async function callToolAsTask(
   params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
   options: RequestOptions,
   ttlMs: number,
+  observer?: TaskObserver,
+): Promise<CallToolResult> {
+  try {
+    const result = await runAsTask(client, params, observer ? { ...options, signal: observer.signal } : options, ttlMs, observer);
+    observer?.end({ result });
+    return result;
+  } catch (error) {
+    observer?.end({ error });
+    throw error;
+  }
+}
+
+/** Hears a 2025-11-25 task's states (the MCP Tasks view); its signal also cancels the call. */
+export interface TaskObserver {
+  readonly signal: AbortSignal;
+  state(task: WireTask): void;
+  end(outcome: { result?: CallToolResult; error?: unknown }): void;
+}
+
+const asWireTask = (task: TaskState & { ttl?: number | null }): WireTask => ({
+  taskId: task.taskId,
+  status: task.status,
+  statusMessage: task.statusMessage,
+  ttlSeconds: typeof task.ttl === 'number' ? task.ttl / 1000 : task.ttl,
+});
+
+async function runAsTask(
+  client: Client,
+  params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
+  options: RequestOptions,
+  ttlMs: number,
+  observer: TaskObserver | undefined,
 ): Promise<CallToolResult> {
   const created = (await client.request({ method: 'tools/call', params: { ...params, task: { ttl: ttlMs } } }, passThrough, options)) as { task?: TaskState };
   let task = created.task;
@@ -46,10 +79,12 @@ export async function callToolAsTask(
   let polls = 0;
   try {
     while (!TERMINAL.has(task.status) && task.status !== 'input_required') {
+      observer?.state(asWireTask(task));
       options.onprogress?.({ progress: ++polls, message: task.statusMessage ?? task.status } satisfies Progress);
       await delay(Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, task.pollInterval ?? 1_000)), signal);
       task = (await client.request({ method: 'tasks/get', params: { taskId: task.taskId } }, passThrough, options)) as TaskState;
     }
+    observer?.state(asWireTask(task));
     // tasks/result waits for the end and carries any requests the task makes of the client.
     const result = await client.request({ method: 'tasks/result', params: { taskId: task.taskId } }, passThrough, options);
     if (!isCallToolResult(result)) throw new Error(`tasks/result for task ${task.taskId} is not a tools/call result`);

@@ -8,6 +8,7 @@ import type { ExecutableResolver } from './executableResolver';
 import type { ServerLog } from './serverLog';
 import { inOwnProcessGroup, watchChildProcess, type ChildProcessRecord } from './childProcessWatch';
 import { LinearReadBuffer } from './linearReadBuffer';
+import { TaskResultLift } from '../tasks/taskResults';
 import type { ProcessLedger } from './processLedger';
 import type { Launch, ProcessSandbox, SandboxedLaunch } from './processSandbox';
 import { sandboxPolicy, type SandboxPolicy } from './sandboxPolicy';
@@ -159,12 +160,15 @@ export async function createTransport(
 }
 
 /**
- * Mirrors JSON-RPC traffic into the log at trace level. Patches the instance rather than wrapping
+ * Mirrors JSON-RPC traffic into the log at trace level, and lifts task handles answering
+ * tools/call (see taskResults.ts). Patches the instance rather than wrapping
  * it, so the SDK still sees its own StdioClientTransport (it only probes on that exact class).
  */
 export function traceTraffic(transport: Transport, log: ServerLog, onIncoming?: (message: unknown) => void): void {
   const send = transport.send.bind(transport);
+  const tasks = new TaskResultLift();
   transport.send = (message, options) => {
+    tasks.sent(message);
     if (log.level === 'trace') log.trace(`→ ${JSON.stringify(message)}`);
     return send(message, options);
   };
@@ -179,7 +183,7 @@ export function traceTraffic(transport: Transport, log: ServerLog, onIncoming?: 
         ((message, extra) => {
           if (log.level === 'trace') log.trace(`← ${JSON.stringify(message)}`);
           onIncoming?.(message);
-          next(message, extra);
+          next(tasks.received(message), extra);
         });
     },
   });

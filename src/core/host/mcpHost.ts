@@ -10,7 +10,8 @@ import { BoundedServerLog, logBoundsOf } from '../connection/boundedLog';
 import { RedactingServerLog, type ResolvedSecret } from '../connection/secretRedaction';
 import { ServerConnection } from '../connection/serverConnection';
 import { McpRequestError, ServerUnavailableError } from '../connection/serverErrors';
-import { callToolAsTask, mustRunAsTask } from '../connection/toolTasks';
+import { callToolOrTask, followIfTask } from '../tasks/serverTaskChannel';
+import { TaskTracker } from '../tasks/taskTracker';
 import type { ServerSnapshot, ServerStatus } from '../connection/serverSnapshot';
 import { Emitter, type Disposable } from '../events';
 import type { HostEnvironment } from './ports';
@@ -37,6 +38,8 @@ export interface McpHostOptions {
   readonly ledger?: ProcessLedger;
   readonly sandbox?: ProcessSandbox;
   readonly fetch?: FetchLike;
+  /** Follows tasks (the MCP Tasks view); a tracker that keeps nothing across windows without it. */
+  readonly tasks?: TaskTracker;
 }
 
 /** One configured server id: its validated definition, and the connection once it may run. */
@@ -73,9 +76,12 @@ export class McpHost implements Disposable {
   readonly settingsApplied = new Promise<void>((resolve) => (this.settingsAppliedOnce = resolve));
 
   private readonly consent: StartConsent;
+  /** Every task a tool call became, across servers. */
+  readonly tasks: TaskTracker;
 
   constructor(private readonly options: McpHostOptions) {
     this.consent = new StartConsent(options.env);
+    this.tasks = options.tasks ?? new TaskTracker({ load: () => undefined, save: () => undefined });
   }
 
   servers(): ServerSnapshot[] {
@@ -186,18 +192,11 @@ export class McpHost implements Disposable {
     signal?: AbortSignal,
     onProgress?: (progress: Progress) => void,
   ): Promise<CallToolResult> {
-    const once = () => {
+    const once = async () => {
       const connection = this.connection(id);
-      return connection.request(
-        `tools/call "${name}"`,
-        (client, options) => {
-          const params = { name, arguments: args, _meta: connection.requestMeta() };
-          const asTask = mustRunAsTask(client, () => connection.snapshot().tools.find((t) => t.name === name));
-          return asTask ? callToolAsTask(client, params, options, connection.definition.maxTotalTimeoutMs) : client.callTool(params, options);
-        },
-        signal,
-        onProgress,
-      );
+      const params = { name, arguments: args, _meta: connection.requestMeta() };
+      const result = await connection.request(`tools/call "${name}"`, (client, options) => callToolOrTask(client, connection, params, options, this.tasks, signal), signal, onProgress);
+      return followIfTask(this, id, name, result, signal);
     };
     for (let round = 1; ; round++) {
       try {
@@ -271,6 +270,7 @@ export class McpHost implements Disposable {
   }
 
   async dispose(): Promise<void> {
+    this.tasks.dispose();
     await this.applying;
     const entries = [...this.entries.values()];
     this.entries.clear();

@@ -105,12 +105,15 @@ describe('tools that require tasks (server-everything, 2025-11-25)', function ()
   const everything = { command: process.execPath, args: [EVERYTHING, 'stdio'], autoApprove: ['*'] };
 
   it('runs a taskSupport "required" tool as a task, reporting its status as progress', async () => {
-    const { invoker } = await setup([], { ev: everything });
+    const { invoker, host } = await setup([], { ev: everything });
     const seen: string[] = [];
     const done = await invoker.invoke('ev', 'simulate-research-query', { topic: 'tides' }, { origin: 'user', onProgress: (p) => seen.push(p.message ?? '') });
     assert.equal(done.outcome, 'ok', done.error);
     assert.match(resultText(done.result!), /# Research Report: tides/);
     assert.ok(seen.includes('Gathering sources...'), seen.join(' | '));
+    // Listed with the 2026-07-28 tasks, for the MCP Tasks view.
+    const [task] = host.tasks.list();
+    assert.deepEqual([task.serverId, task.toolName, task.protocol, task.status, resultText(task.result!) === resultText(done.result!)], ['ev', 'simulate-research-query', '2025-11-25', 'completed', true]);
   });
 
   it('cancels the task on the server when the user cancels', async () => {
@@ -121,6 +124,7 @@ describe('tools that require tasks (server-everything, 2025-11-25)', function ()
     assert.equal(done.outcome, 'protocolError');
     assert.match(done.error!, /cancel/i);
     assert.ok(Date.now() - started < 3_000, 'ends without waiting for the task');
+    assert.equal(host.tasks.list()[0].status, 'cancelled');
     // The server still answers, so the cancellation left the session usable.
     assert.match(resultText(await host.callTool('ev', 'get-sum', { a: 1, b: 2 })), /3/);
   });
