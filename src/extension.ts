@@ -10,7 +10,10 @@ import { ToolInvoker } from './core/tools/toolInvoker';
 import { ModelToolSwitches } from './core/tools/modelToolSwitches';
 import { registerChatParticipant } from './editor/chat/mcpChatParticipant';
 import { registerLanguageModelTools } from './editor/chat/languageModelTools';
-import { MementoApprovalStore, MementoConsentStore, MementoEraPinStore, MementoSwitchStore } from './editor/mementoStores';
+import { MementoApprovalStore, MementoConsentStore, MementoEraPinStore, MementoSwitchStore, MementoTaskStore } from './editor/mementoStores';
+import { TaskTracker } from './core/tasks/taskTracker';
+import { resumeTasksWhenRunning } from './core/tasks/serverTaskChannel';
+import { registerTasksView } from './editor/tasks/tasksView';
 import { registerPromptCommands } from './editor/prompts/promptCommands';
 import { createPublicApi, type McpHostApi } from './editor/publicApi';
 import { SecretInputs } from './editor/secretInputs';
@@ -83,7 +86,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   // Loaded on the first sandboxed start, from its own bundle (see scripts/build.mjs).
   const sandboxRuntime = pathToFileURL(context.asAbsolutePath('dist/sandbox/sandboxRuntime.mjs')).href;
   sandbox = new SrtProcessSandbox(() => import(sandboxRuntime) as Promise<SandboxRuntimeModule>);
+  const tasks = new TaskTracker(new MementoTaskStore(context.workspaceState));
   host = new McpHost({
+    tasks,
     sandbox,
     fetch: network.network.fetch,
     sampling,
@@ -144,6 +149,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     ...registerPromptCommands(mcp),
     ...registerResourceCommands(mcp),
     ...registerLanguageModelTools(mcp, invoker),
+    ...registerTasksView(tasks, mcp, context.extensionUri, openResource),
+    resumeTasksWhenRunning(mcp),
     registerChatParticipant(mcp, invoker, context.extensionUri),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(SERVERS_SETTING)) void reload();

@@ -4,11 +4,13 @@ import type { EraPinStore } from '../core/connection/eraPins';
 import type { ConsentRecord, ConsentStore } from '../core/host/ports';
 import type { ApprovalStore, ApprovedToolShape } from '../core/tools/toolApprovals';
 import type { SwitchedOff, SwitchStore } from '../core/tools/modelToolSwitches';
+import type { StoredTask, TaskStore } from '../core/tasks/taskTracker';
 
 const ERA_PINS = 'mcpHost.eraPins';
 const CONSENT = 'mcpHost.startConsent';
 const APPROVALS = 'mcpHost.toolApprovals';
 const MODEL_SWITCHES = 'mcpHost.modelToolSwitches';
+const TASKS = 'mcpHost.unfinishedTasks';
 const MAX_PINS = 200;
 
 /** A record of values under one memento key, kept at most `limit` entries (oldest dropped). */
@@ -74,5 +76,16 @@ export class MementoSwitchStore implements SwitchStore {
   }
   save(value: SwitchedOff): Promise<void> {
     return Promise.resolve(this.memento.update(MODEL_SWITCHES, value));
+  }
+}
+
+/** Unfinished tasks per workspace, picked up again by the next window. */
+export class MementoTaskStore implements TaskStore {
+  constructor(private readonly memento: Memento) {}
+  load(): readonly StoredTask[] | undefined {
+    return this.memento.get<StoredTask[]>(TASKS);
+  }
+  save(tasks: readonly StoredTask[]): Promise<void> {
+    return Promise.resolve(this.memento.update(TASKS, tasks));
   }
 }
