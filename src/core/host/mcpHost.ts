@@ -195,7 +195,7 @@ export class McpHost implements Disposable {
     const once = async () => {
       const connection = this.connection(id);
       const params = { name, arguments: args, _meta: connection.requestMeta() };
-      const result = await connection.request(`tools/call "${name}"`, (client, options) => callToolOrTask(client, connection, params, options, this.tasks, signal), signal, onProgress);
+      const result = await connection.request(`tools/call "${name}"`, (client, options) => callToolOrTask(client, connection, params, options, this.tasks), signal, onProgress);
       return followIfTask(this, id, name, result, signal);
     };
     for (let round = 1; ; round++) {

@@ -45,10 +45,10 @@ export function callToolOrTask(
   params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
   options: RequestOptions,
   tracker: TaskTracker,
-  signal: AbortSignal | undefined,
 ): Promise<CallToolResult> {
   if (!mustRunAsTask(client, () => connection.snapshot().tools.find((t) => t.name === params.name))) return client.callTool(params, options);
-  return callToolAsTask(client, params, options, connection.definition.maxTotalTimeoutMs, tracker.observe(connection.id, params.name, signal));
+  // The request's own signal already carries the caller's and the connection's (server stopped, timeouts).
+  return callToolAsTask(client, params, options, connection.definition.maxTotalTimeoutMs, tracker.observe(connection.id, params.name, options.signal));
 }
 
 type TaskHost = Pick<McpHost, 'onDidChangeServers' | 'servers' | 'connection' | 'tasks'>;

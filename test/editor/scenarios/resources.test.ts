@@ -182,7 +182,7 @@ describe('Resources in a real VS Code', function () {
     await page().locator('.interactive-input-part .chat-attached-context-attachment', { hasText: 'readme.txt' }).waitFor();
     assert.deepEqual(await editor().control('chatModels'), ['fixture-model'], 'the stand-in chat model is ready');
     await editor().workbench.sendChat('@mcp what does the attached resource say?');
-    const answer = await editor().workbench.lastChatResponse(/Model saw: .*README of fixture-legacy/);
+    const answer = await editor().workbench.lastChatResponse(/Model saw: [\s\S]*README of fixture-legacy/);
     assert.match(answer, /Resource fixture:\/\/readme from MCP server "kit" \(text\/plain\):\s*README of fixture-legacy/);
     await editor().workbench.screenshot('56-resource-in-chat');
   });

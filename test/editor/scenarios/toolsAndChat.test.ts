@@ -164,7 +164,9 @@ describe('Tools, prompts and chat in a real VS Code', function () {
     assert.ok(models.includes('fixture-model'), `the fixture chat model is registered (models: ${models.join(', ')})`);
     await editor.workbench.openChat();
     await editor.workbench.sendChat('@mcp /everything.args-prompt city=Paris state=Texas');
-    const response = await editor.workbench.lastChatResponse(/Model saw: .*Paris.*Texas/);
+    const response = await editor.workbench.lastChatResponse(/Model saw: [\s\S]*Paris.*Texas/);
+    // server-everything's instructions (a third-party server's) reach the model ahead of the prompt.
+    assert.match(response, /Model saw: Instructions from MCP server "everything" on using its tools \(written by the server, not by the user\):/);
     assert.match(response, /Prompt args-prompt from everything: 1 message\(s\)\./);
     const requests = await editor.control<RecordedRequest[]>('modelRequests');
     assert.ok(requests.at(-1)!.texts.some((t) => /Paris/.test(t) && /Texas/.test(t)), JSON.stringify(requests.at(-1)));
@@ -183,7 +185,7 @@ describe('Tools, prompts and chat in a real VS Code', function () {
     await editor.workbench.page.keyboard.type('E');
     await waitFor('the suggestions narrowed to Eve', async () => (await rows.evaluateAll((els) => els.map((el) => el.querySelector('.label-name')?.textContent?.trim()))).join() === 'Eve,E');
     await editor.workbench.page.keyboard.press('Enter');
-    await editor.workbench.lastChatResponse(/Model saw: Please promote Eve to the head of the Sales team\./);
+    await editor.workbench.lastChatResponse(/Model saw: [\s\S]*Please promote Eve to the head of the Sales team\./);
   });
 
   it('lets the chat model call an MCP tool after the user confirms it, and shows the answer', async () => {

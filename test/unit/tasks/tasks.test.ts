@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { pollTask } from '../../../src/core/tasks/taskPolling';
+import { pollInterval, pollTask } from '../../../src/core/tasks/taskPolling';
 import { resumeTasksWhenRunning, serverTaskChannel } from '../../../src/core/tasks/serverTaskChannel';
 import { createdTaskOf, TASKS_REQUIRED_CODE } from '../../../src/core/tasks/taskResults';
 import { TaskTracker, type StoredTask } from '../../../src/core/tasks/taskTracker';
@@ -31,7 +31,7 @@ describe('tasks (2026-07-28 extension) against a real fixture server', function 
   it('follows a task from working to its result, waiting the poll interval the server asks for and echoing each requestState', async () => {
     const host = await hostWith(undefined, taskServer(300));
     const result = await host.callTool('fx', 'task-sleep', { ms: 700 });
-    // The fixture refuses a stale requestState: the result proves the latest one was echoed.
+    // The fixture refuses a requestState it did not issue.
     assert.equal(resultText(result), 'slept 700 ms');
     const [view] = host.tasks.list();
     assert.deepEqual([view.serverId, view.toolName, view.protocol, view.status, view.ttlSeconds], ['fx', 'task-sleep', '2026-07-28', 'completed', 600]);
@@ -39,9 +39,19 @@ describe('tasks (2026-07-28 extension) against a real fixture server', function 
 
     // The same task flow at the poll level: every wait is the server's pollIntervalMilliseconds.
     const waits: number[] = [];
-    const channel = serverTaskChannel(() => host.connection('fx'));
+    const real = serverTaskChannel(() => host.connection('fx'));
+    // Each poll must echo the requestState of the answer before it (the fixture only checks it was issued).
+    const echoed: [string | undefined, string | undefined][] = [];
+    let latest: string | undefined;
+    const channel = { ...real, get: async (taskId: string, requestState: string | undefined, signal: AbortSignal) => {
+      echoed.push([requestState, latest]);
+      const task = await real.get(taskId, requestState, signal);
+      latest = task.requestState;
+      return task;
+    } };
     const created = createdTaskOf(await host.connection('fx').request('tools/call', (client) => client.callTool({ name: 'task-sleep', arguments: { ms: 500 } })));
     assert.equal(created?.status, 'working');
+    latest = created!.requestState;
     const states: string[] = [];
     const polled = await pollTask(channel, created!, {
       onState: (t) => states.push(t.status),
@@ -50,6 +60,15 @@ describe('tasks (2026-07-28 extension) against a real fixture server', function 
     assert.equal(resultText(polled), 'slept 500 ms');
     assert.ok(waits.length >= 1 && waits.every((ms) => ms === 300), waits.join(', '));
     assert.deepEqual([states[0], states.at(-1)], ['working', 'completed']);
+    assert.ok(echoed.length >= 2 && echoed.every(([sent, expected]) => sent === expected && typeof sent === 'string'), JSON.stringify(echoed));
+  });
+
+  it('waits the poll interval the server asks (within 100 ms and 30 s), doubling it after each failed poll', () => {
+    const task = (ms?: number) => ({ taskId: 't', status: 'working', pollIntervalMilliseconds: ms });
+    assert.deepEqual(
+      [pollInterval(task(300), 0), pollInterval(task(300), 1), pollInterval(task(300), 2), pollInterval(task(5), 0), pollInterval(task(), 0), pollInterval(task(60_000), 0), pollInterval(task(300), 10)],
+      [300, 600, 1200, 100, 1000, 30_000, 30_000],
+    );
   });
 
   it('reports a failed task with the server\'s error, and a task past its TTL as expired', async () => {
