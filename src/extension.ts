@@ -10,7 +10,7 @@ import { ToolInvoker } from './core/tools/toolInvoker';
 import { ModelToolSwitches } from './core/tools/modelToolSwitches';
 import { registerChatParticipant } from './editor/chat/mcpChatParticipant';
 import { registerLanguageModelTools } from './editor/chat/languageModelTools';
-import { MementoApprovalStore, MementoConsentStore, MementoEraPinStore, MementoSwitchStore, MementoTaskStore } from './editor/mementoStores';
+import { MementoApprovalStore, MementoConsentStore, MementoEraPinStore, mementoSwitchStore, mementoTaskStore } from './editor/mementoStores';
 import { TaskTracker } from './core/tasks/taskTracker';
 import { resumeTasksWhenRunning } from './core/tasks/serverTaskChannel';
 import { registerTasksView } from './editor/tasks/tasksView';
@@ -86,7 +86,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   // Loaded on the first sandboxed start, from its own bundle (see scripts/build.mjs).
   const sandboxRuntime = pathToFileURL(context.asAbsolutePath('dist/sandbox/sandboxRuntime.mjs')).href;
   sandbox = new SrtProcessSandbox(() => import(sandboxRuntime) as Promise<SandboxRuntimeModule>);
-  const tasks = new TaskTracker(new MementoTaskStore(context.workspaceState));
+  const tasks = new TaskTracker(mementoTaskStore(context.workspaceState));
   host = new McpHost({
     tasks,
     sandbox,
@@ -115,7 +115,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   });
   const mcp = host;
   const reload = () => mcp.applySettings(readServerSettings());
-  const switches = new ModelToolSwitches(new MementoSwitchStore(context.workspaceState));
+  const switches = new ModelToolSwitches(mementoSwitchStore(context.workspaceState));
   const tree = new ServersTreeProvider(mcp, switches);
   const serversView = vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true, manageCheckboxStateManually: true });
   const approvals = new ToolApprovals(

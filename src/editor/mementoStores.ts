@@ -68,24 +68,22 @@ export class MementoApprovalStore extends MementoRecord<ApprovedToolShape> imple
   }
 }
 
-/** Which servers and tools are switched off for models, per workspace. */
-export class MementoSwitchStore implements SwitchStore {
-  constructor(private readonly memento: Memento) {}
-  load(): SwitchedOff | undefined {
-    return this.memento.get<SwitchedOff>(MODEL_SWITCHES);
+/** One value under one memento key: what the model-tool switches and the unfinished tasks keep. */
+class MementoValue<T> {
+  constructor(
+    private readonly memento: Memento,
+    private readonly key: string,
+  ) {}
+  load(): T | undefined {
+    return this.memento.get<T>(this.key);
   }
-  save(value: SwitchedOff): Promise<void> {
-    return Promise.resolve(this.memento.update(MODEL_SWITCHES, value));
+  save(value: T): Promise<void> {
+    return Promise.resolve(this.memento.update(this.key, value));
   }
 }
 
+/** Which servers and tools are switched off for models, per workspace. */
+export const mementoSwitchStore = (memento: Memento): SwitchStore => new MementoValue<SwitchedOff>(memento, MODEL_SWITCHES);
+
 /** Unfinished tasks per workspace, picked up again by the next window. */
-export class MementoTaskStore implements TaskStore {
-  constructor(private readonly memento: Memento) {}
-  load(): readonly StoredTask[] | undefined {
-    return this.memento.get<StoredTask[]>(TASKS);
-  }
-  save(tasks: readonly StoredTask[]): Promise<void> {
-    return Promise.resolve(this.memento.update(TASKS, tasks));
-  }
-}
+export const mementoTaskStore = (memento: Memento): TaskStore => new MementoValue<readonly StoredTask[]>(memento, TASKS);

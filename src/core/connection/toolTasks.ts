@@ -1,11 +1,10 @@
 import type { WireTask } from '../tasks/taskResults';
+import { abortableSleep, pollInterval } from '../tasks/taskPolling';
 import { isCallToolResult, type CallToolResult, type Client, type Progress, type RequestOptions, type Tool } from '@modelcontextprotocol/client';
 
 /** The task methods have no result schema in the SDK's method map; results are checked where used. */
 export const passThrough = { '~standard': { version: 1 as const, vendor: 'mcp-host', validate: (value: unknown) => ({ value }) } };
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
-const MIN_POLL_MS = 250;
-const MAX_POLL_MS = 5_000;
 
 interface TaskState {
   readonly taskId: string;
@@ -58,6 +57,7 @@ const asWireTask = (task: TaskState & { ttl?: number | null }): WireTask => ({
   taskId: task.taskId,
   status: task.status,
   statusMessage: task.statusMessage,
+  pollIntervalMilliseconds: task.pollInterval,
   ttlSeconds: typeof task.ttl === 'number' ? task.ttl / 1000 : task.ttl,
 });
 
@@ -81,7 +81,7 @@ async function runAsTask(
     while (!TERMINAL.has(task.status) && task.status !== 'input_required') {
       observer?.state(asWireTask(task));
       options.onprogress?.({ progress: ++polls, message: task.statusMessage ?? task.status } satisfies Progress);
-      await delay(Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, task.pollInterval ?? 1_000)), signal);
+      await abortableSleep(pollInterval(asWireTask(task), 0), signal);
       task = (await client.request({ method: 'tasks/get', params: { taskId: task.taskId } }, passThrough, options)) as TaskState;
     }
     observer?.state(asWireTask(task));
@@ -95,15 +95,4 @@ async function runAsTask(
     }
     throw error;
   }
-}
-
-function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason ?? new Error('cancelled'));
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason ?? new Error('cancelled'));
-    }, { once: true });
-  });
 }

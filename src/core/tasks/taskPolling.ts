@@ -96,17 +96,18 @@ export async function pollTask(channel: TaskChannel, seed: WireTask, hooks: Poll
   }
 }
 
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason ?? new Error('cancelled'));
+    if (signal?.aborted) return reject(signal.reason ?? new Error('cancelled'));
     const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
+      signal?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(signal.reason ?? new Error('cancelled'));
+      reject(signal?.reason ?? new Error('cancelled'));
     };
-    signal.addEventListener('abort', onAbort, { once: true });
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -14,28 +14,34 @@ const ICONS: Record<TaskStatus, [string, string?]> = {
   lost: ['warning', 'editorWarning.foreground'],
 };
 const RUNNING = new Set<TaskStatus>(['working', 'input_required']);
-/** While a task runs, elapsed times are redrawn this often. */
-const TICK_MS = 1_000;
+/** The view redraws at most this often (and this often while a task runs, for elapsed times). */
+const REDRAW_MS = 1_000;
 
 /** The MCP Tasks view: every task across servers, newest first, with Cancel and Open Result. */
 class TasksTreeProvider implements vscode.TreeDataProvider<TaskView>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<TaskView | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscription: { dispose(): void };
-  private ticker: NodeJS.Timeout | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private lastDraw = 0;
 
   constructor(private readonly tracker: TaskTracker) {
-    this.subscription = tracker.onDidChange(() => this.redraw());
+    this.subscription = tracker.onDidChange(() => this.schedule());
   }
 
-  private redraw(): void {
-    this.changed.fire(undefined);
-    const running = this.tracker.list().some((t) => RUNNING.has(t.status));
-    if (running && !this.ticker) this.ticker = setInterval(() => this.redraw(), TICK_MS);
-    if (!running && this.ticker) {
-      clearInterval(this.ticker);
-      this.ticker = undefined;
-    }
+  /**
+   * Redraws at most once a second: on changes, and each second while a task runs (its elapsed
+   * time). Polls can report every 100 ms; redrawing rows that often would also swallow clicks on
+   * their inline actions.
+   */
+  private schedule(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.lastDraw = Date.now();
+      this.changed.fire(undefined);
+      if (this.tracker.list().some((t) => RUNNING.has(t.status))) this.schedule();
+    }, Math.max(0, this.lastDraw + REDRAW_MS - Date.now()));
   }
 
   getChildren(node?: TaskView): TaskView[] {
@@ -65,7 +71,7 @@ class TasksTreeProvider implements vscode.TreeDataProvider<TaskView>, vscode.Dis
   }
 
   dispose(): void {
-    if (this.ticker) clearInterval(this.ticker);
+    if (this.timer) clearTimeout(this.timer);
     this.subscription.dispose();
     this.changed.dispose();
   }
