@@ -6,6 +6,7 @@
  * server's tools in its own order), so the tool list is the same from one request to the next.
  */
 import type { Tool } from '@modelcontextprotocol/client';
+import { offeredToModel } from '../apps/appToolMeta';
 import type { ServerSnapshot } from '../connection/serverSnapshot';
 import type { ModelTool } from '../models/modelMessages';
 import { modelToolNames, type QualifiedTool } from '../tools/toolNames';
@@ -21,7 +22,7 @@ export type OfferedTo = (serverId: string, toolName: string) => boolean;
 /** The tools of running servers that models may use, in a stable order, with model-safe names. */
 export function toolCatalogue(servers: readonly ServerSnapshot[], offered: OfferedTo): CatalogueEntry[] {
   const running = servers.filter((s) => s.status === 'running').sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const tools = running.flatMap((s) => s.tools.filter((tool) => offered(s.id, tool.name)).map((tool) => ({ serverId: s.id, toolName: tool.name, tool })));
+  const tools = running.flatMap((s) => s.tools.filter((tool) => offeredToModel(tool) && offered(s.id, tool.name)).map((tool) => ({ serverId: s.id, toolName: tool.name, tool })));
   return [...modelToolNames(tools).entries()].map(([modelName, entry]) => ({ ...entry, modelName }));
 }
 

@@ -48,6 +48,8 @@ export interface ServerDefinition {
   readonly startTimeoutMs: number;
   readonly maxTotalTimeoutMs: number;
   readonly roots?: readonly string[];
+  /** Declare MCP Apps to this server and show its tools' apps (`apps`, default true). */
+  readonly apps: boolean;
   /** Run a stdio server sandboxed (`sandbox: true` reads as `{}`); absent runs it as is. */
   readonly sandbox?: SandboxSettings;
   readonly restart: RestartSettings;

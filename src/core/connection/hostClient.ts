@@ -3,6 +3,7 @@ import { RequestRateLimiter } from '../host/requestRateLimiter';
 import { logServerMessage, type ServerLog } from './serverLog';
 import type { ServerConnectionDeps } from './serverConnectionDeps';
 import { TASKS_EXTENSION } from '../tasks/taskResults';
+import { APP_MIME_TYPE, APPS_EXTENSION } from '../apps/appToolMeta';
 
 export interface HostClientHooks {
   readonly listChanged: ClientOptions['listChanged'];
@@ -39,7 +40,8 @@ export function createHostClient(deps: ServerConnectionDeps, options: ClientOpti
       ...(deps.sampling ? { sampling: { tools: {} } } : {}),
       ...(deps.elicitation ? { elicitation: { form: {}, url: {} } } : {}),
       // Any tools/call may come back as a task (2026-07-28, SEP-2663); the host follows it.
-      extensions: { [TASKS_EXTENSION]: {} },
+      // Apps: tools may come with an interactive HTML view (SEP-1865), which the editor shows.
+      extensions: { [TASKS_EXTENSION]: {}, ...(deps.apps ? { [APPS_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } : {}) },
     },
     listChanged: hooks.listChanged,
   });

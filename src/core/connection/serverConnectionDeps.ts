@@ -23,6 +23,8 @@ export interface ServerConnectionDeps {
   readonly fetch?: FetchLike;
   /** Secrets the definition resolved: status reasons show their placeholders instead. */
   readonly secrets?: readonly ResolvedSecret[];
+  /** Declares MCP Apps (`io.modelcontextprotocol/ui`), so the server offers its tools' apps. */
+  readonly apps?: boolean;
   /** The roots this server sees right now. */
   roots(): readonly ResolvedRoot[];
   /**

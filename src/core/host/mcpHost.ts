@@ -38,6 +38,8 @@ export interface McpHostOptions {
   readonly ledger?: ProcessLedger;
   readonly sandbox?: ProcessSandbox;
   readonly fetch?: FetchLike;
+  /** Whether MCP Apps are on (the global setting, read at each start); off or absent, servers are not offered them. */
+  readonly apps?: () => boolean;
   /** Follows tasks (the MCP Tasks view); a tracker that keeps nothing across windows without it. */
   readonly tasks?: TaskTracker;
 }
@@ -393,6 +395,7 @@ export class McpHost implements Disposable {
       eraPins: this.options.eraPins,
       log: new RedactingServerLog(new BoundedServerLog(env.logFor(def.id), logBoundsOf(resolved)), secrets),
       secrets,
+      apps: resolved.apps && this.options.apps?.() === true,
       roots: () => this.roots.rootsFor(resolved),
       onResourceUpdated: (uri) => this.resourceUpdated.fire({ serverId: def.id, uri }),
       sampling: this.options.sampling && ((params, signal) => this.options.sampling!.handle(def.id, params, signal)),

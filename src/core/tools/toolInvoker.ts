@@ -1,10 +1,11 @@
 import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/client';
 import type { ResultOutcome } from '../../shared/protocol/toolResultView';
+import { callableFromApp, offeredToModel } from '../apps/appToolMeta';
 import type { McpHost } from '../host/mcpHost';
 import type { ApprovalScope, ToolApprovals, ToolChange } from './toolApprovals';
 
-/** Who asked for the call: the user from a command, or a chat model. */
-export type ToolCallOrigin = 'user' | 'model';
+/** Who asked for the call: the user from a command, a chat model, or a server's app (MCP Apps). */
+export type ToolCallOrigin = 'user' | 'model' | 'app';
 
 export interface ToolConfirmationRequest {
   readonly serverId: string;
@@ -85,6 +86,12 @@ export class ToolInvoker {
   /** Finds the tool and confirms the call unless the user allowed it; a denial is an invocation. */
   async authorize(serverId: string, toolName: string, args: Record<string, unknown>, options: InvokeOptions): Promise<Tool | ToolInvocation> {
     const { tool, target } = this.locate(serverId, toolName);
+    if (options.origin === 'model' && !offeredToModel(tool)) {
+      throw new Error(`The tool "${toolName}" of MCP server "${serverId}" is for its app only (its _meta.ui.visibility leaves out "model"); models cannot call it.`);
+    }
+    if (options.origin === 'app' && !callableFromApp(tool)) {
+      throw new Error(`The tool "${toolName}" of MCP server "${serverId}" is not callable from its app (its _meta.ui.visibility leaves out "app").`);
+    }
     if (options.origin === 'model' && !this.offeredToModels(serverId, toolName)) {
       throw new Error(`The tool "${toolName}" of MCP server "${serverId}" is not offered to models: it is switched off in the MCP Servers view. Switch it on there to let models call it.`);
     }

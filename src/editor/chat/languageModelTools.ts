@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { withCancellation } from '../cancellation';
+import { offeredToModel } from '../../core/apps/appToolMeta';
 import type { McpHost } from '../../core/host/mcpHost';
 import type { ToolInvoker } from '../../core/tools/toolInvoker';
 import { resultText } from '../../core/tools/toolResults';
@@ -28,7 +29,7 @@ export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker):
         }
         // Tools the user switched off for models are not listed (and calling them is refused).
         const listing = servers.flatMap((s) =>
-          s.tools.filter((t) => invoker.offeredToModels(s.id, t.name)).map((t) => ({ server: s.id, tool: t.name, description: t.description, inputSchema: t.inputSchema })),
+          s.tools.filter((t) => offeredToModel(t) && invoker.offeredToModels(s.id, t.name)).map((t) => ({ server: s.id, tool: t.name, description: t.description, inputSchema: t.inputSchema })),
         );
         return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify(listing))]);
       },

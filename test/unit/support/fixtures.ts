@@ -19,6 +19,7 @@ const BASE = {
   args: [],
   env: {},
   headers: {},
+  apps: false,
   enabled: true,
   autoStart: true,
   requestTimeoutMs: 10_000,
