@@ -28,7 +28,7 @@ const options = {
 
 // Webviews: browser bundles, one per panel, with the VS Code-styled web components inside.
 const webviewOptions = {
-  entryPoints: { toolForm: 'webview-ui/toolForm/main.ts', toolResult: 'webview-ui/toolResult/main.ts', sampling: 'webview-ui/sampling/main.ts' },
+  entryPoints: { toolForm: 'webview-ui/toolForm/main.ts', toolResult: 'webview-ui/toolResult/main.ts', sampling: 'webview-ui/sampling/main.ts', appHost: 'webview-ui/appHost/main.ts', appSandbox: 'webview-ui/appSandbox/main.ts' },
   bundle: true,
   outdir: 'dist/webview',
   format: 'iife',

@@ -1,3 +1,6 @@
+import { AppModelContext } from './core/apps/appModelContext';
+import { AppLauncher } from './editor/apps/appLauncher';
+import { AppSandboxServer } from './editor/apps/appSandboxServer';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -88,6 +91,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   sandbox = new SrtProcessSandbox(() => import(sandboxRuntime) as Promise<SandboxRuntimeModule>);
   const tasks = new TaskTracker(mementoTaskStore(context.workspaceState));
   host = new McpHost({
+    apps: () => vscode.workspace.getConfiguration('mcpHost').get<boolean>('apps.enabled', true),
     tasks,
     sandbox,
     fetch: network.network.fetch,
@@ -126,6 +130,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   const resources = new ResourcesTreeProvider(mcp);
   const resourceFiles = new ResourceFileSystem(mcp, (message) => logs.hostLog.warn(message));
   const api = createPublicApi(mcp, invoker, () => activationMs);
+  const appContext = new AppModelContext();
+  const appSandbox = new AppSandboxServer(context.asAbsolutePath('dist/webview'));
+  const apps = new AppLauncher({
+    extensionUri: context.extensionUri,
+    sandbox: appSandbox,
+    invoker,
+    host: mcp,
+    modelContext: appContext,
+    hostInfo: { name: 'MCP Host', version: String(context.extension.packageJSON.version) },
+    logFor: (id) => logs.logFor(id),
+  });
+  invoker.watch(apps);
   context.subscriptions.push(
     network,
     logs,
@@ -151,7 +167,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     ...registerLanguageModelTools(mcp, invoker),
     ...registerTasksView(tasks, mcp, context.extensionUri, openResource),
     resumeTasksWhenRunning(mcp),
-    registerChatParticipant(mcp, invoker, context.extensionUri),
+    registerChatParticipant(mcp, invoker, context.extensionUri, appContext),
+    apps,
+    appSandbox,
+    vscode.commands.registerCommand('mcpHost.showApp', (viewId: string) => apps.show(viewId)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(SERVERS_SETTING)) void reload();
     }),

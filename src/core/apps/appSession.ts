@@ -25,6 +25,8 @@ export interface AppHostPorts {
   resized(size: { width?: number; height?: number }): void;
   /** `notifications/message` from the app, and the session's own notes (what it refused, and why). */
   log(level: 'debug' | 'info' | 'warning' | 'error', text: string): void;
+  /** The app initialized: requests may now go to it (and its declared display modes are known). */
+  initialized(): void;
   /** The app will not work (never initialized, flooded, closed its side): say so where it is shown. */
   failed(reason: string): void;
 }
@@ -156,11 +158,12 @@ export class AppSession {
   /**
    * Tears the app down: `ui/resource-teardown` first ("Host MUST send this notification before
    * tearing down the UI resource"), waiting a bounded time for its answer, then the bridge closes.
+   * Without `teardown` (the app is already gone with its panel) it only closes.
    */
-  async close(reason: string): Promise<void> {
+  async close(reason: string, teardown = true): Promise<void> {
     if (this.closed) return;
     clearTimeout(this.initTimer);
-    if (this.initialized) {
+    if (this.initialized && teardown) {
       const teardown = this.bridge.teardownResource({ reason }, { timeout: this.options.teardownTimeoutMs ?? DEFAULT_APP_TEARDOWN_TIMEOUT_MS }).catch((error: Error) => {
         this.ports.log('warning', `app: ui/resource-teardown was not answered (${error.message}); closing it anyway.`);
       });
@@ -177,6 +180,7 @@ export class AppSession {
     this.initialized = true;
     clearTimeout(this.initTimer);
     this.bridge.setHostContext(this.context);
+    this.ports.initialized();
     for (const send of this.pending.splice(0)) void send().catch((error: Error) => this.ports.log('warning', `app: ${error.message}`));
   }
 

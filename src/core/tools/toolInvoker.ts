@@ -32,6 +32,16 @@ export interface ToolInvocation {
   /** Protocol errors, invalid output, or the denial, as a sentence naming the server and tool. */
   readonly error?: string;
   readonly durationMs: number;
+  /** The view that shows this call besides its result (a tool's MCP App), when one opened. */
+  readonly viewId?: string;
+}
+
+/**
+ * Watches tool calls as they run (the editor opens a tool's MCP App beside it). `started` may
+ * return the id of the view it opened and what to do when the call ends.
+ */
+export interface ToolCallWatcher {
+  started(call: { readonly serverId: string; readonly tool: Tool; readonly args: Record<string, unknown>; readonly origin: ToolCallOrigin }): { readonly viewId: string; finished(invocation: ToolInvocation): void } | undefined;
 }
 
 export interface InvokeOptions {
@@ -51,6 +61,8 @@ const OUTPUT_SCHEMA_FAILURE = /Structured content does not match the tool's outp
 export type ToolHost = Pick<McpHost, 'server' | 'callTool'>;
 
 export class ToolInvoker {
+  private watcher?: ToolCallWatcher;
+
   constructor(
     private readonly host: ToolHost,
     private readonly approvals: ToolApprovals,
@@ -110,6 +122,19 @@ export class ToolInvoker {
 
   /** Calls an authorized tool and sorts the outcome. */
   async call(serverId: string, tool: Tool, args: Record<string, unknown>, options: InvokeOptions): Promise<ToolInvocation> {
+    // An app's own calls show in that app; they open no other view.
+    const view = options.origin === 'app' ? undefined : this.watcher?.started({ serverId, tool, args, origin: options.origin });
+    const invocation = { ...(await this.run(serverId, tool, args, options)), ...(view ? { viewId: view.viewId } : {}) };
+    view?.finished(invocation);
+    return invocation;
+  }
+
+  /** Tells `watcher` of every call from now on (one watcher: the editor's). */
+  watch(watcher: ToolCallWatcher): void {
+    this.watcher = watcher;
+  }
+
+  private async run(serverId: string, tool: Tool, args: Record<string, unknown>, options: InvokeOptions): Promise<ToolInvocation> {
     const started = this.now();
     try {
       const result = await this.host.callTool(serverId, tool.name, args, options.signal, options.onProgress);

@@ -4,6 +4,7 @@ import { runToolLoop, type ToolOutcome } from '../../core/chat/toolCallLoop';
 import type { ModelMessage, ModelPart } from '../../core/models/modelMessages';
 import { DEFAULT_MAX_MODEL_TOOLS, MAX_MAX_MODEL_TOOLS, MIN_MAX_MODEL_TOOLS, ModelToolOffer, SEARCH_TOOL_NAME, toolCatalogue } from '../../core/chat/modelToolOffer';
 import { instructionsForModel } from '../../core/chat/serverInstructions';
+import type { AppModelContext } from '../../core/apps/appModelContext';
 import { resourceForModel } from '../../core/resources/resourceContents';
 import { parseResourceAddress, RESOURCE_SCHEME } from '../../core/resources/resourceUris';
 import type { McpHost } from '../../core/host/mcpHost';
@@ -21,9 +22,9 @@ const SLASH = /^\s*\/([A-Za-z0-9_-]+\.[A-Za-z0-9_.-]+)(?:\s+([\s\S]*))?$/;
  * anything else goes to the model with the tools of the running servers, whose calls are
  * confirmed and run through the host. `/prompts` lists the prompts there are.
  */
-export function registerChatParticipant(host: McpHost, invoker: ToolInvoker, extensionUri: vscode.Uri): vscode.Disposable {
+export function registerChatParticipant(host: McpHost, invoker: ToolInvoker, extensionUri: vscode.Uri, appContext?: AppModelContext): vscode.Disposable {
   const participant = vscode.chat.createChatParticipant('mcpHost.chat', (request, context, stream, token) =>
-    handle(host, invoker, { request, context, stream, token }),
+    handle(host, invoker, { request, context, stream, token, appContext }),
   );
   participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'mcp.svg');
   participant.followupProvider = {
@@ -52,6 +53,8 @@ interface ChatTurn {
   readonly context: vscode.ChatContext;
   readonly stream: vscode.ChatResponseStream;
   readonly token: vscode.CancellationToken;
+  /** What open MCP Apps handed the model (`ui/update-model-context`). */
+  readonly appContext?: AppModelContext;
 }
 
 async function handle(host: McpHost, invoker: ToolInvoker, turn: ChatTurn): Promise<vscode.ChatResult> {
@@ -64,7 +67,7 @@ async function handle(host: McpHost, invoker: ToolInvoker, turn: ChatTurn): Prom
   }
 }
 
-async function respond(host: McpHost, invoker: ToolInvoker, { request, context, stream, token }: ChatTurn, signal: AbortSignal): Promise<vscode.ChatResult> {
+async function respond(host: McpHost, invoker: ToolInvoker, { request, context, stream, token, appContext }: ChatTurn, signal: AbortSignal): Promise<vscode.ChatResult> {
   const slash = SLASH.exec(request.prompt);
   if (slash) {
     const entry = promptIndex(host).find(([command]) => command === slash[1])?.[1];
@@ -72,11 +75,11 @@ async function respond(host: McpHost, invoker: ToolInvoker, { request, context, 
       stream.markdown(vscode.l10n.t('There is no prompt `/{0}` on a running MCP server. Use `/prompts` to see them.', slash[1]));
       return { errorDetails: { message: vscode.l10n.t('Unknown prompt /{0}.', slash[1]) } };
     }
-    return runPrompt(host, invoker, entry, slash[2] ?? '', request, stream, token, signal);
+    return runPrompt(host, invoker, entry, slash[2] ?? '', request, stream, token, signal, appContext);
   }
   const history = historyMessages(context);
   const attached = await referencedResources(host, request.references, stream, signal);
-  return converse(host, invoker, request.model, [], [...history, { role: 'user', parts: [...attached, { kind: 'text', text: request.prompt }] }], stream, token, signal);
+  return converse(host, invoker, request.model, [], [...history, { role: 'user', parts: [...attached, { kind: 'text', text: request.prompt }] }], stream, token, signal, appContext);
 }
 
 async function runPrompt(
@@ -88,6 +91,7 @@ async function runPrompt(
   stream: vscode.ChatResponseStream,
   token: vscode.CancellationToken,
   signal: AbortSignal,
+  appContext?: AppModelContext,
 ): Promise<vscode.ChatResult> {
   const prompt = host.server(entry.serverId)?.prompts.find((p) => p.name === entry.promptName);
   if (!prompt) throw new Error(vscode.l10n.t('MCP server "{0}" no longer offers the prompt "{1}".', entry.serverId, entry.promptName));
@@ -99,7 +103,7 @@ async function runPrompt(
   const result = await host.getPrompt(entry.serverId, prompt.name, args, signal);
   const preamble = promptToChatMessages(result);
   stream.markdown(vscode.l10n.t('*Prompt `{0}` from {1}: {2} message(s).*\n\n', prompt.name, entry.serverId, result.messages.length));
-  return converse(host, invoker, request.model, preamble, [], stream, token, signal);
+  return converse(host, invoker, request.model, preamble, [], stream, token, signal, appContext);
 }
 
 async function converse(
@@ -111,11 +115,15 @@ async function converse(
   stream: vscode.ChatResponseStream,
   token: vscode.CancellationToken,
   signal: AbortSignal,
+  appContext?: AppModelContext,
 ): Promise<vscode.ChatResult> {
   const offer = offerForModel(host, invoker);
   if (offer.searching) stream.markdown(vscode.l10n.t('*{0} MCP tools are on, more than the {1} a request takes: the model searches them.*\n\n', offer.catalogue.length, offer.maxTools));
   const servers = new Set(offer.catalogue.map((e) => e.serverId));
-  const instructions = instructionsForModel(host.servers(), servers).map((text) => vscode.LanguageModelChatMessage.User(text));
+  // Server instructions, then what the user's open apps handed the model, ahead of the conversation.
+  const instructions = [...instructionsForModel(host.servers(), servers), ...(appContext?.forModel(servers) ?? [])].map((text) => vscode.LanguageModelChatMessage.User(text));
+  // Apps that tool calls opened: the answer ends with a way back to each.
+  const apps: { viewId: string; toolName: string }[] = [];
   const outcome = await runToolLoop(
     new LanguageModelBridge(model, token, [...instructions, ...preamble], () => stream.progress(vscode.l10n.t('Waiting for the language model to load…'))),
     () => offer.tools(),
@@ -128,11 +136,14 @@ async function converse(
         else stream.progress(target ? vscode.l10n.t('Running {0} on {1}…', target.toolName, target.serverId) : vscode.l10n.t('The model asked for an unknown tool {0}.', call.name));
       },
       runTool: async (call, callSignal) =>
-        offer.searching && call.name === SEARCH_TOOL_NAME ? { text: offer.search(call.input), isError: false } : runForModel(invoker, offer.resolve(call.name), call.name, call.input, stream, callSignal),
+        offer.searching && call.name === SEARCH_TOOL_NAME
+          ? { text: offer.search(call.input), isError: false }
+          : runForModel(invoker, offer.resolve(call.name), call.name, call.input, stream, callSignal, (viewId, toolName) => apps.push({ viewId, toolName })),
     },
     signal,
   );
   if (outcome.stoppedAtLimit) stream.markdown(vscode.l10n.t('\n\n*Stopped after {0} rounds of tool calls.*', outcome.rounds));
+  for (const app of apps) stream.button({ command: 'mcpHost.showApp', arguments: [app.viewId], title: vscode.l10n.t('Show the app of {0}', app.toolName) });
   return {};
 }
 
@@ -150,11 +161,13 @@ async function runForModel(
   input: Record<string, unknown>,
   stream: vscode.ChatResponseStream,
   signal: AbortSignal,
+  onView: (viewId: string, toolName: string) => void,
 ): Promise<ToolOutcome> {
   if (!target) return { text: `There is no tool named ${modelName}.`, isError: true };
   const label = `\`${target.serverId}/${target.toolName}\``;
   try {
     const done = await invoker.invoke(target.serverId, target.toolName, input, { origin: 'model', signal });
+    if (done.viewId) onView(done.viewId, target.toolName);
     switch (done.outcome) {
       case 'ok':
       case 'toolError': {

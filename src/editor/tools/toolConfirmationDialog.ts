@@ -13,7 +13,9 @@ export class ToolConfirmationDialog implements ToolConfirmationPort {
     const lines = [
       request.origin === 'model'
         ? vscode.l10n.t('A chat model wants to run this tool.')
-        : vscode.l10n.t('Run this tool with these arguments?'),
+        : request.origin === 'app'
+          ? vscode.l10n.t('The app of this server wants to run this tool.')
+          : vscode.l10n.t('Run this tool with these arguments?'),
       '',
       vscode.l10n.t('Arguments: {0}', JSON.stringify(request.args, null, 2)),
     ];

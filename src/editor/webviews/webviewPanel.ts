@@ -10,11 +10,17 @@ export function openWebviewPanel(
   extensionUri: vscode.Uri,
   viewType: string,
   title: string,
-  script: 'toolForm' | 'toolResult' | 'sampling',
-  options: { readonly background?: boolean } = {},
+  script: 'toolForm' | 'toolResult' | 'sampling' | 'appHost',
+  options: {
+    readonly background?: boolean;
+    readonly beside?: boolean;
+    /** Origins the page may frame (an MCP App's sandbox); none by default. */
+    readonly frameSources?: readonly string[];
+  } = {},
 ): vscode.WebviewPanel {
   // In the background: a tab that waits its turn without taking focus from what the user is doing.
-  const panel = vscode.window.createWebviewPanel(viewType, title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: options.background === true }, {
+  const viewColumn = options.beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+  const panel = vscode.window.createWebviewPanel(viewType, title, { viewColumn, preserveFocus: options.background === true }, {
     enableScripts: true,
     retainContextWhenHidden: true,
     localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
@@ -30,6 +36,7 @@ export function openWebviewPanel(
     `font-src ${webview.cspSource}`,
     'img-src data:',
     'media-src data:',
+    ...(options.frameSources?.length ? [`frame-src ${options.frameSources.join(' ')}`] : []),
   ].join('; ');
   webview.html = `<!DOCTYPE html>
 <html lang="en">

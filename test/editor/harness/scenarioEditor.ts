@@ -13,7 +13,7 @@ export function scenarioEditor(serversOrSetup: Record<string, unknown> | (() => 
     const servers = typeof serversOrSetup === 'function' ? await serversOrSetup() : serversOrSetup;
     editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, { trusted: true, userSettings: { 'mcpHost.servers': servers, ...userSettings } });
     await editor.workbench.openMcpView();
-    for (const id of Object.keys(servers)) await editor.workbench.waitForServerDescription(id, /^running · (sandboxed · )?\d+ tools/, 90_000);
+    for (const id of Object.keys(servers)) await editor.workbench.waitForServerDescription(id, /^running · (sandboxed · )?\d+ tools?\b/, 90_000);
   });
 
   closeEverythingAfterEach(() => editor);

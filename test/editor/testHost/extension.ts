@@ -51,6 +51,7 @@ const operations: Record<string, Operation> = {
     return document && { uri: document.uri.toString(), languageId: document.languageId };
   },
   userSetting: async ({ section }) => vscode.workspace.getConfiguration().inspect(section)?.globalValue,
+  updateUserSetting: async ({ section, value }) => vscode.workspace.getConfiguration().update(section, value, vscode.ConfigurationTarget.Global),
   chatModels: async () => (await vscode.lm.selectChatModels({ vendor: 'mcp-host-test' })).map((m) => m.id),
   invokeTool: async ({ serverId, name, args }) => (await hostApi()).invokeTool(serverId, name, args),
   // This extension is the minimal one the benchmark compares MCP Host's activation with.

@@ -157,6 +157,7 @@ describe('MCP Apps: the session between host and app (ext-apps App over a real J
       resized: (size) => void events.push(`size:${size.height}`),
       log: (level, text) => void events.push(`log:${level}:${text}`),
       failed: (reason) => void events.push(`failed:${reason}`),
+      initialized: () => void events.push('initialized'),
       ...portsOverride,
     };
     const resource = { uri: 'ui://t', html: '', policy: appSandboxPolicy(undefined, undefined) };

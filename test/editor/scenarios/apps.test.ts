@@ -1,0 +1,135 @@
+// MCP Apps in a real VS Code: a real App server from npm (server-basic-vanillajs, run as its
+// package ships it) and the fixture's board app, rendered in the sandbox, driven as a user would.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import type { Frame } from 'playwright-core';
+import { OUT, REPO } from '../harness/editorSession';
+import { scenarioEditor } from '../harness/scenarioEditor';
+import { waitFor } from '../../unit/support/fixtures';
+
+interface RecordedRequest {
+  texts: string[];
+  tools: string[];
+}
+
+const servers = {
+  vanilla: { command: process.execPath, args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js'), '--stdio'] },
+  board: { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--app-tools'] },
+};
+
+describe('MCP Apps in a real VS Code', function () {
+  this.timeout(240_000);
+  const editor = scenarioEditor(servers, { 'chat.disableAIFeatures': false });
+  const page = () => editor().workbench.page;
+
+  async function approve(expect: RegExp): Promise<void> {
+    const dialog = await editor().workbench.dialog();
+    assert.match((await dialog.textContent()) ?? '', expect);
+    await dialog.getByRole('button', { name: 'Run', exact: true }).click();
+  }
+  /** The app's own document: the innermost frame, inside the sandbox proxy, inside the webview. */
+  const appFrame = (selector: string) => editor().workbench.webview(selector, 60_000);
+  const hostFrame = () => editor().workbench.webview('#app-frame', 60_000);
+  async function showOutput(serverId: string): Promise<() => Promise<string>> {
+    await editor().control('executeCommand', { command: 'mcpHost.showOutput', args: [serverId] });
+    return async () => ((await page().locator('.part.panel .monaco-editor .view-lines').textContent()) ?? '').replace(/\u00a0/g, ' ');
+  }
+
+  it('renders server-basic-vanillajs beside the result; its button calls get-time after confirmation and the app shows the answer', async () => {
+    await editor().workbench.runCommand('MCP Host: Run Tool…');
+    await page().locator('.quick-input-widget input').fill('get-time');
+    await editor().workbench.pick('get-time', 'vanilla');
+    await approve(/MCP server "vanilla": run tool "Get Time"\?/);
+    const app = await appFrame('#get-time-btn');
+    const time = app.locator('#server-time');
+    await waitFor('the result in the app', async () => /^\d{4}-\d\d-\d\dT/.test((await time.textContent()) ?? ''), 30_000);
+    const first = await time.textContent();
+    // The sandbox: the app runs on the loopback sandbox origin, not the webview's, and the header names the server.
+    assert.match(app.url(), /^about:blank|^http:\/\/127\.0\.0\.1:\d+\//);
+    const host = await hostFrame();
+    assert.equal(await host.locator('#app-title').textContent(), 'Get Time — MCP server: vanilla');
+    await editor().workbench.screenshot('85-app-basic-vanillajs');
+    await app.locator('#get-time-btn').click();
+    await approve(/MCP server "vanilla": run tool "Get Time"\?[\s\S]*The app of this server wants to run this tool\./);
+    await waitFor('a newer time from the app\'s own call', async () => ((await time.textContent()) ?? '') !== first, 30_000);
+  });
+
+  it('runs the board from @mcp: the model never sees the app-only tool, the answer links to the app, which blocks an undeclared script', async () => {
+    // The stand-in chat model registers with the test extension; wait for it before chatting.
+    await waitFor('the fixture chat model', async () => (await editor().control<string[]>('chatModels')).includes('fixture-model'), 30_000);
+    await editor().workbench.openChat();
+    await editor().workbench.sendChat('@mcp use show-board {"title":"Sprint"}');
+    await approve(/MCP server "board": run tool "show-board"\?A chat model wants to run this tool\.[\s\S]*"title": "Sprint"/);
+    const response = await editor().workbench.lastChatResponse(/Tool results: Board "Sprint" at \d+\./);
+    assert.match(response, /board\/show-board returned/);
+    const requests = await editor().control<RecordedRequest[]>('modelRequests');
+    const offered = requests.at(-1)!.tools;
+    // "Host MUST NOT include tools in the agent's tool list when their visibility does not include model"
+    assert.ok(offered.includes('board_show-board') && !offered.some((t) => t.includes('board-increment')), offered.join(', '));
+    const app = await appFrame('#increment');
+    await app.locator('#title', { hasText: 'Board: Sprint' }).waitFor({ timeout: 30_000 });
+    await app.locator('#status', { hasText: 'Got the result.' }).waitFor({ timeout: 30_000 });
+    // The policy is enforced by the browser, seen inside the app itself.
+    await app.locator('#csp', { hasText: 'Blocked by the host: https://cdn.undeclared.example/evil.js (script-src-elem)' }).waitFor({ timeout: 10_000 });
+    await editor().workbench.screenshot('86-app-board-from-chat');
+    const show = page().locator('.interactive-item-container').last().getByRole('button', { name: 'Show the app of show-board' });
+    await show.waitFor({ timeout: 10_000 });
+    // Another editor covers the app in its group; the answer's button brings the app back.
+    await (await hostFrame()).locator('#app-title').click();
+    await editor().control('executeCommand', { command: 'workbench.action.files.newUntitledFile' });
+    const appTab = page().locator('.tab', { hasText: 'show-board — board' });
+    await waitFor('the app covered', async () => !/\bactive\b/.test((await appTab.getAttribute('class')) ?? ''), 10_000);
+    await show.click();
+    await waitFor('the app shown again', async () => /\bactive\b/.test((await appTab.getAttribute('class')) ?? ''), 10_000);
+    await app.locator('#title', { hasText: 'Board: Sprint' }).waitFor({ timeout: 10_000 });
+  });
+
+  it('lets the app call its app-only tool after confirmation, open a link only with consent, and go full size', async () => {
+    void editor().control('invokeTool', { serverId: 'board', name: 'show-board', args: { title: 'Ops' } }).catch(() => undefined);
+    await approve(/MCP server "board": run tool "show-board"/);
+    const app = await appFrame('#increment');
+    await app.locator('#status', { hasText: 'Got the result.' }).waitFor({ timeout: 30_000 });
+    const before = Number(await app.locator('#count').textContent());
+    await app.locator('#increment').click();
+    await approve(/The app of this server wants to run this tool\./);
+    await app.locator('#count', { hasText: String(before + 1) }).waitFor({ timeout: 10_000 });
+    await app.locator('#open-link').click();
+    const consent = await editor().workbench.dialog();
+    assert.match((await consent.textContent()) ?? '', /The app of MCP server "board" wants to open a link\.[\s\S]*https:\/\/example\.com\/board-docs/);
+    await consent.getByRole('button', { name: 'Cancel' }).click();
+    await app.locator('#status', { hasText: 'Link not opened.' }).waitFor({ timeout: 10_000 });
+    // Full size, asked by the app (ui/request-display-mode), then back with the header's button.
+    await app.locator('#fullscreen').click();
+    await app.locator('#mode', { hasText: 'fullscreen' }).waitFor({ timeout: 10_000 });
+    const host = await hostFrame();
+    assert.equal(await host.locator('body').getAttribute('class').then((c) => /fullscreen/.test(c ?? '')), true);
+    await editor().workbench.screenshot('87-app-full-size');
+    await host.locator('#app-mode', { hasText: 'Exit full size' }).click();
+    await app.locator('#mode', { hasText: 'inline' }).waitFor({ timeout: 10_000 });
+  });
+
+  it('follows the editor\'s theme, hands its context to the next @mcp turn, and is torn down before it closes', async () => {
+    void editor().control('invokeTool', { serverId: 'board', name: 'show-board', args: { title: 'Theme' } }).catch(() => undefined);
+    await approve(/MCP server "board": run tool "show-board"/);
+    const app = await appFrame('#increment');
+    await app.locator('#status', { hasText: 'Got the result.' }).waitFor({ timeout: 30_000 });
+    const theme = app.locator('#theme');
+    const first = await theme.textContent();
+    assert.ok(first === 'dark' || first === 'light', first ?? '');
+    await editor().control('updateUserSetting', { section: 'workbench.colorTheme', value: first === 'dark' ? 'Default Light Modern' : 'Default Dark Modern' });
+    await theme.filter({ hasText: first === 'dark' ? 'light' : 'dark' }).waitFor({ timeout: 20_000 });
+    await editor().workbench.screenshot('88-app-theme-switched');
+    await editor().control('updateUserSetting', { section: 'workbench.colorTheme', value: undefined });
+    await app.locator('#context').click();
+    await app.locator('#status', { hasText: 'Context shared.' }).waitFor({ timeout: 10_000 });
+    await editor().workbench.openChat();
+    await editor().workbench.sendChat('@mcp what does the board say?');
+    await editor().workbench.lastChatResponse(/Model saw: [\s\S]*Context from the app of tool "show-board" \(MCP server "board"\)[\s\S]*The board count is \d+\./);
+    const host = await hostFrame();
+    await host.locator('#app-close').click();
+    const output = await showOutput('board');
+    await waitFor('the teardown in the server log', async () => (await output()).includes('app: board: teardown received (The user closed the app.)'), 20_000);
+    assert.match(await output(), /App ui:\/\/fixture\/board\.html of tool "show-board": sandbox Content-Security-Policy "default-src 'none'; script-src 'self' 'unsafe-inline';/);
+    assert.match(await output(), /the sandbox blocked https:\/\/cdn\.undeclared\.example\/evil\.js \(script-src-elem\)/);
+  });
+});
