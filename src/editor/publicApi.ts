@@ -44,6 +44,8 @@ export interface McpToolInvocation {
   readonly result?: CallToolResult;
   readonly error?: string;
   readonly durationMs: number;
+  /** When the tool has an MCP App and it opened: its id, for the `mcpHost.showApp` command. */
+  readonly appViewId?: string;
 }
 
 export function createPublicApi(host: McpHost, invoker: ToolInvoker, activationMs: () => number): McpHostApi & vscode.Disposable {
@@ -74,8 +76,8 @@ export function createPublicApi(host: McpHost, invoker: ToolInvoker, activationM
     callTool: (id, name, args, token) => withCancellation(token, (signal) => host.callTool(id, name, args, signal)),
     invokeTool: (id, name, args, token) =>
       withCancellation(token, async (signal) => {
-        const { outcome, result, error, durationMs } = await invoker.invoke(id, name, args ?? {}, { origin: 'model', signal });
-        return { outcome, result, error, durationMs };
+        const { outcome, result, error, durationMs, viewId } = await invoker.invoke(id, name, args ?? {}, { origin: 'model', signal });
+        return { outcome, result, error, durationMs, ...(viewId ? { appViewId: viewId } : {}) };
       }),
     completePromptArgument: (id, prompt, argument, value, context) =>
       host.complete(id, { ref: { type: 'ref/prompt', name: prompt }, argument: { name: argument, value }, context: context && { arguments: context } }),

@@ -1,3 +1,5 @@
+import type { Tool } from '@modelcontextprotocol/client';
+import { appResourceUri, offeredToModel } from '../core/apps/appToolMeta';
 import * as vscode from 'vscode';
 import { plural } from '../shared/plural';
 import type { ServerSnapshot, ServerStatus } from '../core/connection/serverSnapshot';
@@ -8,7 +10,7 @@ import { HostTreeProvider } from './hostTreeProvider';
 type Node =
   | { kind: 'server'; server: ServerSnapshot }
   | { kind: 'group'; server: ServerSnapshot; group: 'tools' | 'prompts' }
-  | { kind: 'item'; server: ServerSnapshot; name: string; title?: string; description?: string; group: 'tools' | 'prompts' };
+  | { kind: 'item'; server: ServerSnapshot; name: string; title?: string; description?: string; group: 'tools' | 'prompts'; app?: 'app' | 'app only' };
 
 const STATUS_ICONS: Record<ServerStatus, [string, string?]> = {
   running: ['pass-filled', 'testing.iconPassed'],
@@ -61,8 +63,8 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
       return groups;
     }
     if (node.kind === 'group') {
-      const items = node.group === 'tools' ? node.server.tools : node.server.prompts;
-      return items.map((i) => ({ kind: 'item', server: node.server, group: node.group, name: i.name, title: i.title, description: i.description }));
+      if (node.group === 'prompts') return node.server.prompts.map((i) => ({ kind: 'item', server: node.server, group: 'prompts', name: i.name, title: i.title, description: i.description }));
+      return node.server.tools.map((t) => ({ kind: 'item', server: node.server, group: 'tools', name: t.name, title: t.title, description: t.description, app: appMarker(t) }));
     }
     return [];
   }
@@ -88,12 +90,23 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
     item.tooltip = node.description ? new vscode.MarkdownString().appendText(node.description) : undefined;
     item.iconPath = new vscode.ThemeIcon(node.group === 'tools' ? 'symbol-method' : 'symbol-string');
     item.contextValue = node.group === 'tools' ? 'mcpTool' : 'mcpPrompt';
-    if (node.group === 'tools') {
+    if (node.app) item.description = [item.description, node.app === 'app only' ? vscode.l10n.t('app only, never offered to models') : vscode.l10n.t('has an app')].filter(Boolean).join(' · ');
+    if (node.group === 'tools' && node.app !== 'app only') {
       const on = this.switches.isToolSwitchedOn(node.server.id, node.name);
       item.checkboxState = checkbox(on, vscode.l10n.t('Offer {0} to language models', node.name));
       if (on && !this.switches.isServerOffered(node.server.id)) item.description = [item.description, vscode.l10n.t('server not offered to models')].filter(Boolean).join(' · ');
     }
     return item;
+  }
+}
+
+/** Whether a tool comes with an MCP App, or is for its app alone. */
+function appMarker(tool: Tool): 'app' | 'app only' | undefined {
+  if (!offeredToModel(tool)) return 'app only';
+  try {
+    return appResourceUri(tool) ? 'app' : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -48,8 +48,12 @@ window.addEventListener('message', (event: MessageEvent) => {
 });
 
 function fromSandbox(data: unknown): void {
-  const message = data as { method?: string; mcpHostBlocked?: { uri: string; directive: string } };
-  if (message?.mcpHostBlocked) send({ type: 'blocked', uri: String(message.mcpHostBlocked.uri), directive: String(message.mcpHostBlocked.directive) });
+  const message = data as { method?: string; mcpHostBlocked?: { uri: string; directive: string }; mcpHostNavigated?: boolean };
+  if (message?.mcpHostNavigated) {
+    frame?.remove();
+    frame = undefined;
+    send({ type: 'navigated' });
+  } else if (message?.mcpHostBlocked) send({ type: 'blocked', uri: String(message.mcpHostBlocked.uri), directive: String(message.mcpHostBlocked.directive) });
   else if (message?.method === 'ui/notifications/sandbox-proxy-ready') send({ type: 'proxyReady' });
   else send({ type: 'fromApp', message: data });
 }

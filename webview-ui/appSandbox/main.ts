@@ -17,6 +17,21 @@ inner.title = 'MCP App';
 document.body.appendChild(inner);
 let loaded = false;
 
+// The app's page is written into the frame; a later load is the app navigating it elsewhere,
+// which would leave its policy behind (a navigated document gets its own). Stop it there.
+inner.addEventListener('load', () => {
+  if (!loaded) return;
+  let href: string | undefined;
+  try {
+    href = inner.contentWindow?.location.href;
+  } catch {
+    href = undefined; // another origin
+  }
+  if (href === window.location.href) return;
+  inner.remove();
+  window.parent.postMessage({ mcpHostNavigated: true }, hostOrigin);
+});
+
 window.addEventListener('message', (event: MessageEvent) => {
   if (event.source === window.parent) {
     if (event.origin !== hostOrigin) return;

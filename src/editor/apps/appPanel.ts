@@ -117,6 +117,10 @@ export class AppPanel implements vscode.Disposable {
       case 'blocked':
         this.log.warn(`App ${this.resource.uri}: the sandbox blocked ${message.uri || 'an inline resource'} (${message.directive}); the server did not declare it in _meta.ui.csp.`);
         break;
+      case 'navigated':
+        this.failed(vscode.l10n.t('The app tried to leave its page (a navigation), which would escape its policy; MCP Host removed it. Close this tab and run the tool again to reload it.'));
+        await this.session?.close('navigated away', false);
+        break;
       case 'unsandboxable':
         this.log.warn(`App ${this.resource.uri}: not shown, no address of its sandbox (${this.page.urls.join(', ')}) is on another origin than the editor's page.`);
         break;

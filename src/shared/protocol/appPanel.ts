@@ -21,6 +21,8 @@ export type AppPanelToHost =
   /** The browser blocked something the app tried to load (its CSP). */
   | { readonly type: 'blocked'; readonly uri: string; readonly directive: string }
   | { readonly type: 'toggleMode' }
+  /** The app navigated its frame away from its page: the sandbox removed it. */
+  | { readonly type: 'navigated' }
   /** No sandbox address is on another origin than the page: the app is not shown. */
   | { readonly type: 'unsandboxable' }
   /** The panel's Close button: the app is torn down first, then the panel closes. */

@@ -15,6 +15,8 @@ interface RecordedRequest {
 const servers = {
   vanilla: { command: process.execPath, args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js'), '--stdio'] },
   board: { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--app-tools'] },
+  // The same server with apps off: it is not told MCP Host shows apps, and no app opens.
+  plain: { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--app-tools'], apps: false, autoApprove: ['show-board'] },
 };
 
 describe('MCP Apps in a real VS Code', function () {
@@ -84,7 +86,7 @@ describe('MCP Apps in a real VS Code', function () {
     await app.locator('#title', { hasText: 'Board: Sprint' }).waitFor({ timeout: 10_000 });
   });
 
-  it('lets the app call its app-only tool after confirmation, open a link only with consent, and go full size', async () => {
+  it('lets the app call its app-only tool after confirmation, open a link only with consent and go full size, and removes it when it navigates away', async () => {
     void editor().control('invokeTool', { serverId: 'board', name: 'show-board', args: { title: 'Ops' } }).catch(() => undefined);
     await approve(/MCP server "board": run tool "show-board"/);
     const app = await appFrame('#increment');
@@ -106,6 +108,10 @@ describe('MCP Apps in a real VS Code', function () {
     await editor().workbench.screenshot('87-app-full-size');
     await host.locator('#app-mode', { hasText: 'Exit full size' }).click();
     await app.locator('#mode', { hasText: 'inline' }).waitFor({ timeout: 10_000 });
+    // An app that navigates its frame away would leave its policy behind: the sandbox removes it.
+    await app.locator('#leave').click();
+    await host.locator('#app-status', { hasText: 'The app tried to leave its page (a navigation), which would escape its policy; MCP Host removed it.' }).waitFor({ timeout: 10_000 });
+    assert.equal(await host.locator('#app-frame').count(), 0);
   });
 
   it('follows the editor\'s theme, hands its context to the next @mcp turn, and is torn down before it closes', async () => {
@@ -122,7 +128,14 @@ describe('MCP Apps in a real VS Code', function () {
     await editor().control('updateUserSetting', { section: 'workbench.colorTheme', value: undefined });
     await app.locator('#context').click();
     await app.locator('#status', { hasText: 'Context shared.' }).waitFor({ timeout: 10_000 });
+    // ui/message goes into the chat input, where the user reads it before anything reaches a model.
     await editor().workbench.openChat();
+    await app.locator('#tell-chat').click();
+    await app.locator('#status', { hasText: 'Message sent.' }).waitFor({ timeout: 10_000 });
+    const input = page().locator('.interactive-input-part .monaco-editor .view-lines').first();
+    await waitFor('the app\'s message in the chat input', async () => ((await input.textContent()) ?? '').replace(/\u00a0/g, ' ').includes('@mcp The board says hello.'), 10_000);
+    assert.equal((await editor().control<RecordedRequest[]>('modelRequests')).some((r) => r.texts.some((t) => t.includes('The board says hello.'))), false);
+    await editor().control('executeCommand', { command: 'workbench.action.chat.clearInput' }).catch(() => undefined);
     await editor().workbench.sendChat('@mcp what does the board say?');
     await editor().workbench.lastChatResponse(/Model saw: [\s\S]*Context from the app of tool "show-board" \(MCP server "board"\)[\s\S]*The board count is \d+\./);
     const host = await hostFrame();
@@ -131,5 +144,19 @@ describe('MCP Apps in a real VS Code', function () {
     await waitFor('the teardown in the server log', async () => (await output()).includes('app: board: teardown received (The user closed the app.)'), 20_000);
     assert.match(await output(), /App ui:\/\/fixture\/board\.html of tool "show-board": sandbox Content-Security-Policy "default-src 'none'; script-src 'self' 'unsafe-inline';/);
     assert.match(await output(), /the sandbox blocked https:\/\/cdn\.undeclared\.example\/evil\.js \(script-src-elem\)/);
+  });
+
+  it('shows a text result only for a server with apps off, which is not told about apps', async () => {
+    type Invocation = { outcome: string; result: { structuredContent: { appsDeclared: unknown } }; appViewId?: string };
+    const plain = await editor().control<Invocation>('invokeTool', { serverId: 'plain', name: 'show-board', args: { title: 'Plain' } });
+    assert.deepEqual([plain.outcome, plain.result.structuredContent.appsDeclared, plain.appViewId], ['ok', null, undefined]);
+    // The same tool on the server with apps on opens its app (the API says which).
+    const call = editor().control<Invocation>('invokeTool', { serverId: 'board', name: 'show-board', args: { title: 'Declared' } });
+    await approve(/MCP server "board": run tool "show-board"/);
+    const board = await call;
+    assert.deepEqual(board.result.structuredContent.appsDeclared, ['text/html;profile=mcp-app']);
+    assert.match(board.appViewId ?? '', /^app-\d+$/);
+    await page().locator('.tab', { hasText: 'show-board — board' }).waitFor({ timeout: 20_000 });
+    assert.equal(await page().locator('.tab', { hasText: 'show-board — plain' }).count(), 0);
   });
 });

@@ -2,6 +2,8 @@ import * as assert from 'node:assert/strict';
 import { InMemoryTransport, type JSONRPCMessage, type Tool } from '@modelcontextprotocol/client';
 import { App } from '@modelcontextprotocol/ext-apps';
 import { appSandboxPolicy, DEFAULT_APP_CSP } from '../../../src/core/apps/appCsp';
+import { AppModelContext, MODEL_CONTEXT_PER_APP } from '../../../src/core/apps/appModelContext';
+import { AppRelayTransport, MAX_APP_MESSAGES_PER_SECOND } from '../../../src/core/apps/appRelayTransport';
 import { loadAppResource } from '../../../src/core/apps/appResource';
 import { AppSession, type AppHostPorts } from '../../../src/core/apps/appSession';
 import { appResourceUri, callableFromApp, offeredToModel } from '../../../src/core/apps/appToolMeta';
@@ -239,3 +241,60 @@ describe('MCP Apps: the session between host and app (ext-apps App over a real J
 function approvals(host: { toolPolicy(id: string): ReturnType<McpHostType['toolPolicy']> }) {
   return new ToolApprovals({ session: new MemoryApprovalStore(), workspace: new MemoryApprovalStore(), always: new MemoryApprovalStore() }, (id) => host.toolPolicy(id));
 }
+
+describe('MCP Apps: a misbehaving app', () => {
+  it('drops what an app sends beyond the rate limit and says so once, and rejects what is not JSON-RPC', () => {
+    let now = 0;
+    const flooded: string[] = [];
+    const errors: string[] = [];
+    const received: unknown[] = [];
+    const transport = new AppRelayTransport(() => undefined, (reason) => flooded.push(reason), () => now);
+    transport.onmessage = (m) => void received.push(m);
+    transport.onerror = (e) => void errors.push(e.message);
+    for (let i = 0; i < MAX_APP_MESSAGES_PER_SECOND + 50; i++) transport.receive({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: i } });
+    assert.equal(received.length, MAX_APP_MESSAGES_PER_SECOND);
+    assert.deepEqual(flooded, [`The app sent more than ${MAX_APP_MESSAGES_PER_SECOND} messages in a second; MCP Host drops what comes beyond that.`]);
+    now = 1_000;
+    transport.receive({ jsonrpc: '2.0', method: 'ping', id: 1 });
+    assert.equal(received.length, MAX_APP_MESSAGES_PER_SECOND + 1, 'a new second lets messages through again');
+    for (const bad of ['hello', { jsonrpc: '1.0', method: 'x' }, { jsonrpc: '2.0', id: {}, result: {} }, null]) transport.receive(bad);
+    assert.equal(errors.length, 4);
+    assert.match(errors[0], /not a JSON-RPC 2\.0 message: "hello"/);
+    assert.equal(flooded.length, 1);
+  });
+
+  it('tells an app its tool call was cancelled, after the input, and nothing after that', async () => {
+    const [hostSide, appSide] = InMemoryTransport.createLinkedPair();
+    const session = new AppSession(hostSide, { log: () => undefined, failed: () => undefined, initialized: () => undefined } as unknown as AppHostPorts, {
+      hostInfo: { name: 'MCP Host', version: '0' },
+      hostContext: {},
+      resource: { uri: 'ui://t', html: '', policy: appSandboxPolicy(undefined, undefined) },
+    });
+    await session.start();
+    const seen: string[] = [];
+    const app = new App({ name: 'a', version: '1' }, {}, { autoResize: false });
+    app.ontoolinput = () => void seen.push('input');
+    app.ontoolcancelled = (p) => void seen.push(`cancelled:${p.reason}`);
+    app.ontoolresult = () => void seen.push('result');
+    session.sendToolInput({});
+    session.sendToolCancelled('The user cancelled the call.');
+    session.sendToolResult({ content: [] });
+    await app.connect(appSide);
+    await waitFor('cancelled', () => seen.length >= 2);
+    assert.deepEqual(seen, ['input', 'cancelled:The user cancelled the call.']);
+    await session.close('done');
+  });
+});
+
+describe('MCP Apps: context for the model', () => {
+  it('keeps each app\'s latest update, bounded, for its server\'s tools only', () => {
+    const context = new AppModelContext();
+    context.set('a1', 'board', 'show-board', { content: [{ type: 'text', text: 'old' }] });
+    context.set('a1', 'board', 'show-board', { content: [{ type: 'text', text: 'count 3' }], structuredContent: { count: 3 } });
+    context.set('a2', 'other', 'x', { content: [{ type: 'text', text: 'y'.repeat(MODEL_CONTEXT_PER_APP + 10) }] });
+    assert.deepEqual(context.forModel(new Set(['board'])), ['Context from the app of tool "show-board" (MCP server "board"), which the user has open (written by the app, not by the user):\ncount 3\n{"count":3}']);
+    assert.match(context.forModel(new Set(['other']))[0], /y… \[cut\]$/);
+    context.delete('a1');
+    assert.deepEqual(context.forModel(new Set(['board'])), []);
+  });
+});
