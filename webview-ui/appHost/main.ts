@@ -60,25 +60,6 @@ function fromSandbox(data: unknown): void {
 
 function fromExtension(message: AppHostToPanel): void {
   switch (message?.type) {
-    case 'load': {
-      title.textContent = `${message.title} — MCP server: ${message.serverId}`;
-      const sandboxUrl = pickSandbox(message.sandboxUrls);
-      if (!sandboxUrl) {
-        showStatus(`The app cannot be shown safely here: the editor maps its sandbox (${message.sandboxUrls[0]}) onto this page's own origin, and the loopback address is on another machine. The specification requires the sandbox on another origin; give the editor a proxy domain (code-server: --proxy-domain) to show apps.`, true);
-        send({ type: 'unsandboxable' });
-        return;
-      }
-      sandboxOrigin = new URL(sandboxUrl).origin;
-      frame = h('iframe', { class: 'app-frame', id: 'app-frame', title: `App of MCP server ${message.serverId}` }) as HTMLIFrameElement;
-      // The proxy needs scripts and its own origin (to write the app into its inner frame); no
-      // popups, no top navigation: links go through ui/open-link.
-      frame.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms');
-      frame.src = sandboxUrl;
-      frameBox.classList.toggle('bordered', message.prefersBorder !== false);
-      frameBox.replaceChildren(frame);
-      setModes(message.modes);
-      break;
-    }
     case 'resource':
       frame?.contentWindow?.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/sandbox-resource-ready', params: { html: message.html } }, sandboxOrigin);
       break;
@@ -125,6 +106,27 @@ function setModes(modes: readonly AppDisplayMode[]): void {
   modeButton.textContent = mode === 'fullscreen' ? 'Exit full size' : 'Full size';
 }
 
+/** Frames the sandbox proxy at once: its addresses came with the page. */
+function startSandbox(): void {
+  const data = root.dataset;
+  const urls = JSON.parse(data.sandboxUrls ?? '[]') as string[];
+  title.textContent = `${data.title} — MCP server: ${data.server}`;
+  const sandboxUrl = pickSandbox(urls);
+  if (!sandboxUrl) {
+    showStatus(`The app cannot be shown safely here: the editor maps its sandbox (${urls[0]}) onto this page's own origin, and the loopback address is on another machine. The specification requires the sandbox on another origin; give the editor a proxy domain (code-server: --proxy-domain) to show apps.`, true);
+    send({ type: 'unsandboxable' });
+    return;
+  }
+  sandboxOrigin = new URL(sandboxUrl).origin;
+  frame = h('iframe', { class: 'app-frame', id: 'app-frame', title: `App of MCP server ${data.server}` }) as HTMLIFrameElement;
+  // The proxy needs scripts and its own origin (to write the app into its inner frame); no
+  // popups, no top navigation: links go through ui/open-link.
+  frame.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms');
+  frame.src = sandboxUrl;
+  frameBox.classList.toggle('bordered', data.border !== 'false');
+  frameBox.replaceChildren(frame);
+}
+
 // The theme is a class on <body>; the editor swaps it (and the variables) when the user switches.
 let lookTimer: ReturnType<typeof setTimeout> | undefined;
 const lookChanged = () => {
@@ -135,3 +137,4 @@ new MutationObserver(lookChanged).observe(document.body, { attributes: true, att
 new MutationObserver(lookChanged).observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
 window.addEventListener('resize', lookChanged);
 send({ type: 'ready', ...look() });
+startSandbox();

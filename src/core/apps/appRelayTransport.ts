@@ -18,6 +18,8 @@ export class AppRelayTransport implements Transport {
   private inWindow = 0;
   private floodReported = false;
   private closed = false;
+  /** What the app sent before the bridge started listening (the page may be quicker than the host). */
+  private early: JSONRPCMessage[] | undefined = [];
 
   constructor(
     private readonly post: (message: JSONRPCMessage) => void,
@@ -26,7 +28,11 @@ export class AppRelayTransport implements Transport {
     private readonly now: () => number = () => Date.now(),
   ) {}
 
-  async start(): Promise<void> {}
+  async start(): Promise<void> {
+    const early = this.early ?? [];
+    this.early = undefined;
+    for (const message of early) this.onmessage?.(message);
+  }
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (!this.closed) this.post(message);
@@ -60,9 +66,16 @@ export class AppRelayTransport implements Transport {
       this.onerror?.(new Error(`the app sent a message over ${MAX_APP_MESSAGE_BYTES / 1048576} MB (${(message as { method?: string }).method ?? 'a response'}); it was dropped.`));
       return;
     }
+    if (this.early) {
+      if (this.early.length < MAX_EARLY_MESSAGES) this.early.push(message);
+      return;
+    }
     this.onmessage?.(message);
   }
 }
+
+/** Messages kept from before the bridge started; an app says little before its handshake. */
+const MAX_EARLY_MESSAGES = 32;
 
 function isJsonRpc(message: unknown): message is JSONRPCMessage {
   if (typeof message !== 'object' || message === null || (message as { jsonrpc?: unknown }).jsonrpc !== '2.0') return false;

@@ -41,6 +41,9 @@ export class AppPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** Sent once the session exists (the call may end before the panel is ready). */
   private readonly early: ((session: AppSession) => void)[] = [];
+  /** When each step of showing the app happened (ms since the panel opened), for the log. */
+  private readonly opened = performance.now();
+  private readonly steps: string[] = [];
 
   constructor(
     private readonly deps: AppPanelDeps,
@@ -55,7 +58,13 @@ export class AppPanel implements vscode.Disposable {
     this.log = deps.logFor(serverId);
     const title = vscode.l10n.t('{0} — {1}', toolLabel(tool), serverId);
     const frameSources = [...new Set(page.urls.map((u) => new URL(u).origin))];
-    this.panel = openWebviewPanel(deps.extensionUri, 'mcpHost.app', title, 'appHost', { beside: true, background: true, frameSources });
+    // The page frames the sandbox as soon as it loads: the addresses come with it, not in a message.
+    this.panel = openWebviewPanel(deps.extensionUri, 'mcpHost.app', title, 'appHost', {
+      beside: true,
+      background: true,
+      frameSources,
+      data: { 'sandbox-urls': JSON.stringify(page.urls), server: serverId, title: toolLabel(tool), border: String(resource.prefersBorder !== false) },
+    });
     this.panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'mcp.svg');
     this.disposables.push(
       this.panel.webview.onDidReceiveMessage((message: AppPanelToHost) => void this.fromPanel(message)),
@@ -109,6 +118,7 @@ export class AppPanel implements vscode.Disposable {
         this.session?.updateContext(this.lookContext(message));
         break;
       case 'proxyReady':
+        this.step('sandbox');
         this.post({ type: 'resource', html: this.resource.html });
         break;
       case 'fromApp':
@@ -133,8 +143,13 @@ export class AppPanel implements vscode.Disposable {
     }
   }
 
+  private step(name: string): void {
+    this.steps.push(`${name} ${(performance.now() - this.opened).toFixed(0)} ms`);
+  }
+
   private async load(look: AppPanelLook): Promise<void> {
     if (this.session) return;
+    this.step('page');
     const policy = this.resource.policy;
     // "Host SHOULD log CSP configurations for security review."
     this.log.info(`App ${this.resource.uri} of tool "${this.tool.name}": sandbox Content-Security-Policy "${policy.csp}"${policy.allow ? `, allow "${policy.allow}"` : ''}.`);
@@ -160,7 +175,6 @@ export class AppPanel implements vscode.Disposable {
     this.session = session;
     await session.start();
     for (const send of this.early.splice(0)) send(session);
-    this.post({ type: 'load', sandboxUrls: this.page.urls, serverId: this.serverId, title: toolLabel(this.tool), prefersBorder: this.resource.prefersBorder, modes: this.modes() });
     this.post({ type: 'status', text: vscode.l10n.t('App {0}, sandboxed.', this.resource.uri) });
   }
 
@@ -221,7 +235,11 @@ export class AppPanel implements vscode.Disposable {
       resized: (size) => this.post({ type: 'resize', height: size.height }),
       log: (level, text) => (level === 'error' ? this.log.error(text) : level === 'warning' ? this.log.warn(text) : level === 'debug' ? this.log.debug(text) : this.log.info(text)),
       failed: (reason) => this.failed(reason),
-      initialized: () => this.post({ type: 'mode', mode: this.mode, modes: this.modes() }),
+      initialized: () => {
+        this.step('app initialized');
+        this.log.info(`App ${this.resource.uri} shown: ${this.steps.join(', ')} after its panel opened.`);
+        this.post({ type: 'mode', mode: this.mode, modes: this.modes() });
+      },
     };
   }
 

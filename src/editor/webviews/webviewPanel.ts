@@ -16,6 +16,8 @@ export function openWebviewPanel(
     readonly beside?: boolean;
     /** Origins the page may frame (an MCP App's sandbox); none by default. */
     readonly frameSources?: readonly string[];
+    /** `data-*` attributes of the page's root element: what its script needs before any message. */
+    readonly data?: Readonly<Record<string, string>>;
   } = {},
 ): vscode.WebviewPanel {
   // In the background: a tab that waits its turn without taking focus from what the user is doing.
@@ -48,7 +50,7 @@ export function openWebviewPanel(
 <title>${escapeHtml(title)}</title>
 </head>
 <body>
-<main id="app" aria-live="polite"></main>
+<main id="app" aria-live="polite"${Object.entries(options.data ?? {}).map(([name, value]) => ` data-${name}="${escapeHtml(value)}"`).join('')}></main>
 <script nonce="${nonce}" src="${scriptUri.toString()}"></script>
 </body>
 </html>`;

@@ -29,8 +29,6 @@ export type AppPanelToHost =
   | { readonly type: 'close' };
 
 export type AppHostToPanel =
-  /** `sandboxUrls`: the sandbox page as the browser may reach it, best first; the page takes the first on another origin. */
-  | { readonly type: 'load'; readonly sandboxUrls: readonly string[]; readonly serverId: string; readonly title: string; readonly prefersBorder?: boolean; readonly modes: readonly AppDisplayMode[] }
   | { readonly type: 'resource'; readonly html: string }
   | { readonly type: 'toApp'; readonly message: unknown }
   | { readonly type: 'resize'; readonly height?: number }
