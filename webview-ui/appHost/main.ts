@@ -122,6 +122,8 @@ function startSandbox(): void {
   // The proxy needs scripts and its own origin (to write the app into its inner frame); no
   // popups, no top navigation: links go through ui/open-link.
   frame.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms');
+  // A feature reaches the app's frame only if every frame above it has it: declared permissions go on this one too.
+  if (data.allow) frame.setAttribute('allow', data.allow);
   frame.src = sandboxUrl;
   frameBox.classList.toggle('bordered', data.border !== 'false');
   frameBox.replaceChildren(frame);

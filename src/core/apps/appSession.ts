@@ -164,11 +164,12 @@ export class AppSession {
     if (this.closed) return;
     clearTimeout(this.initTimer);
     if (this.initialized && teardown) {
-      const teardown = this.bridge.teardownResource({ reason }, { timeout: this.options.teardownTimeoutMs ?? DEFAULT_APP_TEARDOWN_TIMEOUT_MS }).catch((error: Error) => {
+      const answered = this.bridge.teardownResource({ reason }, { timeout: this.options.teardownTimeoutMs ?? DEFAULT_APP_TEARDOWN_TIMEOUT_MS }).catch((error: Error) => {
         this.ports.log('warning', `app: ui/resource-teardown was not answered (${error.message}); closing it anyway.`);
       });
+      // Closed from here on: nothing more is sent while the app finishes.
       this.closed = true;
-      await teardown;
+      await answered;
     }
     this.closed = true;
     this.calls.abort(new Error('The app was closed.'));

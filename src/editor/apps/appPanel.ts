@@ -63,7 +63,7 @@ export class AppPanel implements vscode.Disposable {
       beside: true,
       background: true,
       frameSources,
-      data: { 'sandbox-urls': JSON.stringify(page.urls), server: serverId, title: toolLabel(tool), border: String(resource.prefersBorder !== false) },
+      data: { 'sandbox-urls': JSON.stringify(page.urls), server: serverId, title: toolLabel(tool), border: String(resource.prefersBorder !== false), allow: resource.policy.allow },
     });
     this.panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'mcp.svg');
     this.disposables.push(
