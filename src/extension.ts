@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { AppModelContext } from './core/apps/appModelContext';
 import { AppLauncher } from './editor/apps/appLauncher';
 import { AppSandboxServer } from './editor/apps/appSandboxServer';
@@ -33,7 +34,7 @@ import { createEditorNetwork } from './editor/editorNetwork';
 import { EditorAuthorizationBrowser } from './editor/auth/browserSignIn';
 import { SecretCredentialStore } from './editor/auth/secretCredentialStore';
 import { registerSignInCommands } from './editor/auth/signInCommands';
-import { registerVsCodeMcpJsonImport } from './editor/vscodeMcpJsonImport';
+import { registerServerImport } from './editor/serverImportCommands';
 import { registerToolCommands } from './editor/tools/toolCommands';
 import { ToolConfirmationDialog } from './editor/tools/toolConfirmationDialog';
 import { EditorUserPrompts } from './editor/userPrompts';
@@ -153,7 +154,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     new ServerStatusNotices(mcp, 'error', (id, reason) => notifyFailure(mcp, id, reason)),
     new ServerStatusNotices(mcp, 'needs-sign-in', notifySignIn),
     ...registerSignInCommands(mcp, authorization),
-    ...registerVsCodeMcpJsonImport(),
+    // The user data folder (where VS Code keeps the user's mcp.json) holds globalStorage/<extension>.
+    ...registerServerImport(secrets, path.dirname(path.dirname(context.globalStorageUri.fsPath))),
     serversView,
     serversView.onDidChangeCheckboxState((e) => void tree.applyCheckboxes(e.items)),
     resources,

@@ -22,6 +22,11 @@ export class SecretInputs {
     return pending;
   }
 
+  /** Keeps a value given another way (an imported configuration's literal secret). */
+  async store(id: string, value: string): Promise<void> {
+    await this.secrets.store(KEY_PREFIX + id, value);
+  }
+
   async forget(id: string): Promise<void> {
     await this.secrets.delete(KEY_PREFIX + id);
   }

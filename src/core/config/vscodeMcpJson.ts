@@ -35,7 +35,7 @@ export function convertVsCodeMcpJson(text: string): McpJsonConversion {
   const converted: ConvertedServer[] = [];
   for (const [name, raw] of Object.entries(servers as Record<string, unknown>)) {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-      converted.push({ id: safeId(name), entry: {}, skipped: [`"${name}" is not an object`] });
+      converted.push({ id: safeServerId(name), entry: {}, skipped: [`"${name}" is not an object`] });
       continue;
     }
     const source = raw as Record<string, unknown>;
@@ -45,12 +45,13 @@ export function convertVsCodeMcpJson(text: string): McpJsonConversion {
     const skipped = Object.keys(source)
       .filter((field) => !(CARRIED as readonly string[]).includes(field))
       .map((field) => `"${field}" has no equivalent in MCP Host`);
-    converted.push({ id: safeId(name), entry, skipped });
+    converted.push({ id: safeServerId(name), entry, skipped });
   }
   return { servers: converted, problems: [] };
 }
 
-function safeId(name: string): string {
+/** A server name as an id MCP Host takes: the name itself, or with the characters it cannot take replaced. */
+export function safeServerId(name: string): string {
   if (ID.test(name)) return name;
   const cleaned = name.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '');
   return cleaned === '' ? 'server' : cleaned;

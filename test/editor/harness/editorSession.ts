@@ -54,7 +54,7 @@ export class EditorSession {
     private readonly controlPort: number,
   ) {}
 
-  static async start(layout: WorkspaceLayout, options: { trusted: boolean; userSettings?: Record<string, unknown> }): Promise<EditorSession> {
+  static async start(layout: WorkspaceLayout, options: { trusted: boolean; userSettings?: Record<string, unknown>; env?: Record<string, string> }): Promise<EditorSession> {
     if (!existsSync(EXTENSION_VSIX)) throw new Error(`${EXTENSION_VSIX} is missing: run \`npm run package\` first`);
     const root = mkdtempSync(path.join(tmpdir(), 'mcp-host-ws-'));
     for (const folder of layout.folders) mkdirSync(path.join(root, folder), { recursive: true });
@@ -67,7 +67,7 @@ export class EditorSession {
       open: workspaceFile,
       trustWorkspaces: options.trusted,
       userSettings: options.userSettings,
-      env: { MCPHOST_TEST_CONTROL_PORT: String(controlPort) },
+      env: { ...options.env, MCPHOST_TEST_CONTROL_PORT: String(controlPort) },
     });
     const workbench = await Workbench.open(`${codeServer.url}?workspace=${encodeURIComponent(workspaceFile)}`, editorInstall().chromium);
     return new EditorSession(codeServer, workbench, workspaceFile, root, controlPort);

@@ -55,13 +55,16 @@ export class Workbench {
     // (closing it again): so look again until the list shows.
     const icon = this.page.locator('.activitybar .action-item').filter({ has: this.page.locator('[aria-label^="MCP"]') }).first();
     await icon.waitFor({ timeout: 90_000 });
+    // With no server configured the view shows its welcome content instead of the list.
+    const shown = view.locator('.monaco-list:visible, .welcome-view-content:visible').first();
     const deadline = Date.now() + 90_000;
     for (;;) {
       if (await view.locator('.monaco-list').isVisible().catch(() => false)) return view;
+      if (await view.locator('.welcome-view-content').isVisible().catch(() => false)) return view;
       const active = await icon.evaluate((item) => item.classList.contains('checked') || item.querySelector('[aria-expanded="true"], [aria-pressed="true"]') !== null);
       if (!active) await icon.locator('a, .action-label').first().click();
       try {
-        await view.locator('.monaco-list').waitFor({ timeout: 5_000 });
+        await shown.waitFor({ timeout: 5_000 });
         return view;
       } catch (error) {
         if (Date.now() > deadline) throw error;

@@ -1,0 +1,125 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { convertHostConfig, HOST_NAMES, type ImportedServer, type OtherHost } from '../core/config/otherHostConfigs';
+import type { ReportDocuments } from './reportDocuments';
+import type { SecretInputs } from './secretInputs';
+import { SERVERS_SETTING } from './serverSettingsReader';
+
+/** A configuration file of another host, and where its servers go in MCP Host's settings. */
+export interface ImportSource {
+  readonly host: OtherHost;
+  readonly uri: vscode.Uri;
+  /** The workspace folder whose settings take its servers; user settings without one. */
+  readonly folder?: vscode.WorkspaceFolder;
+}
+
+/** Where other hosts keep their servers: each workspace folder's files, then the user's. */
+export function importSources(userDataDir: string | undefined): ImportSource[] {
+  const sources: ImportSource[] = [];
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    sources.push(
+      { host: 'vscode', uri: vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json'), folder },
+      { host: 'cursor', uri: vscode.Uri.joinPath(folder.uri, '.cursor', 'mcp.json'), folder },
+      { host: 'claude-code', uri: vscode.Uri.joinPath(folder.uri, '.mcp.json'), folder },
+    );
+  }
+  const home = os.homedir();
+  if (userDataDir) sources.push({ host: 'vscode', uri: vscode.Uri.file(path.join(userDataDir, 'mcp.json')) });
+  sources.push(
+    { host: 'claude-desktop', uri: vscode.Uri.file(claudeDesktopConfig(home)) },
+    { host: 'cursor', uri: vscode.Uri.file(path.join(home, '.cursor', 'mcp.json')) },
+    { host: 'claude-code', uri: vscode.Uri.file(path.join(home, '.claude.json')) },
+  );
+  return sources;
+}
+
+function claudeDesktopConfig(home: string): string {
+  if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json');
+  if (process.platform === 'win32') return path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json');
+  return path.join(process.env.XDG_CONFIG_HOME || path.join(home, '.config'), 'Claude', 'claude_desktop_config.json');
+}
+
+interface Candidate extends vscode.QuickPickItem {
+  readonly source: ImportSource;
+  readonly server: ImportedServer;
+}
+
+/**
+ * "MCP Host: Import Servers…": finds the servers other hosts are configured with, shows them per
+ * file (and which MCP Host already has), converts the chosen ones, puts literal secrets into
+ * secret storage instead of settings, and says what it could not convert and why.
+ */
+export async function importServers(sources: readonly ImportSource[], secrets: SecretInputs, reports: ReportDocuments): Promise<void> {
+  const items: (Candidate | vscode.QuickPickItem)[] = [];
+  const notes: string[] = [];
+  let files = 0;
+  for (const source of sources) {
+    let text: string;
+    try {
+      text = new TextDecoder().decode(await vscode.workspace.fs.readFile(source.uri));
+    } catch {
+      continue; // this host has no file here
+    }
+    files++;
+    const where = source.folder ? vscode.workspace.asRelativePath(source.uri) : source.uri.fsPath;
+    const conversion = convertHostConfig(source.host, text);
+    for (const problem of conversion.problems) notes.push(`${where}: ${problem}`);
+    const existing = serversIn(source.folder);
+    const candidates: Candidate[] = [];
+    for (const server of conversion.servers) {
+      for (const skipped of server.skipped) notes.push(`${where}, ${server.id}: ${skipped}`);
+      if (Object.keys(server.entry).length === 0) continue;
+      const already = existing[server.id] !== undefined;
+      candidates.push({
+        label: server.id,
+        description: already ? vscode.l10n.t('already in MCP Host: left as it is') : summary(server),
+        detail: Object.keys(server.secrets).length ? vscode.l10n.t('{0} secret(s) go to the secret storage, not to settings', Object.keys(server.secrets).length) : undefined,
+        picked: !already,
+        source,
+        server,
+      });
+    }
+    if (candidates.length) items.push({ label: `${HOST_NAMES[source.host]} · ${where}`, kind: vscode.QuickPickItemKind.Separator }, ...candidates);
+  }
+  if (files === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('No configuration of VS Code, Claude Desktop, Cursor or Claude Code was found (looked for {0} files).', sources.length));
+    return;
+  }
+  const chosen = items.length === 0 ? [] : await vscode.window.showQuickPick(items, { canPickMany: true, title: vscode.l10n.t('MCP Host: Import Servers'), placeHolder: vscode.l10n.t('Servers found in other hosts\' configurations') });
+  if (!chosen) return;
+  const picks = chosen.filter((c): c is Candidate => 'server' in c);
+  let added = 0;
+  for (const folder of new Set(picks.map((p) => p.source.folder))) {
+    const target = folder ? (vscode.workspace.workspaceFile ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Workspace) : vscode.ConfigurationTarget.Global;
+    const config = vscode.workspace.getConfiguration(undefined, folder?.uri);
+    const inspected = config.inspect<Record<string, unknown>>(SERVERS_SETTING);
+    const current = target === vscode.ConfigurationTarget.Global ? inspected?.globalValue : target === vscode.ConfigurationTarget.Workspace ? inspected?.workspaceValue : inspected?.workspaceFolderValue;
+    const servers = { ...(current ?? {}) };
+    for (const pick of picks.filter((p) => p.source.folder === folder && servers[p.server.id] === undefined && serversIn(folder)[p.server.id] === undefined)) {
+      for (const [id, value] of Object.entries(pick.server.secrets)) await secrets.store(id, value);
+      servers[pick.server.id] = pick.server.entry;
+      added++;
+    }
+    await config.update(SERVERS_SETTING, servers, target);
+  }
+  const message = vscode.l10n.t('Imported {0} server(s) into "mcpHost.servers".', added);
+  if (notes.length === 0) {
+    void vscode.window.showInformationMessage(message);
+    return;
+  }
+  const show = vscode.l10n.t('Show What Was Not Imported');
+  if ((await vscode.window.showInformationMessage(`${message} ${vscode.l10n.t('{0} thing(s) could not be carried over.', notes.length)}`, show)) === show) {
+    const title = vscode.l10n.t('Not imported');
+    await reports.show(title, `# ${title}\n\n${notes.map((n) => `- ${n}`).join('\n')}\n`);
+  }
+}
+
+function serversIn(folder: vscode.WorkspaceFolder | undefined): Record<string, unknown> {
+  return vscode.workspace.getConfiguration(undefined, folder?.uri).get<Record<string, unknown>>(SERVERS_SETTING, {});
+}
+
+function summary(server: ImportedServer): string {
+  const entry = server.entry as { url?: string; command?: string; args?: string[] };
+  return entry.url ?? [entry.command, ...(entry.args ?? [])].join(' ');
+}
