@@ -35,6 +35,7 @@ import { EditorAuthorizationBrowser } from './editor/auth/browserSignIn';
 import { SecretCredentialStore } from './editor/auth/secretCredentialStore';
 import { registerSignInCommands } from './editor/auth/signInCommands';
 import { registerServerImport } from './editor/serverImportCommands';
+import { addServer } from './editor/addServer';
 import { registerToolCommands } from './editor/tools/toolCommands';
 import { ToolConfirmationDialog } from './editor/tools/toolConfirmationDialog';
 import { EditorUserPrompts } from './editor/userPrompts';
@@ -156,6 +157,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     ...registerSignInCommands(mcp, authorization),
     // The user data folder (where VS Code keeps the user's mcp.json) holds globalStorage/<extension>.
     ...registerServerImport(secrets, path.dirname(path.dirname(context.globalStorageUri.fsPath))),
+    vscode.commands.registerCommand('mcpHost.addServer', () => addServer({ resolver, fetch: network.network.fetch })),
     serversView,
     serversView.onDidChangeCheckboxState((e) => void tree.applyCheckboxes(e.items)),
     resources,

@@ -5,6 +5,7 @@ import { convertHostConfig, HOST_NAMES, type ImportedServer, type OtherHost } fr
 import type { ReportDocuments } from './reportDocuments';
 import type { SecretInputs } from './secretInputs';
 import { SERVERS_SETTING } from './serverSettingsReader';
+import { addServerEntries } from './serverSettingsWriter';
 
 /** A configuration file of another host, and where its servers go in MCP Host's settings. */
 export interface ImportSource {
@@ -91,17 +92,13 @@ export async function importServers(sources: readonly ImportSource[], secrets: S
   const picks = chosen.filter((c): c is Candidate => 'server' in c);
   let added = 0;
   for (const folder of new Set(picks.map((p) => p.source.folder))) {
-    const target = folder ? (vscode.workspace.workspaceFile ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Workspace) : vscode.ConfigurationTarget.Global;
-    const config = vscode.workspace.getConfiguration(undefined, folder?.uri);
-    const inspected = config.inspect<Record<string, unknown>>(SERVERS_SETTING);
-    const current = target === vscode.ConfigurationTarget.Global ? inspected?.globalValue : target === vscode.ConfigurationTarget.Workspace ? inspected?.workspaceValue : inspected?.workspaceFolderValue;
-    const servers = { ...(current ?? {}) };
-    for (const pick of picks.filter((p) => p.source.folder === folder && servers[p.server.id] === undefined && serversIn(folder)[p.server.id] === undefined)) {
-      for (const [id, value] of Object.entries(pick.server.secrets)) await secrets.store(id, value);
-      servers[pick.server.id] = pick.server.entry;
-      added++;
-    }
-    await config.update(SERVERS_SETTING, servers, target);
+    const chosenHere = picks.filter((p) => p.source.folder === folder);
+    const ids = await addServerEntries(folder, Object.fromEntries(chosenHere.map((p) => [p.server.id, p.server.entry])), async (adding) => {
+      for (const pick of chosenHere.filter((p) => adding.includes(p.server.id))) {
+        for (const [id, value] of Object.entries(pick.server.secrets)) await secrets.store(id, value);
+      }
+    });
+    added += ids.length;
   }
   const message = vscode.l10n.t('Imported {0} server(s) into "mcpHost.servers".', added);
   if (notes.length === 0) {

@@ -25,3 +25,24 @@ export async function updateServerField(definition: ServerDefinition, path: read
   node[path[path.length - 1]] = value;
   await config.update(SERVERS_SETTING, servers, target);
 }
+
+/**
+ * Adds servers to `mcpHost.servers` of a workspace folder (its own settings in a multi-root
+ * workspace, the workspace's otherwise) or of the user (no folder). An id already configured
+ * there, or seen from there, is left as it is. `beforeWrite` gets the ids about to be added (to
+ * store their secrets before the servers start). Returns the ids added.
+ */
+export async function addServerEntries(folder: vscode.WorkspaceFolder | undefined, entries: Readonly<Record<string, unknown>>, beforeWrite?: (ids: readonly string[]) => Promise<void>): Promise<string[]> {
+  const target = folder ? (vscode.workspace.workspaceFile ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Workspace) : vscode.ConfigurationTarget.Global;
+  const config = vscode.workspace.getConfiguration(undefined, folder?.uri);
+  const inspected = config.inspect<Record<string, unknown>>(SERVERS_SETTING);
+  const current = target === vscode.ConfigurationTarget.Global ? inspected?.globalValue : target === vscode.ConfigurationTarget.Workspace ? inspected?.workspaceValue : inspected?.workspaceFolderValue;
+  const seen = config.get<Record<string, unknown>>(SERVERS_SETTING, {});
+  const servers = { ...(current ?? {}) };
+  const added = Object.keys(entries).filter((id) => servers[id] === undefined && seen[id] === undefined);
+  for (const id of added) servers[id] = entries[id];
+  if (added.length === 0) return added;
+  await beforeWrite?.(added);
+  await config.update(SERVERS_SETTING, servers, target);
+  return added;
+}

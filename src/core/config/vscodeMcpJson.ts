@@ -51,6 +51,11 @@ export function convertVsCodeMcpJson(text: string): McpJsonConversion {
 }
 
 /** A server name as an id MCP Host takes: the name itself, or with the characters it cannot take replaced. */
+/** Whether `name` can be a server id as it is (letters, digits, ".", "_", "-"). */
+export function isServerId(name: string): boolean {
+  return ID.test(name);
+}
+
 export function safeServerId(name: string): string {
   if (ID.test(name)) return name;
   const cleaned = name.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '');

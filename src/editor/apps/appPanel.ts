@@ -31,14 +31,23 @@ const HOST_MODES: readonly AppDisplayMode[] = ['inline', 'fullscreen'];
  * here and answers the app through the host (tool calls confirmed like any other, links after
  * consent, messages into the chat input for the user to send).
  */
+/**
+ * How long a panel's page may take to start before it is opened again, once: the editor
+ * sometimes leaves a webview created together with another one blank (its page never runs).
+ */
+export const APP_PAGE_LOAD_TIMEOUT_MS = 10_000;
+
 export class AppPanel implements vscode.Disposable {
-  readonly panel: vscode.WebviewPanel;
+  private panel: vscode.WebviewPanel;
+  private readonly panelDisposables: vscode.Disposable[] = [];
+  private pageStarted = false;
+  private pageAttempts = 0;
+  private loadTimer?: ReturnType<typeof setTimeout>;
   private session?: AppSession;
   private transport?: AppRelayTransport;
   private mode: AppDisplayMode = 'inline';
   private closing = false;
   private readonly log: ServerLog;
-  private readonly disposables: vscode.Disposable[] = [];
   /** Sent once the session exists (the call may end before the panel is ready). */
   private readonly early: ((session: AppSession) => void)[] = [];
   /** When each step of showing the app happened (ms since the panel opened), for the log. */
@@ -56,20 +65,44 @@ export class AppPanel implements vscode.Disposable {
     private readonly onClosed: () => void,
   ) {
     this.log = deps.logFor(serverId);
-    const title = vscode.l10n.t('{0} — {1}', toolLabel(tool), serverId);
-    const frameSources = [...new Set(page.urls.map((u) => new URL(u).origin))];
-    // The page frames the sandbox as soon as it loads: the addresses come with it, not in a message.
-    this.panel = openWebviewPanel(deps.extensionUri, 'mcpHost.app', title, 'appHost', {
-      beside: true,
+    this.panel = this.openPanel();
+  }
+
+  /** The app's editor tab; its page frames the sandbox as soon as it loads (the addresses come with it). */
+  private openPanel(viewColumn?: vscode.ViewColumn): vscode.WebviewPanel {
+    const title = vscode.l10n.t('{0} — {1}', toolLabel(this.tool), this.serverId);
+    const frameSources = [...new Set(this.page.urls.map((u) => new URL(u).origin))];
+    const panel = openWebviewPanel(this.deps.extensionUri, 'mcpHost.app', title, 'appHost', {
+      beside: viewColumn === undefined,
+      viewColumn,
       background: true,
       frameSources,
-      data: { 'sandbox-urls': JSON.stringify(page.urls), server: serverId, title: toolLabel(tool), border: String(resource.prefersBorder !== false), allow: resource.policy.allow },
+      data: { 'sandbox-urls': JSON.stringify(this.page.urls), server: this.serverId, title: toolLabel(this.tool), border: String(this.resource.prefersBorder !== false), allow: this.resource.policy.allow },
     });
-    this.panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'mcp.svg');
-    this.disposables.push(
-      this.panel.webview.onDidReceiveMessage((message: AppPanelToHost) => void this.fromPanel(message)),
-      this.panel.onDidDispose(() => void this.closed()),
+    panel.iconPath = vscode.Uri.joinPath(this.deps.extensionUri, 'media', 'mcp.svg');
+    this.panelDisposables.push(
+      panel.webview.onDidReceiveMessage((message: AppPanelToHost) => void this.fromPanel(message)),
+      panel.onDidDispose(() => void this.closed()),
     );
+    this.pageAttempts++;
+    this.loadTimer = setTimeout(() => this.pageDidNotStart(), APP_PAGE_LOAD_TIMEOUT_MS);
+    return panel;
+  }
+
+  /** The page never ran: open the panel again in its place once, then tell the user. */
+  private pageDidNotStart(): void {
+    if (this.pageStarted || this.closing) return;
+    if (this.pageAttempts > 1) {
+      const message = vscode.l10n.t('The panel of the app of tool "{0}" (MCP server "{1}") did not load. Close it and run the tool again.', toolLabel(this.tool), this.serverId);
+      this.log.warn(message);
+      void vscode.window.showWarningMessage(message);
+      return;
+    }
+    this.log.warn(`App ${this.resource.uri}: its panel's page did not start within ${APP_PAGE_LOAD_TIMEOUT_MS / 1000} s; opening it again.`);
+    const stale = this.panel;
+    for (const d of this.panelDisposables.splice(0)) d.dispose();
+    this.panel = this.openPanel(stale.viewColumn);
+    stale.dispose();
   }
 
   sendToolInput(args: Record<string, unknown>): void {
@@ -112,6 +145,8 @@ export class AppPanel implements vscode.Disposable {
   private async fromPanel(message: AppPanelToHost): Promise<void> {
     switch (message?.type) {
       case 'ready':
+        this.pageStarted = true;
+        clearTimeout(this.loadTimer);
         await this.load(message);
         break;
       case 'look':
@@ -247,10 +282,11 @@ export class AppPanel implements vscode.Disposable {
     // Closed from its tab: the webview (and the app in it) is already gone, so no teardown can reach it.
     if (!this.closing) this.log.info(`App ${this.resource.uri} closed from its tab.`);
     this.closing = true;
+    clearTimeout(this.loadTimer);
     await this.session?.close('The panel was closed.', false);
     this.page.dispose();
     this.deps.modelContext.delete(this.id);
-    for (const d of this.disposables.splice(0)) d.dispose();
+    for (const d of this.panelDisposables.splice(0)) d.dispose();
     this.onClosed();
   }
 }

@@ -14,6 +14,8 @@ export function openWebviewPanel(
   options: {
     readonly background?: boolean;
     readonly beside?: boolean;
+    /** The group to open in (a panel opened again in place of one); `beside` or the active one otherwise. */
+    readonly viewColumn?: vscode.ViewColumn;
     /** Origins the page may frame (an MCP App's sandbox); none by default. */
     readonly frameSources?: readonly string[];
     /** `data-*` attributes of the page's root element: what its script needs before any message. */
@@ -21,7 +23,7 @@ export function openWebviewPanel(
   } = {},
 ): vscode.WebviewPanel {
   // In the background: a tab that waits its turn without taking focus from what the user is doing.
-  const viewColumn = options.beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+  const viewColumn = options.viewColumn ?? (options.beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active);
   const panel = vscode.window.createWebviewPanel(viewType, title, { viewColumn, preserveFocus: options.background === true }, {
     enableScripts: true,
     retainContextWhenHidden: true,

@@ -1,0 +1,94 @@
+// "MCP Host: Add Server…" in a real VS Code, as a new user would go through it: a package from
+// npm (server-everything, run with npx -y as the entry says) and a URL (our HTTP fixture on
+// loopback, first mistyped), each checked before anything is written, then running.
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { closeEverythingAfterEach } from '../harness/scenarioEditor';
+import { EditorSession } from '../harness/editorSession';
+import { startHttpFixture, waitFor, type RunningProcess } from '../../unit/support/fixtures';
+
+describe('Add Server in a real VS Code', function () {
+  this.timeout(300_000);
+  let editor: EditorSession;
+  let http: RunningProcess;
+
+  before(async () => {
+    http = await startHttpFixture();
+    editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, { trusted: true, userSettings: {} });
+    await editor.workbench.openMcpView();
+  });
+
+  closeEverythingAfterEach(() => editor);
+  after(async () => {
+    await editor?.stop();
+    await http?.stop();
+  });
+
+  const page = () => editor.workbench.page;
+  const input = () => page().locator('.quick-input-widget input');
+  const message = () => page().locator('.quick-input-widget .quick-input-message');
+
+  /** Types into the open input box and waits for the box to take it (its validation message). */
+  async function type(text: string, expectMessage?: RegExp): Promise<void> {
+    await input().fill(text);
+    if (expectMessage) await message().filter({ hasText: expectMessage }).waitFor({ timeout: 10_000 });
+  }
+
+  it('adds an npm package: says what is wrong with a bad name, writes npx -y into user settings, opens it on the entry, and the server runs', async () => {
+    // The welcome of an empty Servers view offers it.
+    await editor.workbench.serversPane().getByRole('button', { name: 'Add a Server' }).click();
+    await editor.workbench.pick('npm package');
+    await type('Server Everything', /"Server Everything" is not an npm package name/);
+    await editor.workbench.screenshot('91-add-server-npm-validation');
+    await type('@modelcontextprotocol/server-everything');
+    await page().keyboard.press('Enter');
+    // Arguments: none; secrets: none; the id it suggests; user settings.
+    await message().filter({ hasText: 'Arguments for the server after the package' }).waitFor();
+    await page().keyboard.press('Enter');
+    await message().filter({ hasText: 'Environment variables that hold secrets' }).waitFor();
+    await page().keyboard.press('Enter');
+    await message().filter({ hasText: 'The server\'s id' }).waitFor();
+    assert.equal(await input().inputValue(), 'everything');
+    await page().keyboard.press('Enter');
+    await editor.workbench.pick('User settings');
+    let user: unknown;
+    await waitFor('the entry in user settings', async () => (user = await editor.control('userSetting', { section: 'mcpHost.servers' })) !== undefined, 10_000);
+    assert.deepEqual(user, { everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] } });
+    // The user's settings.json opens on the new entry.
+    await waitFor('settings.json open', async () => /\/User\/settings\.json$/.test((await editor.control<{ uri: string } | undefined>('activeEditor'))?.uri ?? ''), 20_000);
+    await page().locator('.monaco-editor .view-lines', { hasText: '"everything": {' }).first().waitFor({ timeout: 10_000 });
+    await page().locator('.notification-toast', { hasText: 'Added MCP server "everything" to your user settings. It starts now.' }).waitFor({ timeout: 10_000 });
+    await editor.workbench.waitForServerDescription('everything', /^running · \d+ tools/, 180_000);
+    await editor.workbench.screenshot('92-add-server-npm-running');
+  });
+
+  it('adds a URL: a wrong path is caught before anything is written, the right one goes to the workspace, and runs after consent', async () => {
+    await editor.workbench.runCommand('MCP Host: Add Server…');
+    await editor.workbench.pick('HTTP URL');
+    const base = `http://127.0.0.1:${http.port}`;
+    await type(`${base}/wrong`);
+    await page().keyboard.press('Enter');
+    const warning = await editor.workbench.dialog();
+    assert.match((await warning.textContent()) ?? '', new RegExp(`This URL does not look like an MCP server: no MCP endpoint at ${base}/wrong \\(HTTP 404\\)`));
+    await editor.workbench.screenshot('93-add-server-url-checked');
+    await warning.getByRole('button', { name: 'Change the URL' }).click();
+    await input().waitFor();
+    assert.equal(await input().inputValue(), `${base}/wrong`);
+    await type(`${base}/mcp`);
+    await page().keyboard.press('Enter');
+    await message().filter({ hasText: `${base}/mcp answers as an MCP server` }).waitFor({ timeout: 20_000 });
+    await page().keyboard.press('Enter');
+    await message().filter({ hasText: 'The server\'s id' }).waitFor();
+    await type('remote');
+    await page().keyboard.press('Enter');
+    await editor.workbench.pick('Workspace settings');
+    const consent = await editor.workbench.dialog();
+    assert.match((await consent.textContent()) ?? '', /remote/);
+    await consent.getByRole('button', { name: 'Allow' }).click();
+    await editor.workbench.waitForServerDescription('remote', /^running · \d+ tools/, 60_000);
+    const settings = JSON.parse(readFileSync(path.join(editor.root, 'alpha', '.vscode', 'settings.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+    assert.deepEqual(settings['mcpHost.servers'], { remote: { url: `${base}/mcp` } });
+    await editor.workbench.screenshot('94-add-server-url-running');
+  });
+});
