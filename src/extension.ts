@@ -36,6 +36,7 @@ import { SecretCredentialStore } from './editor/auth/secretCredentialStore';
 import { registerSignInCommands } from './editor/auth/signInCommands';
 import { registerServerImport } from './editor/serverImportCommands';
 import { addServer } from './editor/addServer';
+import { BuiltInMcpServers } from './editor/builtInMcpServers';
 import { registerToolCommands } from './editor/tools/toolCommands';
 import { ToolConfirmationDialog } from './editor/tools/toolConfirmationDialog';
 import { EditorUserPrompts } from './editor/userPrompts';
@@ -122,7 +123,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   const mcp = host;
   const reload = () => mcp.applySettings(readServerSettings());
   const switches = new ModelToolSwitches(mementoSwitchStore(context.workspaceState));
-  const tree = new ServersTreeProvider(mcp, switches);
+  // The user data folder (where VS Code keeps the user's mcp.json) holds globalStorage/<extension>.
+  const userDataDir = path.dirname(path.dirname(context.globalStorageUri.fsPath));
+  const builtIn = new BuiltInMcpServers(userDataDir);
+  const tree = new ServersTreeProvider(mcp, switches, builtIn);
   const serversView = vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true, manageCheckboxStateManually: true });
   const approvals = new ToolApprovals(
     { session: new MemoryApprovalStore(), workspace: new MementoApprovalStore(context.workspaceState), always: new MementoApprovalStore(context.globalState) },
@@ -155,8 +159,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     new ServerStatusNotices(mcp, 'error', (id, reason) => notifyFailure(mcp, id, reason)),
     new ServerStatusNotices(mcp, 'needs-sign-in', notifySignIn),
     ...registerSignInCommands(mcp, authorization),
-    // The user data folder (where VS Code keeps the user's mcp.json) holds globalStorage/<extension>.
-    ...registerServerImport(secrets, path.dirname(path.dirname(context.globalStorageUri.fsPath))),
+    builtIn,
+    ...registerServerImport(secrets, builtIn, userDataDir),
     vscode.commands.registerCommand('mcpHost.addServer', () => addServer({ resolver, fetch: network.network.fetch })),
     serversView,
     serversView.onDidChangeCheckboxState((e) => void tree.applyCheckboxes(e.items)),

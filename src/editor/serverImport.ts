@@ -1,7 +1,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { convertHostConfig, HOST_NAMES, type ImportedServer, type OtherHost } from '../core/config/otherHostConfigs';
+import { convertHostConfig, HOST_NAMES, sameServer, type ImportedServer, type OtherHost, type ServerIdentity } from '../core/config/otherHostConfigs';
 import type { ReportDocuments } from './reportDocuments';
 import type { SecretInputs } from './secretInputs';
 import { SERVERS_SETTING } from './serverSettingsReader';
@@ -44,6 +44,8 @@ function claudeDesktopConfig(home: string): string {
 interface Candidate extends vscode.QuickPickItem {
   readonly source: ImportSource;
   readonly server: ImportedServer;
+  /** The id MCP Host already has this server under: it is left as it is. */
+  readonly already?: string;
 }
 
 /**
@@ -71,12 +73,14 @@ export async function importServers(sources: readonly ImportSource[], secrets: S
     for (const server of conversion.servers) {
       for (const skipped of server.skipped) notes.push(`${where}, ${server.id}: ${skipped}`);
       if (Object.keys(server.entry).length === 0) continue;
-      const already = existing[server.id] !== undefined;
+      // The same id, or another id that runs the same thing.
+      const already = existing[server.id] !== undefined ? server.id : Object.keys(existing).find((id) => sameServer(existing[id] as ServerIdentity, server.entry));
       candidates.push({
         label: server.id,
-        description: already ? vscode.l10n.t('already in MCP Host: left as it is') : summary(server),
+        description: already ? vscode.l10n.t('already in MCP Host as "{0}": left as it is', already) : summary(server),
         detail: Object.keys(server.secrets).length ? vscode.l10n.t('{0} secret(s) go to the secret storage, not to settings', Object.keys(server.secrets).length) : undefined,
         picked: !already,
+        already,
         source,
         server,
       });
@@ -89,7 +93,7 @@ export async function importServers(sources: readonly ImportSource[], secrets: S
   }
   const chosen = items.length === 0 ? [] : await vscode.window.showQuickPick(items, { canPickMany: true, title: vscode.l10n.t('MCP Host: Import Servers'), placeHolder: vscode.l10n.t('Servers found in other hosts\' configurations') });
   if (!chosen) return;
-  const picks = chosen.filter((c): c is Candidate => 'server' in c);
+  const picks = chosen.filter((c): c is Candidate => 'server' in c && !c.already);
   let added = 0;
   for (const folder of new Set(picks.map((p) => p.source.folder))) {
     const chosenHere = picks.filter((p) => p.source.folder === folder);

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
+import type { BuiltInMcpServers } from './builtInMcpServers';
 import { ReportDocuments } from './reportDocuments';
 import type { SecretInputs } from './secretInputs';
 import { importServers, importSources } from './serverImport';
 
 const CONTEXT_KEY = 'mcpHost.hasVsCodeMcpJson';
-const PATTERN = '.vscode/mcp.json';
 
 /**
  * VS Code's built-in MCP support keeps a workspace's servers in `.vscode/mcp.json`, which a
@@ -12,24 +12,14 @@ const PATTERN = '.vscode/mcp.json';
  * "Use Servers from .vscode/mcp.json" imports them into `mcpHost.servers` of that folder;
  * "MCP Host: Import Servers…" looks at every other host's files too.
  */
-export function registerServerImport(secrets: SecretInputs, userDataDir: string | undefined): vscode.Disposable[] {
-  const watcher = vscode.workspace.createFileSystemWatcher(`**/${PATTERN}`);
-  const workspaceMcpJson = () => importSources(undefined).filter((s) => s.host === 'vscode' && s.folder);
-  const update = () => void existing(workspaceMcpJson().map((s) => s.uri)).then((files) => vscode.commands.executeCommand('setContext', CONTEXT_KEY, files.length > 0));
+export function registerServerImport(secrets: SecretInputs, builtIn: BuiltInMcpServers, userDataDir: string | undefined): vscode.Disposable[] {
+  const update = () => void vscode.commands.executeCommand('setContext', CONTEXT_KEY, builtIn.workspaceFiles().length > 0);
   update();
   const reports = new ReportDocuments();
   return [
-    watcher,
+    builtIn.onDidChange(update),
     reports.register(),
-    watcher.onDidCreate(update),
-    watcher.onDidDelete(update),
-    vscode.workspace.onDidChangeWorkspaceFolders(update),
-    vscode.commands.registerCommand('mcpHost.useVsCodeMcpJson', () => importServers(workspaceMcpJson(), secrets, reports)),
+    vscode.commands.registerCommand('mcpHost.useVsCodeMcpJson', () => importServers([...builtIn.workspaceFiles()], secrets, reports)),
     vscode.commands.registerCommand('mcpHost.importServers', () => importServers(importSources(userDataDir), secrets, reports)),
   ];
-}
-
-async function existing(uris: readonly vscode.Uri[]): Promise<vscode.Uri[]> {
-  const found = await Promise.all(uris.map((uri) => vscode.workspace.fs.stat(uri).then(() => uri, () => undefined)));
-  return found.filter((u): u is vscode.Uri => u !== undefined);
 }

@@ -5,6 +5,7 @@ import { plural } from '../shared/plural';
 import type { ServerSnapshot, ServerStatus } from '../core/connection/serverSnapshot';
 import type { McpHost } from '../core/host/mcpHost';
 import type { ModelToolSwitches } from '../core/tools/modelToolSwitches';
+import type { BuiltInMcpServers, BuiltInServer } from './builtInMcpServers';
 import { HostTreeProvider } from './hostTreeProvider';
 
 type Node =
@@ -32,12 +33,17 @@ const STATUS_ICONS: Record<ServerStatus, [string, string?]> = {
 export class ServersTreeProvider extends HostTreeProvider<Node> {
   private readonly switchesChanged: { dispose(): void };
 
+  private readonly builtInChanged: { dispose(): void };
+
   constructor(
     host: McpHost,
     private readonly switches: ModelToolSwitches,
+    /** VS Code's own MCP configuration, to say when a server is configured there too. */
+    private readonly builtIn?: Pick<BuiltInMcpServers, 'sameAs' | 'onDidChange'>,
   ) {
     super(host);
     this.switchesChanged = switches.onDidChange(() => this.refresh());
+    this.builtInChanged = builtIn?.onDidChange(() => this.refresh()) ?? { dispose() {} };
   }
 
   /** Applies the user's clicks on the check boxes (the view manages them itself, one by one). */
@@ -51,6 +57,7 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
 
   override dispose(): void {
     this.switchesChanged.dispose();
+    this.builtInChanged.dispose();
     super.dispose();
   }
 
@@ -71,7 +78,8 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
 
   getTreeItem(node: Node): vscode.TreeItem {
     if (node.kind === 'server') {
-      const item = serverItem(node.server);
+      const definition = this.host.definition(node.server.id);
+      const item = serverItem(node.server, definition && this.builtIn?.sameAs(definition));
       item.checkboxState = checkbox(this.switches.isServerOffered(node.server.id), vscode.l10n.t('Offer the tools of {0} to language models', node.server.id));
       return item;
     }
@@ -133,7 +141,7 @@ export function describeServer(server: ServerSnapshot): string {
   return parts.join(' · ');
 }
 
-function serverItem(server: ServerSnapshot): vscode.TreeItem {
+function serverItem(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | undefined): vscode.TreeItem {
   const hasChildren = server.tools.length + server.prompts.length > 0;
   const item = new vscode.TreeItem(server.id, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   item.id = `server/${server.id}`;
@@ -142,6 +150,13 @@ function serverItem(server: ServerSnapshot): vscode.TreeItem {
   item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
   item.contextValue = `mcpServer:${server.status}:${server.transport}`;
   item.tooltip = serverTooltip(server);
+  if (alsoBuiltIn) {
+    item.description = `${item.description} · ${vscode.l10n.t('also in VS Code\'s MCP')}`;
+    item.tooltip.appendMarkdown('\n\n$(warning) ').appendText(
+      vscode.l10n.t('Also configured in VS Code\'s built-in MCP support ({0}, server "{1}"): when both start it, it runs twice. Keep it in one place.', alsoBuiltIn.file, alsoBuiltIn.id),
+    );
+    item.tooltip.supportThemeIcons = true;
+  }
   item.accessibilityInformation = { label: `${server.id}, ${item.description}${server.reason ? `, ${server.reason}` : ''}` };
   return item;
 }

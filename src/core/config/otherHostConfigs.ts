@@ -125,3 +125,33 @@ function translateString(host: Exclude<OtherHost, 'vscode'>, text: string, field
   if (problem) blocking.push(problem);
   return converted;
 }
+
+/** The parts that make two entries the same server: what runs (program and arguments) or where it is. */
+export interface ServerIdentity {
+  readonly command?: string;
+  readonly args?: readonly string[];
+  readonly url?: string;
+}
+
+/**
+ * Whether two entries start the same server: the same URL (ignoring a trailing slash and the
+ * case of the host), or the same program (by its file name, so `npx` and `/usr/bin/npx` agree)
+ * with the same arguments.
+ */
+export function sameServer(a: ServerIdentity, b: ServerIdentity): boolean {
+  if (a.url !== undefined || b.url !== undefined) return a.url !== undefined && b.url !== undefined && normalUrl(a.url) === normalUrl(b.url);
+  if (a.command === undefined || b.command === undefined) return false;
+  const program = (command: string) => command.split(/[\\/]/).pop()!.replace(/\.(exe|cmd|bat)$/i, '').toLowerCase();
+  const argsA = a.args ?? [];
+  const argsB = b.args ?? [];
+  return program(a.command) === program(b.command) && argsA.length === argsB.length && argsA.every((arg, i) => arg === argsB[i]);
+}
+
+function normalUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname.replace(/\/+$/, '')}${parsed.search}`;
+  } catch {
+    return url.replace(/\/+$/, '');
+  }
+}

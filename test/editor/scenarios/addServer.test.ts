@@ -91,4 +91,15 @@ describe('Add Server in a real VS Code', function () {
     assert.deepEqual(settings['mcpHost.servers'], { remote: { url: `${base}/mcp` } });
     await editor.workbench.screenshot('94-add-server-url-running');
   });
+
+  it('opens the walkthrough, whose first step starts Add Server', async () => {
+    await editor.control('executeCommand', { command: 'workbench.action.openWalkthrough', args: ['mcp-host.mcp-host#gettingStarted', false] });
+    const walkthrough = page().locator('.gettingStartedContainer');
+    await walkthrough.getByText('Get Started with MCP Host').first().waitFor({ timeout: 30_000 });
+    for (const step of ['Add a server', 'Run a tool', 'Use @mcp in chat', 'Browse resources']) await walkthrough.getByRole('button', { name: new RegExp(step) }).first().waitFor();
+    await walkthrough.getByRole('button', { name: 'Add Server' }).click();
+    await page().locator('.quick-input-widget', { hasText: 'What kind of server?' }).waitFor({ timeout: 10_000 });
+    await page().keyboard.press('Escape');
+    await editor.workbench.screenshot('95-walkthrough');
+  });
 });

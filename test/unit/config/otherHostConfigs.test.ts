@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { convertHostConfig } from '../../../src/core/config/otherHostConfigs';
+import { convertHostConfig, sameServer } from '../../../src/core/config/otherHostConfigs';
 import { validateServerEntry } from '../../../src/core/config/validateServerEntry';
 
 const valid = (id: string, raw: unknown) => {
@@ -76,5 +76,17 @@ describe('importing other hosts\' MCP configurations', () => {
     assert.deepEqual(vscode.servers[0].entry, { type: 'http', url: 'https://api.githubcopilot.com/mcp/', headers: { Authorization: 'Bearer ${input:token}' } });
     assert.match(convertHostConfig('claude-desktop', '{ "mcpServers": ').problems[0], /^not valid JSON/);
     assert.deepEqual(convertHostConfig('cursor', '{ "servers": {} }').problems, ['it has no "mcpServers" object']);
+  });
+});
+
+describe('the same server in two configurations', () => {
+  it('is the same URL, or the same program by its file name with the same arguments', () => {
+    assert.ok(sameServer({ url: 'https://Example.com/mcp/' }, { url: 'https://example.com/mcp' }));
+    assert.ok(!sameServer({ url: 'https://example.com/mcp' }, { url: 'https://example.com/other' }));
+    assert.ok(sameServer({ command: '/usr/bin/npx', args: ['-y', 'pkg'] }, { command: 'npx', args: ['-y', 'pkg'] }));
+    assert.ok(sameServer({ command: 'C:\\Program Files\\nodejs\\npx.cmd', args: ['-y', 'pkg'] }, { command: 'npx', args: ['-y', 'pkg'] }));
+    assert.ok(!sameServer({ command: 'npx', args: ['-y', 'pkg'] }, { command: 'npx', args: ['-y', 'pkg', '--flag'] }));
+    assert.ok(!sameServer({ command: 'npx', args: ['-y', 'pkg'] }, { url: 'https://example.com/mcp' }));
+    assert.ok(!sameServer({}, {}));
   });
 });
