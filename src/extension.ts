@@ -37,6 +37,7 @@ import { registerSignInCommands } from './editor/auth/signInCommands';
 import { registerServerImport } from './editor/serverImportCommands';
 import { addServer } from './editor/addServer';
 import { BuiltInMcpServers } from './editor/builtInMcpServers';
+import { DevModeWatcher } from './editor/devModeWatcher';
 import { registerToolCommands } from './editor/tools/toolCommands';
 import { ToolConfirmationDialog } from './editor/tools/toolConfirmationDialog';
 import { EditorUserPrompts } from './editor/userPrompts';
@@ -160,6 +161,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     new ServerStatusNotices(mcp, 'needs-sign-in', notifySignIn),
     ...registerSignInCommands(mcp, authorization),
     builtIn,
+    new DevModeWatcher(mcp, (id) => logs.logFor(id)),
     ...registerServerImport(secrets, builtIn, userDataDir),
     vscode.commands.registerCommand('mcpHost.addServer', () => addServer({ resolver, fetch: network.network.fetch })),
     serversView,

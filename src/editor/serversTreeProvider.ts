@@ -149,14 +149,8 @@ function serverItem(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | undefin
   const [icon, color] = server.configError ? STATUS_ICONS.invalid : STATUS_ICONS[server.status];
   item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
   item.contextValue = `mcpServer:${server.status}:${server.transport}`;
-  item.tooltip = serverTooltip(server);
-  if (alsoBuiltIn) {
-    item.description = `${item.description} · ${vscode.l10n.t('also in VS Code\'s MCP')}`;
-    item.tooltip.appendMarkdown('\n\n$(warning) ').appendText(
-      vscode.l10n.t('Also configured in VS Code\'s built-in MCP support ({0}, server "{1}"): when both start it, it runs twice. Keep it in one place.', alsoBuiltIn.file, alsoBuiltIn.id),
-    );
-    item.tooltip.supportThemeIcons = true;
-  }
+  item.tooltip = serverTooltip(server, alsoBuiltIn);
+  if (alsoBuiltIn) item.description = `${item.description} · ${vscode.l10n.t('also in VS Code\'s MCP')}`;
   item.accessibilityInformation = { label: `${server.id}, ${item.description}${server.reason ? `, ${server.reason}` : ''}` };
   return item;
 }
@@ -164,9 +158,14 @@ function serverItem(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | undefin
 /** The tooltip shows this much of a server's instructions. */
 const TOOLTIP_INSTRUCTIONS = 1_500;
 
-function serverTooltip(server: ServerSnapshot): vscode.MarkdownString {
-  const md = new vscode.MarkdownString();
+function serverTooltip(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | undefined): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**${escape(server.id)}** — ${escape(server.status)}\n\n`);
+  if (alsoBuiltIn) {
+    md.appendMarkdown('$(warning) ')
+      .appendText(vscode.l10n.t('Also configured in VS Code\'s built-in MCP support ({0}, server "{1}"): when both start it, it runs twice. Keep it in one place.', alsoBuiltIn.file, alsoBuiltIn.id))
+      .appendMarkdown('\n\n');
+  }
   const row = (label: string, value: string | number | undefined) => {
     if (value !== undefined && value !== '') md.appendMarkdown(`${label}: `).appendText(String(value)).appendMarkdown('  \n');
   };

@@ -61,9 +61,22 @@ export interface ServerDefinition {
   readonly elicitationsPerMinute: number;
   /** Ping the running server on a timer (`healthCheck`); absent, no pings. */
   readonly healthCheck?: { readonly intervalSeconds: number; readonly timeoutSeconds?: number };
+  /** Dev mode (`dev`): restart when watched files change; absent, never. */
+  readonly dev?: DevSettings;
   /** The `limits` object as written (absent: the defaults); {@link limitsOf} fills in the rest. */
   readonly limits?: Partial<ServerLimits>;
 }
+
+/** For people who write servers: restart on changes to these files (globs under the server's folder). */
+export interface DevSettings {
+  readonly watch: readonly string[];
+  /** Changes closer together than this restart the server once. */
+  readonly debounceMs: number;
+  /** Node servers start with the inspector, and the editor's debugger attaches. */
+  readonly debug: boolean;
+}
+
+export const DEFAULT_DEV_DEBOUNCE_MS = 500;
 
 /** What a server may send before the host drops or refuses it (the `limits` settings). */
 export interface ServerLimits {

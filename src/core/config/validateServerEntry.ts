@@ -4,10 +4,12 @@ import packageJson from '../../../package.json';
 import {
   DEFAULT_MAX_TOTAL_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_DEV_DEBOUNCE_MS,
   DEFAULT_ELICITATIONS_PER_MINUTE,
   DEFAULT_RESTART,
   DEFAULT_SAMPLING_POLICY,
   DEFAULT_START_TIMEOUT_MS,
+  type DevSettings,
   type OAuthSettings,
   type SamplingPolicy,
   type SandboxSettings,
@@ -72,7 +74,7 @@ export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation
     if (typeof value.url !== 'string') return fail('url', `is required when "type" is "${transport}"`);
     // Variables may hide any part of the URL; the full check runs after they are resolved.
     if (!/^(https?:\/\/|\$\{)/i.test(value.url)) return fail('url', `must be an http:// or https:// URL (got "${value.url}")`);
-    for (const field of ['command', 'args', 'env', 'envFile', 'cwd', 'sandbox'] as const) {
+    for (const field of ['command', 'args', 'env', 'envFile', 'cwd', 'sandbox', 'dev'] as const) {
       if (value[field] !== undefined) return fail(field, `only applies to stdio servers ("command"), not to type "${transport}"`);
     }
   }
@@ -109,8 +111,14 @@ export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation
       elicitationsPerMinute: (value.elicitation as { maxRequestsPerMinute?: number } | undefined)?.maxRequestsPerMinute ?? DEFAULT_ELICITATIONS_PER_MINUTE,
       limits: value.limits as ServerDefinition['limits'],
       healthCheck: value.healthCheck as ServerDefinition['healthCheck'],
+      dev: devOf(value.dev as { watch?: string[]; debounceMs?: number; debug?: boolean } | undefined),
     },
   };
+}
+
+function devOf(dev: { watch?: string[]; debounceMs?: number; debug?: boolean } | undefined): DevSettings | undefined {
+  if (!dev || (!dev.watch?.length && !dev.debug)) return undefined;
+  return { watch: dev.watch ?? [], debounceMs: dev.debounceMs ?? DEFAULT_DEV_DEBOUNCE_MS, debug: dev.debug ?? false };
 }
 
 /** Every string of an entry that may hold variables, with the field that names it in errors. */

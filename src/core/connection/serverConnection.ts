@@ -8,6 +8,7 @@ import { ServerLists } from './serverLists';
 import { ResourceWatches } from '../resources/resourceWatches';
 import { followLogLevel, mcpLevelFor } from './serverLog';
 import { boundedInstructions, type ServerSnapshot, type ServerStatus } from './serverSnapshot';
+import { inspectorAddress } from './devInspector';
 import { StderrTail } from './stderrTail';
 import { closeThenEnd, endProcessTree, processTreeOf, settleExit } from './serverProcessEnd';
 import { openSession, type OpenedSession } from './sessionOpener';
@@ -59,7 +60,10 @@ export class ServerConnection implements Disposable {
     private readonly deps: ServerConnectionDeps,
   ) {
     this.policy = new RestartPolicy(definition.restart);
-    this.stderr = new StderrTail(deps.log);
+    this.stderr = new StderrTail(deps.log, (line) => {
+      const address = deps.onDebuggerListening && inspectorAddress(line);
+      if (address) deps.onDebuggerListening!(address);
+    });
     this.lists = new ServerLists(deps.log, definition.requestTimeoutMs, () => this.fire(), () => this.session?.client, limitsOf(definition).maxTools);
     this.watches = new ResourceWatches({
       client: () => (this.takesResourceSubscriptions ? this.session?.client : undefined),
@@ -130,8 +134,9 @@ export class ServerConnection implements Disposable {
     return this.launch();
   }
 
-  async restart(): Promise<void> {
-    await this.stop();
+  /** Stops and starts the server; `reason` is what requests in flight are told (a dev-mode change). */
+  async restart(reason?: string): Promise<void> {
+    await this.stop(reason);
     await this.start();
   }
 
@@ -147,7 +152,7 @@ export class ServerConnection implements Disposable {
       if (this.status !== 'error' || status !== 'stopped') this.setStatus(status, reason);
       return;
     }
-    this.setStatus('stopping');
+    this.setStatus('stopping', reason);
     const starting = this.startPromise;
     const tree = await processTreeOf(transport, true);
     this.connectAbort?.abort();
@@ -197,7 +202,8 @@ export class ServerConnection implements Disposable {
         await this.stop(wantsSignIn, 'needs-sign-in');
         throw new McpRequestError(this.id, `MCP server "${this.id}" ${wantsSignIn}.`, undefined, { cause: error });
       }
-      throw this.redacted(describeRequestError(this.id, label, error, this.definition.requestTimeoutMs, signal?.aborted === true));
+      const stopping = this.status === 'stopping' ? this.reason : undefined;
+      throw this.redacted(describeRequestError(this.id, label, error, this.definition.requestTimeoutMs, signal?.aborted === true, stopping));
     } finally {
       idle.dispose();
     }

@@ -32,6 +32,8 @@ export interface ServerConnectionDeps {
    * Without it the client does not declare `sampling`, so servers do not ask.
    */
   sampling?(params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult | CreateMessageResultWithTools>;
+  /** Dev mode's debugging: the server's Node inspector listens at this `ws://` address. */
+  onDebuggerListening?(address: string): void;
   /** `notifications/resources/updated` from this server. */
   onResourceUpdated?(uri: string): void;
   /** Answers the server's elicitation requests (form and URL); without it `elicitation` is not declared. */

@@ -21,7 +21,8 @@ export class ServerUnavailableError extends McpRequestError {
   }
 }
 
-export function describeRequestError(serverId: string, label: string, error: unknown, timeoutMs: number, cancelled = false): McpRequestError {
+/** `stopping`: why the server is being stopped, when it is (told to a request the stop ends). */
+export function describeRequestError(serverId: string, label: string, error: unknown, timeoutMs: number, cancelled = false, stopping?: string): McpRequestError {
   if (error instanceof McpRequestError) return error;
   // The SDK reports a caller's abort like a timeout; the caller's signal tells them apart.
   if (cancelled) return new McpRequestError(serverId, `${label} on MCP server "${serverId}" was cancelled.`, 'CANCELLED', { cause: error });
@@ -30,7 +31,7 @@ export function describeRequestError(serverId: string, label: string, error: unk
     switch (error.code) {
       case SdkErrorCode.ConnectionClosed:
       case SdkErrorCode.NotConnected:
-        return new McpRequestError(serverId, `MCP server "${serverId}" stopped before answering ${label}.`, error.code, { cause: error });
+        return new McpRequestError(serverId, `MCP server "${serverId}" stopped before answering ${label}${stopping ? `: ${stopping}` : ''}.`, error.code, { cause: error });
       case SdkErrorCode.RequestTimeout:
         return new McpRequestError(
           serverId,

@@ -7,7 +7,11 @@ const TAIL_LINES = 20;
 export class StderrTail {
   private tail: string[] = [];
 
-  constructor(private readonly log: ServerLog) {}
+  constructor(
+    private readonly log: ServerLog,
+    /** Sees each line too (the inspector's address in dev mode). */
+    private readonly onLine?: (line: string) => void,
+  ) {}
 
   get lines(): readonly string[] {
     return this.tail;
@@ -34,6 +38,7 @@ export class StderrTail {
   private add(line: string): void {
     if (line.trim() === '') return;
     this.log.info(`[stderr] ${line}`);
+    this.onLine?.(line);
     this.tail.push(line);
     if (this.tail.length > TAIL_LINES) this.tail.shift();
   }

@@ -1,3 +1,4 @@
+import { withInspector } from './devInspector';
 import { SdkError, SdkErrorCode, serializeMessage, SSEClientTransport, StreamableHTTPClientTransport, type FetchLike, type JSONRPCMessage, type OAuthClientProvider, type Transport } from '@modelcontextprotocol/client';
 import type { ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
@@ -139,7 +140,8 @@ export async function createTransport(
       if (value === null) delete env[name];
       else env[name] = value;
     }
-    let launch: Launch = { command, args: def.args, env, cwd: def.cwd };
+    // Dev mode's debugging: Node starts with its inspector on loopback, for the editor to attach.
+    let launch: Launch = { command, args: def.dev?.debug ? withInspector(command, def.args) : def.args, env, cwd: def.cwd };
     let policy: SandboxPolicy | undefined;
     if (def.sandbox) {
       if (!extras.sandbox) throw new Error('"sandbox" is set, but this host cannot sandbox servers; remove it to run the server unsandboxed');

@@ -70,6 +70,9 @@ export class McpHost implements Disposable {
   private readonly resourceUpdated = new Emitter<{ readonly serverId: string; readonly uri: string }>();
   /** A server said a resource changed (`notifications/resources/updated`). */
   readonly onDidUpdateResource = this.resourceUpdated.event;
+  private readonly debuggerListening = new Emitter<{ readonly serverId: string; readonly address: string }>();
+  /** A server in dev mode with `debug` started its Node inspector (`ws://127.0.0.1:…`). */
+  readonly onDebuggerListening = this.debuggerListening.event;
   /** Settings changes apply one at a time, in order. */
   private applying: Promise<unknown> = Promise.resolve();
   private lastSettings: readonly ServerSettingsEntry[] = [];
@@ -137,10 +140,11 @@ export class McpHost implements Disposable {
     await this.requireEntry(id).connection?.stop('stopped by the user');
   }
 
-  async restart(id: string): Promise<void> {
+  /** `reason` is what requests in flight are told, and what the server's row says meanwhile. */
+  async restart(id: string, reason?: string): Promise<void> {
     const entry = this.requireEntry(id);
     if (!entry.connection) return this.start(id);
-    await entry.connection.restart();
+    await entry.connection.restart(reason);
   }
 
   /** Signs in (the browser for people, silently for machine grants), then starts the server; concurrent calls share one sign-in. */
@@ -398,6 +402,7 @@ export class McpHost implements Disposable {
       apps: resolved.apps && this.options.apps?.() === true,
       roots: () => this.roots.rootsFor(resolved),
       onResourceUpdated: (uri) => this.resourceUpdated.fire({ serverId: def.id, uri }),
+      onDebuggerListening: (address) => this.debuggerListening.fire({ serverId: def.id, address }),
       sampling: this.options.sampling && ((params, signal) => this.options.sampling!.handle(def.id, params, signal)),
       elicitation: this.options.elicitation && {
         handle: (params, signal) => this.options.elicitation!.handle(def.id, params, signal),

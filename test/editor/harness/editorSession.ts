@@ -43,6 +43,8 @@ export interface WorkspaceLayout {
   readonly folders: readonly string[];
   /** `settings` of the .code-workspace file (workspace scope). */
   readonly settings: Record<string, unknown>;
+  /** Files that exist before the editor opens (paths relative to the workspace root). */
+  readonly files?: Readonly<Record<string, string>>;
 }
 
 export class EditorSession {
@@ -58,6 +60,10 @@ export class EditorSession {
     if (!existsSync(EXTENSION_VSIX)) throw new Error(`${EXTENSION_VSIX} is missing: run \`npm run package\` first`);
     const root = mkdtempSync(path.join(tmpdir(), 'mcp-host-ws-'));
     for (const folder of layout.folders) mkdirSync(path.join(root, folder), { recursive: true });
+    for (const [file, text] of Object.entries(layout.files ?? {})) {
+      mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      writeFileSync(path.join(root, file), text);
+    }
     const workspaceFile = path.join(root, 'test.code-workspace');
     writeWorkspace(workspaceFile, layout.folders, layout.settings);
     const controlPort = await freePort();

@@ -5,13 +5,17 @@ import { EditorSession } from './editorSession';
  * (plus any other user settings), ready once every server runs; after each test a failure leaves
  * a screenshot and every editor is closed, so each test finds its own panels.
  */
-export function scenarioEditor(serversOrSetup: Record<string, unknown> | (() => Promise<Record<string, unknown>>), userSettings: Record<string, unknown> = {}): () => EditorSession {
+export function scenarioEditor(
+  serversOrSetup: Record<string, unknown> | (() => Promise<Record<string, unknown>>),
+  userSettings: Record<string, unknown> = {},
+  files?: Readonly<Record<string, string>>,
+): () => EditorSession {
   let editor: EditorSession | undefined;
 
   before(async () => {
     // A function gives servers that need something started first (an HTTP fixture's port).
     const servers = typeof serversOrSetup === 'function' ? await serversOrSetup() : serversOrSetup;
-    editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, { trusted: true, userSettings: { 'mcpHost.servers': servers, ...userSettings } });
+    editor = await EditorSession.start({ folders: ['alpha'], settings: {}, files }, { trusted: true, userSettings: { 'mcpHost.servers': servers, ...userSettings } });
     await editor.workbench.openMcpView();
     for (const id of Object.keys(servers)) await editor.workbench.waitForServerDescription(id, /^running · (sandboxed · )?\d+ tools?\b/, 90_000);
   });

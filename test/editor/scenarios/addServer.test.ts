@@ -97,9 +97,9 @@ describe('Add Server in a real VS Code', function () {
     const walkthrough = page().locator('.gettingStartedContainer');
     await walkthrough.getByText('Get Started with MCP Host').first().waitFor({ timeout: 30_000 });
     for (const step of ['Add a server', 'Run a tool', 'Use @mcp in chat', 'Browse resources']) await walkthrough.getByRole('button', { name: new RegExp(step) }).first().waitFor();
-    await walkthrough.getByRole('button', { name: 'Add Server' }).click();
-    await page().locator('.quick-input-widget', { hasText: 'What kind of server?' }).waitFor({ timeout: 10_000 });
-    await page().keyboard.press('Escape');
     await editor.workbench.screenshot('95-walkthrough');
+    await walkthrough.getByRole('button', { name: 'Add Server' }).click();
+    await page().locator('.quick-input-widget input[placeholder="What kind of server?"]').waitFor({ timeout: 10_000 });
+    await page().keyboard.press('Escape');
   });
 });

@@ -52,6 +52,9 @@ const operations: Record<string, Operation> = {
   },
   userSetting: async ({ section }) => vscode.workspace.getConfiguration().inspect(section)?.globalValue,
   updateUserSetting: async ({ section, value }) => vscode.workspace.getConfiguration().update(section, value, vscode.ConfigurationTarget.Global),
+  // Dev mode's debugging: a breakpoint as the user would click it into the gutter, and the session's name.
+  addBreakpoint: async ({ file, line }) => vscode.debug.addBreakpoints([new vscode.SourceBreakpoint(new vscode.Location(vscode.Uri.file(file), new vscode.Position(line, 0)))]),
+  debugSessions: async () => [...debugSessions],
   chatModels: async () => (await vscode.lm.selectChatModels({ vendor: 'mcp-host-test' })).map((m) => m.id),
   invokeTool: async ({ serverId, name, args }) => (await hostApi()).invokeTool(serverId, name, args),
   // This extension is the minimal one the benchmark compares MCP Host's activation with.
@@ -62,7 +65,14 @@ const operations: Record<string, Operation> = {
   },
 };
 
+/** The names of the debug sessions that run. */
+const debugSessions = new Set<string>();
+
 export function activate(context: vscode.ExtensionContext): void {
+  context.subscriptions.push(
+    vscode.debug.onDidStartDebugSession((s) => debugSessions.add(s.name)),
+    vscode.debug.onDidTerminateDebugSession((s) => debugSessions.delete(s.name)),
+  );
   const started = performance.now();
   context.subscriptions.push(registerFixtureChatModel());
   const port = Number(process.env.MCPHOST_TEST_CONTROL_PORT);

@@ -23,6 +23,18 @@ describe('validateServerEntry', () => {
     assert.equal(result.definition.restart.maxRestarts, 5);
   });
 
+  it('takes dev mode for stdio servers, with the default debounce, and says what is wrong with it', () => {
+    const result = check({ command: 'node', args: ['dist/index.js'], dev: { watch: ['src/**/*.ts'] } });
+    assert.ok(result.ok);
+    assert.deepEqual(result.definition.dev, { watch: ['src/**/*.ts'], debounceMs: 500, debug: false });
+    const plain = check({ command: 'node' });
+    assert.ok(plain.ok);
+    assert.equal(plain.definition.dev, undefined);
+    assert.equal(errorOf({ url: 'https://x.test/mcp', dev: { watch: ['a'] } }), 'MCP server "srv": "dev" only applies to stdio servers ("command"), not to type "http"');
+    assert.match(errorOf({ command: 'node', dev: { watch: [] } }), /MCP server "srv": "dev\.watch"/);
+    assert.match(errorOf({ command: 'node', dev: { watch: ['a'], debounceMs: 10 } }), /MCP server "srv": "dev\.debounceMs"/);
+  });
+
   it('infers http from url, and accepts sse explicitly', () => {
     const http = check({ url: 'https://example.com/mcp', headers: { Authorization: 'Bearer ${input:tok}' } });
     assert.ok(http.ok);

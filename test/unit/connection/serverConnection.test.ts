@@ -127,6 +127,40 @@ describe('ServerConnection against real fixture servers', () => {
     assert.match(log.text(), /the process exited with code 3 \(last output: fixture: crashing after 2 calls\); restarting in 1s \(attempt 1 of 5\)/);
   });
 
+  it('tells requests in flight why a restart ended them (a dev-mode change), then runs again', async () => {
+    const { connection } = connect(stdioDefinition('dev', fixture('legacyStdio')));
+    await connection.start();
+    const firstPid = connection.snapshot().pid;
+    const pending = connection.request('tools/call', (c, o) => c.callTool({ name: 'hang' }, o));
+    const failed = assert.rejects(pending, { message: 'MCP server "dev" stopped before answering tools/call: restarting for a change in src/tools.ts.' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await connection.restart('restarting for a change in src/tools.ts');
+    await failed;
+    assert.equal(connection.snapshot().status, 'running');
+    assert.notEqual(connection.snapshot().pid, firstPid);
+  });
+
+  it('starts a Node server with its inspector on loopback in dev mode with debug, and says where it listens', async () => {
+    const addresses: string[] = [];
+    const { connection } = connect(stdioDefinition('debuggable', fixture('legacyStdio'), { dev: { watch: [], debounceMs: 500, debug: true } }), { onDebuggerListening: (a) => addresses.push(a) });
+    await connection.start();
+    assert.equal(connection.snapshot().status, 'running');
+    await waitFor('the inspector address', () => addresses.length === 1);
+    const [, port] = /^ws:\/\/127\.0\.0\.1:(\d+)\/[\w-]+$/.exec(addresses[0]) ?? [];
+    assert.ok(port, addresses[0]);
+    // What a debugger asks first: the inspector lists this very process as its target.
+    const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as { webSocketDebuggerUrl: string }[];
+    assert.deepEqual(targets.map((t) => t.webSocketDebuggerUrl), [addresses[0]]);
+    // Without debug, no inspector.
+    const plain: string[] = [];
+    const { connection: other } = connect(stdioDefinition('plain', fixture('legacyStdio')), { onDebuggerListening: (a) => plain.push(a) });
+    await other.start();
+    await connection.restart('restarting for a change in a.ts');
+    await waitFor('a new inspector after the restart', () => addresses.length === 2);
+    assert.notEqual(addresses[1], addresses[0]);
+    assert.deepEqual(plain, []);
+  });
+
   it('gives up after the restart limit and shows the error state', async () => {
     const def = stdioDefinition('crashloop', fixture('legacyStdio'), {
       args: ['--crash-after', '1'],

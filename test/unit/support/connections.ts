@@ -12,7 +12,7 @@ const resolver = new ExecutableResolver();
 const connections: ServerConnection[] = [];
 
 /** A ServerConnection over a real server, disposed after each test of the file that uses it. */
-export function connect(def: ResolvedServerDefinition, opts: { pins?: InMemoryEraPinStore; log?: RecordingLog; roots?: () => ResolvedRoot[]; ledger?: ProcessLedger; sandbox?: ProcessSandbox; fetch?: FetchLike } = {}) {
+export function connect(def: ResolvedServerDefinition, opts: { pins?: InMemoryEraPinStore; log?: RecordingLog; roots?: () => ResolvedRoot[]; ledger?: ProcessLedger; sandbox?: ProcessSandbox; fetch?: FetchLike; onDebuggerListening?: (address: string) => void } = {}) {
   const log = opts.log ?? new RecordingLog();
   const connection = new ServerConnection(def, definitionHash(def), def.command ?? def.url ?? '', {
     clientInfo: { name: 'mcp-host-tests', version: '0.0.0' },
@@ -23,6 +23,7 @@ export function connect(def: ResolvedServerDefinition, opts: { pins?: InMemoryEr
     ledger: opts.ledger,
     sandbox: opts.sandbox,
     fetch: opts.fetch,
+    onDebuggerListening: opts.onDebuggerListening,
   });
   connections.push(connection);
   return { connection, log };
