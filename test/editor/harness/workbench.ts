@@ -81,6 +81,22 @@ export class Workbench {
     return (await this.serverRow(id).locator('.label-description').textContent({ timeout: 5_000 }))?.trim() ?? '';
   }
 
+  /**
+   * Hovers `row` until its tooltip containing `text` shows, and returns the tooltip. A row redraws
+   * when its server's state or lists change, which takes a hover away, so it moves away and hovers
+   * again, as a user would, until the tooltip stays.
+   */
+  async tooltip(row: Locator, text: string, timeoutMs = 30_000): Promise<Locator> {
+    const hover = this.page.locator('.monaco-hover, .workbench-hover').filter({ hasText: text }).first();
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await this.page.mouse.move(0, 0);
+      await row.hover();
+      if (await hover.waitFor({ timeout: 3_000 }).then(() => true, () => false)) return hover;
+      if (Date.now() > deadline) throw new Error(`no tooltip with "${text}" showed over ${await row.textContent().catch(() => 'the row')}`);
+    }
+  }
+
   async waitForServerDescription(id: string, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     let last = '';

@@ -194,13 +194,7 @@ describe('A workspace with servers in .vscode/mcp.json', function () {
     await editor.workbench.waitForServerDescription('everything', /^running · \d+ tools/, 90_000);
     // Both hosts now have it: the row says so, and its tooltip says where and what follows.
     await editor.workbench.waitForServerDescription('everything', /· also in VS Code's MCP$/, 10_000);
-    const hover = editor.workbench.page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'Also configured' }).first();
-    // The row redraws as the server's lists arrive, which takes a hover away: hover again until it shows.
-    await waitFor('the tooltip', async () => {
-      await editor.workbench.page.mouse.move(0, 0);
-      await editor.workbench.serverRow('everything').hover();
-      return hover.waitFor({ timeout: 3_000 }).then(() => true, () => false);
-    }, 30_000);
+    const hover = await editor.workbench.tooltip(editor.workbench.serverRow('everything'), 'Also configured');
     assert.match(((await hover.textContent()) ?? '').replace(/\s+/g, ' '), /Also configured in VS Code's built-in MCP support \(\.vscode\/mcp\.json, server "everything"\): when both start it, it runs twice\. Keep it in one place\./);
     await editor.workbench.screenshot('67-also-in-vscode-mcp');
   });

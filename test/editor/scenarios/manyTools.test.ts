@@ -27,10 +27,7 @@ describe('Many tools and server instructions in a real VS Code', function () {
   const requests = () => editor().control<RecordedRequest[]>('modelRequests');
 
   it('shows a server\'s instructions in its tooltip', async () => {
-    const { page } = editor().workbench;
-    await editor().workbench.serverRow('s0').hover();
-    const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'Instructions for models' }).first();
-    await hover.waitFor({ timeout: 10_000 });
+    const hover = await editor().workbench.tooltip(editor().workbench.serverRow('s0'), 'Instructions for models');
     assert.ok(((await hover.textContent()) ?? '').includes(INSTRUCTIONS));
     await editor().workbench.screenshot('78-server-instructions');
   });

@@ -31,10 +31,7 @@ describe('A sandboxed server in a real VS Code', function () {
     const info = (await editor().control<McpServerInfo[]>('listServers')).find((s) => s.id === 'boxed')!;
     assert.equal(info.status, 'running');
     // The tooltip, as the user hovers the row.
-    const { page } = editor().workbench;
-    await editor().workbench.serverRow('boxed').hover();
-    const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'Sandbox' }).first();
-    await hover.waitFor({ timeout: 10_000 });
+    const hover = await editor().workbench.tooltip(editor().workbench.serverRow('boxed'), 'Sandbox');
     const tooltip = ((await hover.textContent()) ?? '').replace(/\s+/g, ' ');
     assert.ok(tooltip.includes(`Sandbox: reads everything except ~ (but ${folder()}, ${repo} and the tool folders under home); writes ${folder()}; network none`), tooltip);
     await editor().workbench.screenshot('76-sandboxed-server');
