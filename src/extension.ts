@@ -163,7 +163,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     builtIn,
     new DevModeWatcher(mcp, (id) => logs.logFor(id)),
     ...registerServerImport(secrets, builtIn, userDataDir),
-    vscode.commands.registerCommand('mcpHost.addServer', () => addServer({ resolver, fetch: network.network.fetch })),
+    vscode.commands.registerCommand('mcpHost.addServer', () => addServer({ resolver, fetch: network.network.fetch, secrets })),
     serversView,
     serversView.onDidChangeCheckboxState((e) => void tree.applyCheckboxes(e.items)),
     resources,

@@ -1,22 +1,20 @@
 import * as vscode from 'vscode';
-import type { FetchLike } from '@modelcontextprotocol/client';
 import { newServerEntry, parseNames, RUNNERS, secretNamesProblem, splitCommandLine, suggestServerId, targetProblem, type NewServerKind } from '../core/config/newServerEntry';
-import { isServerId } from '../core/config/vscodeMcpJson';
 import type { ExecutableResolver } from '../core/connection/executableResolver';
 import { probeMcpUrl } from '../core/connection/urlProbe';
-import { SERVERS_SETTING } from './serverSettingsReader';
-import { addServerEntries } from './serverSettingsWriter';
+import { askServerId, writeNewServer } from './newServerWriter';
+import { addFromRegistry, type RegistryAddDeps } from './registryAdd';
 
-export interface AddServerDeps {
+export interface AddServerDeps extends RegistryAddDeps {
   readonly resolver: Pick<ExecutableResolver, 'resolve'>;
-  readonly fetch: FetchLike;
 }
 
 interface KindItem extends vscode.QuickPickItem {
-  readonly serverKind: NewServerKind;
+  readonly serverKind: NewServerKind | 'registry';
 }
 
 const KINDS: readonly KindItem[] = [
+  { serverKind: 'registry', label: '$(search) Search the MCP Registry', detail: 'Find a server by name, pick its version, fill in what it needs' },
   { serverKind: 'npm', label: '$(package) npm package', detail: 'A Node.js server from npm, run with npx -y <package>' },
   { serverKind: 'pypi', label: '$(symbol-namespace) Python package', detail: 'A Python server from PyPI, run with uvx <package>' },
   { serverKind: 'docker', label: '$(vm) Docker image', detail: 'A server in a container, run with docker run -i --rm <image>' },
@@ -43,6 +41,7 @@ export async function addServer(deps: AddServerDeps): Promise<void> {
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const chosen = await vscode.window.showQuickPick(KINDS, { title, placeHolder: vscode.l10n.t('What kind of server?'), matchOnDetail: true });
   if (!chosen) return;
+  if (chosen.serverKind === 'registry') return addFromRegistry(deps);
   const kind = chosen.serverKind;
   if (kind !== 'command' && kind !== 'http') {
     const runner = RUNNERS[kind];
@@ -107,47 +106,10 @@ export async function addServer(deps: AddServerDeps): Promise<void> {
   });
   if (secretsText === undefined) return;
 
-  const taken = new Set(Object.keys(vscode.workspace.getConfiguration().get<Record<string, unknown>>(SERVERS_SETTING, {})));
-  const id = await vscode.window.showInputBox({
-    title,
-    prompt: vscode.l10n.t('The server\'s id: its name in the Servers view, in tool names and in settings.'),
-    value: suggestServerId(kind, target, taken),
-    ignoreFocusOut: true,
-    validateInput: (text) =>
-      !isServerId(text) ? vscode.l10n.t('Letters, digits, ".", "_" and "-", starting with a letter or digit.') : taken.has(text) ? vscode.l10n.t('MCP server "{0}" is already configured.', text) : undefined,
-  });
+  const id = await askServerId(title, (taken) => suggestServerId(kind, target, taken));
   if (id === undefined) return;
-
-  const folder = await chooseFolder(title);
-  if (folder === null) return;
   const entry = newServerEntry(id, { kind, target, extraArgs, secretNames: parseNames(secretsText) });
-  const added = await addServerEntries(folder, { [id]: entry });
-  if (added.length === 0) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('MCP server "{0}" is already configured there; nothing was written.', id));
-    return;
-  }
-  await showEntry(id, folder);
-  void vscode.window.showInformationMessage(
-    folder
-      ? vscode.l10n.t('Added MCP server "{0}" to the settings of {1}. It starts once you allow this workspace\'s server.', id, folder.name)
-      : vscode.l10n.t('Added MCP server "{0}" to your user settings. It starts now.', id),
-  );
-}
-
-/** Opens the settings file that now holds the server, on its entry. */
-async function showEntry(id: string, folder: vscode.WorkspaceFolder | undefined): Promise<void> {
-  let editor: vscode.TextEditor | undefined;
-  if (folder) editor = await vscode.window.showTextDocument(vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json'));
-  else {
-    await vscode.commands.executeCommand('workbench.action.openSettingsJson');
-    editor = vscode.window.activeTextEditor;
-  }
-  if (!editor) return;
-  const offset = editor.document.getText().indexOf(JSON.stringify(id) + ':');
-  if (offset < 0) return;
-  const start = editor.document.positionAt(offset);
-  editor.selection = new vscode.Selection(start, start.translate(0, JSON.stringify(id).length));
-  editor.revealRange(editor.selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  await writeNewServer(title, id, entry);
 }
 
 async function programProblem(deps: AddServerDeps, text: string, cwd: string | undefined): Promise<string | undefined> {
@@ -159,20 +121,4 @@ async function programProblem(deps: AddServerDeps, text: string, cwd: string | u
   } catch (error) {
     return (error as Error).message;
   }
-}
-
-/** User settings (undefined), a workspace folder, or null when the user cancelled. */
-async function chooseFolder(title: string): Promise<vscode.WorkspaceFolder | undefined | null> {
-  const folders = vscode.workspace.workspaceFolders ?? [];
-  if (folders.length === 0) return undefined;
-  const items: (vscode.QuickPickItem & { folder?: vscode.WorkspaceFolder })[] = [
-    { label: vscode.l10n.t('User settings'), detail: vscode.l10n.t('In every window; starts without asking') },
-    ...folders.map((folder) => ({
-      label: folders.length === 1 ? vscode.l10n.t('Workspace settings') : vscode.l10n.t('Folder {0}', folder.name),
-      detail: vscode.l10n.t('Only in this workspace, shared with it; starts after you allow the workspace\'s servers'),
-      folder,
-    })),
-  ];
-  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Where should the server be configured?') });
-  return picked ? picked.folder : null;
 }

@@ -1,6 +1,7 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import packageJson from '../../../package.json';
+import packageNls from '../../../package.nls.json';
 import {
   DEFAULT_MAX_TOTAL_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -216,13 +217,19 @@ function explain(error: ErrorObject, raw: object): string {
       if (error.instancePath === '/url') return `must be an http:// or https:// URL (got ${describeValue(actual)})`;
       // The schema's own wording (what IntelliSense shows), where it has one.
       const wording = (error.parentSchema as { patternErrorMessage?: string } | undefined)?.patternErrorMessage;
-      return `${wording ?? error.message} (got ${describeValue(actual)})`;
+      return `${wording ? localised(wording) : error.message} (got ${describeValue(actual)})`;
     }
     case 'format':
       return `must be a valid ${error.params.format} (got ${describeValue(actual)})`;
     default:
       return error.message ?? 'is invalid';
   }
+}
+
+/** A manifest text as `package.nls.json` words it (`%key%`), or the text itself. */
+function localised(text: string): string {
+  const key = /^%(.+)%$/.exec(text)?.[1];
+  return (key && (packageNls as Record<string, string>)[key]) || text;
 }
 
 function valueAt(root: object, pointer: string): unknown {

@@ -1,4 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
+import { readBoundedBody } from './boundedBody';
 import { describeStartFailure } from './startFailure';
 
 /** What a URL said to an MCP `initialize`: whether it is worth adding, and in the user's words. */
@@ -36,7 +37,7 @@ export async function probeMcpUrl(url: string, fetch: FetchLike, timeoutMs = 10_
   }
   const type = response.headers.get('content-type') ?? '';
   const session = response.headers.get('mcp-session-id');
-  const body = type.includes('text/event-stream') ? '' : await boundedText(response);
+  const body = type.includes('text/event-stream') ? '' : (await readBoundedBody(response, BODY_LIMIT)).text;
   if (session) void fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': session } }).catch(() => undefined);
   if (response.status === 401) {
     const bearer = /^\s*bearer\b/i.test(response.headers.get('www-authenticate') ?? '');
@@ -47,24 +48,6 @@ export async function probeMcpUrl(url: string, fetch: FetchLike, timeoutMs = 10_
     return { ok: false, summary: describeStartFailure(Object.assign(new Error(`HTTP ${response.status}`), { status: response.status }), { kind: 'http', url, stderrTail: [], startTimeoutMs: timeoutMs }) };
   }
   return { ok: false, summary: `${url} answered HTTP ${response.status} with ${type.split(';')[0] || 'no content type'}, not as an MCP server; is this the server's MCP endpoint (often …/mcp)?` };
-}
-
-async function boundedText(response: Response): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < BODY_LIMIT) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-  } finally {
-    void reader.cancel().catch(() => undefined);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, BODY_LIMIT));
 }
 
 function isJsonRpc(text: string): boolean {

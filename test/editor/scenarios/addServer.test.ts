@@ -1,21 +1,26 @@
 // "MCP Host: Add Server…" in a real VS Code, as a new user would go through it: a package from
 // npm (server-everything, run with npx -y as the entry says) and a URL (our HTTP fixture on
-// loopback, first mistyped), each checked before anything is written, then running.
+// loopback, first mistyped), each checked before anything is written, then running; and a server
+// found in an MCP registry (the loopback registry fixture), filled in and running.
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { closeEverythingAfterEach } from '../harness/scenarioEditor';
 import { EditorSession } from '../harness/editorSession';
 import { startHttpFixture, waitFor, type RunningProcess } from '../../unit/support/fixtures';
+import { startRegistryFixture, type RegistryFixture } from '../../fixtures/registry/registryFixture';
 
 describe('Add Server in a real VS Code', function () {
   this.timeout(300_000);
   let editor: EditorSession;
   let http: RunningProcess;
+  let registry: RegistryFixture;
 
   before(async () => {
     http = await startHttpFixture();
-    editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, { trusted: true, userSettings: {} });
+    // Five servers a page, so that a search needs "Load more".
+    registry = await startRegistryFixture({ pageSize: 5 });
+    editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, { trusted: true, userSettings: { 'mcpHost.registry.url': registry.url } });
     await editor.workbench.openMcpView();
   });
 
@@ -23,6 +28,7 @@ describe('Add Server in a real VS Code', function () {
   after(async () => {
     await editor?.stop();
     await http?.stop();
+    await registry?.close();
   });
 
   const page = () => editor.workbench.page;
@@ -90,6 +96,42 @@ describe('Add Server in a real VS Code', function () {
     const settings = JSON.parse(readFileSync(path.join(editor.root, 'alpha', '.vscode', 'settings.json'), 'utf8')) as Record<string, Record<string, unknown>>;
     assert.deepEqual(settings['mcpHost.servers'], { remote: { url: `${base}/mcp` } });
     await editor.workbench.screenshot('94-add-server-url-running');
+  });
+
+  it('finds a server in the MCP registry page after page, takes its version and fills its argument, and the server runs', async () => {
+    await editor.workbench.runCommand('MCP Host: Add Server…');
+    await editor.workbench.pick('Search the MCP Registry');
+    const row = (text: string) => page().locator('.quick-input-list .monaco-list-row').filter({ hasText: text, visible: true });
+    await row('Filesystem').first().waitFor({ timeout: 20_000 });
+    await input().fill('server');
+    await waitFor('a search for "server"', () => registry.requests.some((r) => /search=server/.test(r)), 10_000);
+    await row('Load more…').waitFor({ timeout: 10_000 });
+    assert.equal(await row('foxtrot').count(), 0, 'the second page is not shown yet');
+    await editor.workbench.screenshot('98-registry-search');
+    await row('Load more…').click();
+    await row('io.github.example/foxtrot-server').waitFor({ timeout: 10_000 });
+    assert.ok(registry.requests.some((r) => /search=server&cursor=/.test(r)), registry.requests.join(' '));
+    assert.equal(await row('Load more…').count(), 0, 'no third page');
+    await editor.workbench.pick('Filesystem', 'io.github.modelcontextprotocol/server-filesystem');
+    // Two versions: the latest is marked; the older one is there too.
+    await row('2026.1.14').waitFor({ timeout: 10_000 });
+    await editor.workbench.pick('2026.8.31', 'latest');
+    // Its one declared argument: required, a path, this workspace suggested.
+    await message().filter({ hasText: 'directory · argument · required — A directory the server may read and write' }).waitFor({ timeout: 10_000 });
+    assert.equal(await input().inputValue(), '${workspaceFolder}');
+    await type('', /directory is required\./);
+    await editor.workbench.screenshot('99-registry-argument');
+    await type('${workspaceFolder}');
+    await page().keyboard.press('Enter');
+    await message().filter({ hasText: 'The server\'s id' }).waitFor();
+    assert.equal(await input().inputValue(), 'filesystem');
+    await page().keyboard.press('Enter');
+    await editor.workbench.pick('User settings');
+    let servers: Record<string, unknown> | undefined;
+    await waitFor('the entry in user settings', async () => (servers = await editor.control<Record<string, unknown>>('userSetting', { section: 'mcpHost.servers' }))?.filesystem !== undefined, 10_000);
+    assert.deepEqual(servers!.filesystem, { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem@2026.8.31', '${workspaceFolder}'] });
+    await editor.workbench.waitForServerDescription('filesystem', /^running · \d+ tools/, 180_000);
+    await editor.workbench.screenshot('100-registry-server-running');
   });
 
   it('opens the walkthrough, whose first step starts Add Server', async () => {

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 const REPO = path.resolve(__dirname, '../../../..');
 const manifest = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as Record<string, unknown>;
 const nls = JSON.parse(readFileSync(path.join(REPO, 'package.nls.json'), 'utf8')) as Record<string, string>;
-const TEXT_FIELDS = new Set(['title', 'description', 'markdownDescription', 'deprecationMessage', 'markdownDeprecationMessage', 'contents', 'fullName', 'displayName', 'userDescription', 'modelDescription', 'altText', 'category']);
+const TEXT_FIELDS = new Set(['title', 'description', 'markdownDescription', 'patternErrorMessage', 'deprecationMessage', 'markdownDeprecationMessage', 'contents', 'fullName', 'displayName', 'userDescription', 'modelDescription', 'altText', 'category']);
 
 /** Every [path, text] of a field a person reads, in the contributions and the top-level names. */
 function texts(node: unknown, at: string, inViews = false): [string, string][] {
