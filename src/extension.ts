@@ -23,7 +23,7 @@ import { createPublicApi, type McpHostApi } from './editor/publicApi';
 import { SecretInputs } from './editor/secretInputs';
 import { registerServerCommands } from './editor/serverCommands';
 import { ServerLogChannels } from './editor/serverLogs';
-import { readServerSettings, SERVERS_SETTING, workspaceFolderRefs } from './editor/serverSettingsReader';
+import { READ_LIVE_SETTING, readServerSettings, SERVERS_SETTING, workspaceFolderRefs } from './editor/serverSettingsReader';
 import { ServersTreeProvider } from './editor/serversTreeProvider';
 import { StatusBarSummary } from './editor/statusBarSummary';
 import { notifyFailure, notifySignIn, ServerStatusNotices } from './editor/serverStatusNotices';
@@ -36,7 +36,7 @@ import { SecretCredentialStore } from './editor/auth/secretCredentialStore';
 import { registerSignInCommands } from './editor/auth/signInCommands';
 import { registerServerImport } from './editor/serverImportCommands';
 import { addServer } from './editor/addServer';
-import { BuiltInMcpServers } from './editor/builtInMcpServers';
+import { OtherHostFiles } from './editor/otherHostFiles';
 import { DevModeWatcher } from './editor/devModeWatcher';
 import { registerToolCommands } from './editor/tools/toolCommands';
 import { ToolConfirmationDialog } from './editor/tools/toolConfirmationDialog';
@@ -76,6 +76,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
       allowAlways: async (serverId) => {
         const definition = mcp.definition(serverId);
         if (!definition) throw new Error('the server is no longer in the settings');
+        if (definition.origin) throw new Error(vscode.l10n.t('it is read from {0} ({1}), which MCP Host does not write; import it (MCP Host: Import Servers…) to keep this choice', definition.origin.host, definition.origin.file));
         await updateServerField(definition, ['sampling', 'mode'], 'allowAlways');
       },
     }),
@@ -94,6 +95,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   const sandboxRuntime = pathToFileURL(context.asAbsolutePath('dist/sandbox/sandboxRuntime.mjs')).href;
   sandbox = new SrtProcessSandbox(() => import(sandboxRuntime) as Promise<SandboxRuntimeModule>);
   const tasks = new TaskTracker(mementoTaskStore(context.workspaceState));
+  // Literal secrets of other hosts' files read live (mcpHost.otherHosts.readLive), by ${input:} id.
+  const liveSecrets = new Map<string, string>();
   host = new McpHost({
     apps: () => vscode.workspace.getConfiguration('mcpHost').get<boolean>('apps.enabled', true),
     tasks,
@@ -114,7 +117,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
         workspaceFolders: workspaceFolderRefs(),
         userHome: os.homedir(),
         env: process.env,
-        input: (id, serverId) => secrets.get(id, serverId),
+        input: (id, serverId) => (liveSecrets.has(id) ? Promise.resolve(liveSecrets.get(id)!) : secrets.get(id, serverId)),
         readFile: (file) => fs.readFile(file, 'utf8'),
       }),
       logFor: (id) => logs.logFor(id),
@@ -122,12 +125,24 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     },
   });
   const mcp = host;
-  const reload = () => mcp.applySettings(readServerSettings());
-  const switches = new ModelToolSwitches(mementoSwitchStore(context.workspaceState));
   // The user data folder (where VS Code keeps the user's mcp.json) holds globalStorage/<extension>.
   const userDataDir = path.dirname(path.dirname(context.globalStorageUri.fsPath));
-  const builtIn = new BuiltInMcpServers(userDataDir);
-  const tree = new ServersTreeProvider(mcp, switches, builtIn);
+  const otherHosts = new OtherHostFiles(userDataDir);
+  let liveNotes = '';
+  /** `mcpHost.servers`, and with readLive the servers of other hosts' files that it does not have. */
+  const allServerSettings = () => {
+    const configured = readServerSettings();
+    liveSecrets.clear();
+    if (!vscode.workspace.getConfiguration().get<boolean>(READ_LIVE_SETTING, false)) return configured;
+    const live = otherHosts.liveServers(configured);
+    for (const [id, value] of live.secrets) liveSecrets.set(id, value);
+    if (live.notes.join('\n') !== liveNotes) for (const note of live.notes) logs.hostLog.info(`Other hosts' files: ${note}`);
+    liveNotes = live.notes.join('\n');
+    return [...configured, ...live.entries];
+  };
+  const reload = () => mcp.applySettings(allServerSettings());
+  const switches = new ModelToolSwitches(mementoSwitchStore(context.workspaceState));
+  const tree = new ServersTreeProvider(mcp, switches, otherHosts);
   const serversView = vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true, manageCheckboxStateManually: true });
   const approvals = new ToolApprovals(
     { session: new MemoryApprovalStore(), workspace: new MementoApprovalStore(context.workspaceState), always: new MementoApprovalStore(context.globalState) },
@@ -160,9 +175,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     new ServerStatusNotices(mcp, 'error', (id, reason) => notifyFailure(mcp, id, reason)),
     new ServerStatusNotices(mcp, 'needs-sign-in', notifySignIn),
     ...registerSignInCommands(mcp, authorization),
-    builtIn,
+    otherHosts,
+    otherHosts.onDidChange(() => {
+      if (vscode.workspace.getConfiguration().get<boolean>(READ_LIVE_SETTING, false)) void reload();
+    }),
     new DevModeWatcher(mcp, (id) => logs.logFor(id)),
-    ...registerServerImport(secrets, builtIn, userDataDir),
+    ...registerServerImport(secrets, otherHosts, userDataDir),
     vscode.commands.registerCommand('mcpHost.addServer', () => addServer({ resolver, fetch: network.network.fetch, secrets })),
     serversView,
     serversView.onDidChangeCheckboxState((e) => void tree.applyCheckboxes(e.items)),
@@ -170,7 +188,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     resourceFiles,
     vscode.window.createTreeView('mcpHost.resources', { treeDataProvider: resources, showCollapseAll: true }),
     vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, resourceFiles, { isReadonly: true, isCaseSensitive: true }),
-    ...registerServerCommands(mcp, logs, () => mcp.refresh(readServerSettings())),
+    ...registerServerCommands(mcp, logs, () => mcp.refresh(allServerSettings())),
     ...registerToolCommands({ host: mcp, invoker, extensionUri: context.extensionUri, openResource }),
     ...registerPromptCommands(mcp),
     ...registerResourceCommands(mcp),
@@ -182,7 +200,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     appSandbox,
     vscode.commands.registerCommand('mcpHost.showApp', (viewId: string) => apps.show(viewId)),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(SERVERS_SETTING)) void reload();
+      if (e.affectsConfiguration(SERVERS_SETTING) || e.affectsConfiguration(READ_LIVE_SETTING)) void reload();
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(async () => {
       await mcp.setWorkspaceFolders(workspaceFolderRefs());

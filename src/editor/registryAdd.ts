@@ -37,7 +37,7 @@ export async function addFromRegistry(deps: RegistryAddDeps): Promise<void> {
 
   let versions: readonly RegistryServer[];
   try {
-    versions = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reading the versions of {0}…', picked.name) }, () => client.versions(picked.name));
+    versions = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Reading the versions of {0}…', picked.name) }, () => client.versions(picked.name));
   } catch (error) {
     void showRegistryError((error as Error).message);
     return;
@@ -122,7 +122,8 @@ function searchServers(client: RegistryClient, title: string): Promise<RegistryS
 function serverItem(server: RegistryServer): ServerItem {
   const deprecated = server.status === 'deprecated' ? ` · $(warning) ${vscode.l10n.t('deprecated')}${server.statusMessage ? `: ${server.statusMessage}` : ''}` : '';
   const ways = [...new Set([...server.packages.map((p) => p.registryType), ...(server.remotes.length ? ['remote'] : [])])].join(', ');
-  return { label: server.title ?? server.name, description: `${server.version}${deprecated}`, detail: `${server.name} · ${ways || vscode.l10n.t('nothing to run')} — ${server.description}`, server };
+  const what = `${ways || vscode.l10n.t('nothing to run')} — ${server.description}`;
+  return { label: server.title ?? server.name, description: `${server.version}${deprecated}`, detail: server.title ? `${server.name} · ${what}` : what, server };
 }
 
 async function pickVersion(title: string, versions: readonly RegistryServer[]): Promise<RegistryServer | undefined> {

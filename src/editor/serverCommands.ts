@@ -45,6 +45,7 @@ async function pickServer(host: McpHost, verb: string): Promise<string | undefin
 }
 
 function openSettings(server: ServerSnapshot | undefined): Thenable<unknown> {
+  if (server?.origin) return vscode.window.showTextDocument(vscode.Uri.file(server.origin.path));
   if (server?.scope === 'user') return vscode.commands.executeCommand('workbench.action.openSettingsJson');
   if (server) return vscode.commands.executeCommand('workbench.action.openWorkspaceSettingsFile');
   return vscode.commands.executeCommand('workbench.action.openSettings', 'mcpHost.servers');

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { BuiltInMcpServers } from './builtInMcpServers';
+import type { OtherHostFiles } from './otherHostFiles';
 import { ReportDocuments } from './reportDocuments';
 import type { SecretInputs } from './secretInputs';
 import { importServers, importSources } from './serverImport';
@@ -12,7 +12,7 @@ const CONTEXT_KEY = 'mcpHost.hasVsCodeMcpJson';
  * "Use Servers from .vscode/mcp.json" imports them into `mcpHost.servers` of that folder;
  * "MCP Host: Import Servers…" looks at every other host's files too.
  */
-export function registerServerImport(secrets: SecretInputs, builtIn: BuiltInMcpServers, userDataDir: string | undefined): vscode.Disposable[] {
+export function registerServerImport(secrets: SecretInputs, builtIn: OtherHostFiles, userDataDir: string | undefined): vscode.Disposable[] {
   const update = () => void vscode.commands.executeCommand('setContext', CONTEXT_KEY, builtIn.workspaceFiles().length > 0);
   update();
   const reports = new ReportDocuments();

@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import type { FolderRef, ServerSettingsEntry } from '../core/config/serverDefinition';
 
 export const SERVERS_SETTING = 'mcpHost.servers';
+/** Run the servers of other hosts' files too, as they are. */
+export const READ_LIVE_SETTING = 'mcpHost.otherHosts.readLive';
 
 /**
  * Reads `mcpHost.servers` from every scope, tagging each entry with where it came from.

@@ -5,7 +5,7 @@ import { plural } from '../shared/plural';
 import type { ServerSnapshot, ServerStatus } from '../core/connection/serverSnapshot';
 import type { McpHost } from '../core/host/mcpHost';
 import type { ModelToolSwitches } from '../core/tools/modelToolSwitches';
-import type { BuiltInMcpServers, BuiltInServer } from './builtInMcpServers';
+import type { BuiltInServer, OtherHostFiles } from './otherHostFiles';
 import { HostTreeProvider } from './hostTreeProvider';
 
 type Node =
@@ -39,7 +39,7 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
     host: McpHost,
     private readonly switches: ModelToolSwitches,
     /** VS Code's own MCP configuration, to say when a server is configured there too. */
-    private readonly builtIn?: Pick<BuiltInMcpServers, 'sameAs' | 'onDidChange'>,
+    private readonly builtIn?: Pick<OtherHostFiles, 'sameAs' | 'onDidChange'>,
   ) {
     super(host);
     this.switchesChanged = switches.onDidChange(() => this.refresh());
@@ -145,7 +145,10 @@ function serverItem(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | undefin
   const hasChildren = server.tools.length + server.prompts.length > 0;
   const item = new vscode.TreeItem(server.id, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   item.id = `server/${server.id}`;
-  item.description = describeServer(server);
+  const described = describeServer(server).split(' · ');
+  // Where a live server comes from goes right after its state, where a narrow view still shows it.
+  if (server.origin) described.splice(1, 0, vscode.l10n.t('from {0}', server.origin.host));
+  item.description = described.join(' · ');
   const [icon, color] = server.configError ? STATUS_ICONS.invalid : STATUS_ICONS[server.status];
   item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
   item.contextValue = `mcpServer:${server.status}:${server.transport}`;
@@ -178,7 +181,7 @@ function serverTooltip(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | unde
   row(vscode.l10n.t('Runs'), server.target);
   row(vscode.l10n.t('Process id'), server.pid);
   row(vscode.l10n.t('Sandbox'), server.sandbox);
-  row(vscode.l10n.t('Defined in'), vscode.l10n.t('{0} settings', server.scope));
+  row(vscode.l10n.t('Defined in'), server.origin ? vscode.l10n.t('{0}: {1} (read live, treated as {2} settings)', server.origin.host, server.origin.file, server.scope) : vscode.l10n.t('{0} settings', server.scope));
   if (server.instructions) {
     md.appendMarkdown(`\n**${vscode.l10n.t('Instructions for models')}**\n\n`);
     md.appendCodeblock(server.instructions.length > TOOLTIP_INSTRUCTIONS ? `${server.instructions.slice(0, TOOLTIP_INSTRUCTIONS)}…` : server.instructions, 'text');

@@ -17,6 +17,16 @@ export interface FolderRef {
   readonly path: string;
 }
 
+/** Another host's configuration file a server is read from live, instead of `mcpHost.servers`. */
+export interface ServerOrigin {
+  /** The host, as people know it ("Claude Desktop"). */
+  readonly host: string;
+  /** The file's path: absolute, or relative to the workspace for a folder's file. */
+  readonly file: string;
+  /** The file's absolute path, to open it. */
+  readonly path: string;
+}
+
 /** One `mcpHost.servers` entry as read from settings, before validation. */
 export interface ServerSettingsEntry {
   readonly id: string;
@@ -24,6 +34,8 @@ export interface ServerSettingsEntry {
   /** The folder whose settings define the server (folder scope only). */
   readonly folder?: FolderRef;
   readonly raw: unknown;
+  /** Set for a server read live from another host's file. */
+  readonly origin?: ServerOrigin;
 }
 
 /** A validated definition; strings may still hold `${...}` variables. */
@@ -31,6 +43,7 @@ export interface ServerDefinition {
   readonly id: string;
   readonly scope: SettingsScope;
   readonly folder?: FolderRef;
+  readonly origin?: ServerOrigin;
   readonly transport: TransportKind;
   readonly command?: string;
   readonly args: readonly string[];

@@ -86,6 +86,7 @@ export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation
       id: entry.id,
       scope: entry.scope,
       folder: entry.folder,
+      origin: entry.origin,
       transport,
       command: value.command as string | undefined,
       args: (value.args as string[] | undefined) ?? [],

@@ -110,6 +110,7 @@ export class ServerConnection implements Disposable {
       status: this.status,
       reason: this.reason,
       scope: this.definition.scope,
+      origin: this.definition.origin,
       transport: this.session?.created.kind ?? this.definition.transport,
       target: this.target,
       era: client?.getProtocolEra(),

@@ -1,5 +1,5 @@
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
-import type { SettingsScope, TransportKind } from '../config/serverDefinition';
+import type { ServerOrigin, SettingsScope, TransportKind } from '../config/serverDefinition';
 
 export type ServerStatus =
   | 'stopped'
@@ -28,6 +28,8 @@ export interface ServerSnapshot {
   /** A settings problem on an entry whose last good definition may still run. */
   readonly configError?: string;
   readonly scope: SettingsScope;
+  /** Another host's file the server is read from live. */
+  readonly origin?: ServerOrigin;
   readonly transport: TransportKind;
   /** The exact command line or URL, secrets left as `${input:ID}`. */
   readonly target: string;

@@ -59,6 +59,7 @@ interface HostEntry {
   placeholder?: { status: ServerStatus; reason: string };
   configError?: string;
   scope: ServerSettingsEntry['scope'];
+  origin?: ServerSettingsEntry['origin'];
 }
 
 /** The set of servers: applies settings, gates workspace servers on trust and consent, routes requests. */
@@ -294,6 +295,7 @@ export class McpHost implements Disposable {
       const entry = this.entries.get(setting.id) ?? { id: setting.id, target: '', scope: setting.scope };
       this.entries.set(setting.id, entry);
       entry.scope = setting.scope;
+      entry.origin = setting.origin;
       const validation = validateServerEntry(setting);
       if (!validation.ok) {
         errors.push(validation.error);
@@ -446,6 +448,7 @@ export class McpHost implements Disposable {
       reason: entry.placeholder?.reason,
       configError: entry.configError,
       scope: entry.scope,
+      origin: entry.origin,
       transport: def?.transport ?? 'stdio',
       target: entry.target,
       tools: [],

@@ -119,8 +119,8 @@ describe('Add Server in a real VS Code', function () {
     // Its one declared argument: required, a path, this workspace suggested.
     await message().filter({ hasText: 'directory · argument · required — A directory the server may read and write' }).waitFor({ timeout: 10_000 });
     assert.equal(await input().inputValue(), '${workspaceFolder}');
-    await type('', /directory is required\./);
     await editor.workbench.screenshot('99-registry-argument');
+    await type('', /directory is required\./);
     await type('${workspaceFolder}');
     await page().keyboard.press('Enter');
     await message().filter({ hasText: 'The server\'s id' }).waitFor();
@@ -131,6 +131,9 @@ describe('Add Server in a real VS Code', function () {
     await waitFor('the entry in user settings', async () => (servers = await editor.control<Record<string, unknown>>('userSetting', { section: 'mcpHost.servers' }))?.filesystem !== undefined, 10_000);
     assert.deepEqual(servers!.filesystem, { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem@2026.8.31', '${workspaceFolder}'] });
     await editor.workbench.waitForServerDescription('filesystem', /^running · \d+ tools/, 180_000);
+    // This VS Code opens settings.json over the view; close it to see the row.
+    await editor.control('executeCommand', { command: 'workbench.action.closeActiveEditor' });
+    await editor.workbench.serverRow('filesystem').waitFor({ state: 'visible' });
     await editor.workbench.screenshot('100-registry-server-running');
   });
 

@@ -1,6 +1,7 @@
 // Importing servers from other hosts' configurations in a real VS Code: a Claude Desktop file
 // (found through XDG_CONFIG_HOME, as Claude's Linux builds do), a workspace's Cursor and Claude
-// Code files, chosen in one pick, converted, and running.
+// Code files, chosen in one pick, converted, and running; then, with readLive, other hosts' servers
+// run as their files say, following the files as they change.
 import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,5 +73,32 @@ describe('Importing servers from other hosts in a real VS Code', function () {
     assert.equal(await page.locator('.quick-input-widget input[type="password"]').isVisible(), false);
     await editor.workbench.waitForServerDescription('cur', /^running · \d+ tools/, 60_000);
     await editor.workbench.screenshot('90-imported-servers-running');
+  });
+
+  it('with readLive, runs a server of another host\'s file as it is, says where it comes from, and follows the file', async () => {
+    const alpha = path.join(editor.root, 'alpha');
+    const claudeCode = path.join(alpha, '.mcp.json');
+    writeFileSync(claudeCode, JSON.stringify({ mcpServers: { live: { command: process.execPath, args: [fixture, '--name', 'live'], env: { LIVE_TOKEN: 'tok-live' } } } }));
+    await editor.control('updateUserSetting', { section: 'mcpHost.otherHosts.readLive', value: true });
+    // A folder's file is the workspace's: its server starts after the usual consent.
+    const consent = await editor.workbench.dialog();
+    assert.match((await consent.textContent()) ?? '', /live/);
+    await consent.getByRole('button', { name: 'Allow' }).click();
+    await editor.workbench.waitForServerDescription('live', /^running · from Claude Code · \d+ tools/, 60_000);
+    // Its literal token is used as it is, not asked for; it never goes to settings.
+    assert.equal(await editor.workbench.page.locator('.quick-input-widget input[type="password"]').isVisible(), false);
+    assert.equal(JSON.stringify(await editor.control('userSetting', { section: 'mcpHost.servers' })).includes('tok-live'), false);
+    // Servers MCP Host has already (desk and cur, imported above) are not run twice.
+    for (const id of ['desk', 'cur']) {
+      assert.equal(await editor.workbench.serverRow(id).count(), 1);
+      assert.doesNotMatch(await editor.workbench.serverDescription(id), /from /);
+    }
+    const hover = await editor.workbench.tooltip(editor.workbench.serverRow('live'), 'read live');
+    assert.match(((await hover.textContent()) ?? '').replace(/\s+/g, ' '), /Defined in: Claude Code: \.mcp\.json \(read live, treated as folder settings\)/);
+    await editor.workbench.screenshot('101-other-hosts-read-live');
+    // The file changes: its server goes.
+    writeFileSync(claudeCode, JSON.stringify({ mcpServers: {} }));
+    await waitFor('the live server gone', async () => (await editor.workbench.serverRow('live').count()) === 0, 30_000);
+    await editor.control('updateUserSetting', { section: 'mcpHost.otherHosts.readLive', value: undefined });
   });
 });

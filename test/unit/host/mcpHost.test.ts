@@ -68,6 +68,23 @@ describe('McpHost', () => {
     await assert.rejects(host.start('repo'), /comes from workspace settings; trust the workspace to start it/);
   });
 
+  it('says where a server read live from another host\'s file comes from, and applies the same consent to a folder\'s file', async () => {
+    const { host, confirm } = harness({ trusted: false });
+    hosts.push(host);
+    const origin = { host: 'Cursor', file: '.cursor/mcp.json', path: path.join(app, '.cursor', 'mcp.json') };
+    await host.applySettings([{ id: 'cur', scope: 'workspace', raw: legacy(), origin }, { id: 'bad', scope: 'user', raw: { command: 7 }, origin: { ...origin, host: 'Claude Desktop' } }]);
+    assert.deepEqual([host.server('cur')!.status, host.server('cur')!.origin], ['untrusted', origin], 'a folder\'s file is the workspace\'s: not run untrusted');
+    assert.equal(host.server('bad')!.origin?.host, 'Claude Desktop', 'an entry that does not validate still says where it is');
+    assert.equal(host.definition('cur')?.origin, origin);
+    const trusted = harness();
+    hosts.push(trusted.host);
+    await trusted.host.applySettings([{ id: 'cur', scope: 'workspace', raw: legacy(), origin }]);
+    const server = await running(trusted.host, 'cur');
+    assert.deepEqual(server.origin, origin);
+    assert.equal(trusted.confirm.callCount, 1, 'asked like any workspace server');
+    assert.equal(confirm.callCount, 0);
+  });
+
   it('asks consent for workspace servers once per definition and again when it changes', async () => {
     const { host, confirm } = harness();
     hosts.push(host);
