@@ -20,6 +20,12 @@ export function refOf(target: ServerItemTarget): ServerItemRef | undefined {
 
 type Kind = 'tools' | 'prompts';
 
+/** Starts the servers that start on demand (their tools and prompts are not known before), with progress. */
+export async function startWhenNeeded(host: McpHost, signal?: AbortSignal): Promise<void> {
+  if (!host.servers().some((s) => s.startsWhenNeeded)) return;
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Starting MCP servers that start when needed…') }, () => host.startOnDemand(undefined, signal));
+}
+
 /** A quick pick over the tools (or prompts) of every running server. */
 export async function pickServerItem<K extends Kind>(
   host: McpHost,
@@ -27,6 +33,7 @@ export async function pickServerItem<K extends Kind>(
   describe: (server: ServerSnapshot, item: K extends 'tools' ? Tool : Prompt) => vscode.QuickPickItem,
   texts: { readonly none: string; readonly title: string; readonly placeHolder: string },
 ): Promise<ServerItemRef | undefined> {
+  await startWhenNeeded(host);
   const running = host.servers().filter((s) => s.status === 'running' && s[kind].length > 0);
   if (running.length === 0) {
     void vscode.window.showInformationMessage(texts.none);

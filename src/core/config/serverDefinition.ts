@@ -3,6 +3,8 @@ export type SettingsScope = 'user' | 'workspace' | 'folder';
 
 export type TransportKind = 'stdio' | 'http' | 'sse';
 
+export type AutoStart = 'startup' | 'onDemand' | 'never';
+
 export interface RestartSettings {
   readonly enabled: boolean;
   readonly maxRestarts: number;
@@ -55,7 +57,8 @@ export interface ServerDefinition {
   /** How to sign in to an HTTP server (the `oauth` object); absent means "when the server asks". */
   readonly oauth?: OAuthSettings;
   readonly enabled: boolean;
-  readonly autoStart: boolean;
+  /** When the server starts: with the window, at its first use, or only when the user starts it. */
+  readonly autoStart: AutoStart;
   readonly requestTimeoutMs: number;
   /** How long the server may take to start and answer the handshake (npx may download first). */
   readonly startTimeoutMs: number;

@@ -28,6 +28,8 @@ export interface ServerSnapshot {
   /** A settings problem on an entry whose last good definition may still run. */
   readonly configError?: string;
   readonly scope: SettingsScope;
+  /** Stopped, and starts at its first use (`"autoStart": "onDemand"`). */
+  readonly startsWhenNeeded?: boolean;
   /** Another host's file the server is read from live. */
   readonly origin?: ServerOrigin;
   readonly transport: TransportKind;

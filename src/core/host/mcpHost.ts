@@ -137,6 +137,34 @@ export class McpHost implements Disposable {
     await entry.connection?.start();
   }
 
+  /**
+   * Starts the servers that start on demand and are not running (all of them, or those of `ids`)
+   * and waits until each runs or fails: a chat request or a tool listing needs their tools.
+   */
+  async startOnDemand(ids?: readonly string[], signal?: AbortSignal): Promise<void> {
+    const waiting = [...this.entries.values()].filter((e) => (!ids || ids.includes(e.id)) && this.startsWhenNeeded(e));
+    const started = Promise.allSettled(waiting.map((e) => this.start(e.id)));
+    if (!signal) {
+      await started;
+      return;
+    }
+    await Promise.race([started, new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }))]);
+  }
+
+  /** Whether a server waits for its first use (and has not been started yet, or was stopped since). */
+  private startsWhenNeeded(entry: HostEntry): boolean {
+    if (entry.definition?.autoStart !== 'onDemand' || entry.configError) return false;
+    const status = entry.connection?.snapshot().status ?? entry.placeholder?.status;
+    return status === 'stopped' && entry.placeholder?.status !== 'disabled';
+  }
+
+  /** The running connection of `id`, started first when it starts on demand. */
+  private async neededConnection(id: string): Promise<ServerConnection> {
+    const entry = this.requireEntry(id);
+    if (this.startsWhenNeeded(entry)) await this.start(id);
+    return this.connection(id);
+  }
+
   async stop(id: string): Promise<void> {
     await this.requireEntry(id).connection?.stop('stopped by the user');
   }
@@ -200,7 +228,7 @@ export class McpHost implements Disposable {
     onProgress?: (progress: Progress) => void,
   ): Promise<CallToolResult> {
     const once = async () => {
-      const connection = this.connection(id);
+      const connection = await this.neededConnection(id);
       const params = { name, arguments: args, _meta: connection.requestMeta() };
       const result = await connection.request(`tools/call "${name}"`, (client, options) => callToolOrTask(client, connection, params, options, this.tasks), signal, onProgress);
       return followIfTask(this, id, name, result, signal);
@@ -216,14 +244,14 @@ export class McpHost implements Disposable {
     }
   }
 
-  getPrompt(id: string, name: string, args: Record<string, string> | undefined, signal?: AbortSignal): Promise<GetPromptResult> {
-    const connection = this.connection(id);
+  async getPrompt(id: string, name: string, args: Record<string, string> | undefined, signal?: AbortSignal): Promise<GetPromptResult> {
+    const connection = await this.neededConnection(id);
     return connection.request(`prompts/get "${name}"`, (client, options) => client.getPrompt({ name, arguments: args, _meta: connection.requestMeta() }, options), signal);
   }
 
   /** `completion/complete` suggestions; none when the server does not offer completions. */
   async complete(id: string, params: CompleteRequest['params'], signal?: AbortSignal): Promise<string[]> {
-    const connection = this.connection(id);
+    const connection = await this.neededConnection(id);
     const result = await connection.request(
       'completion/complete',
       async (client, options) => (client.getServerCapabilities()?.completions ? client.complete({ ...params, _meta: connection.requestMeta() }, options) : undefined),
@@ -233,7 +261,7 @@ export class McpHost implements Disposable {
   }
 
   async readResource(id: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
-    const connection = this.connection(id);
+    const connection = await this.neededConnection(id);
     try {
       return await connection.request(`resources/read "${uri}"`, (client, options) => client.readResource({ uri, _meta: connection.requestMeta() }, options), signal);
     } catch (error) {
@@ -328,11 +356,12 @@ export class McpHost implements Disposable {
       }
       if (this.consent.needed(entry)) {
         await this.dropConnection(entry);
-        this.setPlaceholder(entry, 'stopped', 'waiting for your consent to run this workspace server');
-        if (def.autoStart) wantConsent.push(entry);
+        this.setPlaceholder(entry, 'stopped', def.autoStart === 'onDemand' ? 'starts when needed, after your consent to run this workspace server' : 'waiting for your consent to run this workspace server');
+        // A server started on demand is asked about when it is first needed.
+        if (def.autoStart === 'startup') wantConsent.push(entry);
         continue;
       }
-      await this.connect(entry, def.autoStart);
+      await this.connect(entry, def.autoStart === 'startup');
     }
     for (const [id, entry] of this.entries) {
       if (seen.has(id)) continue;
@@ -439,12 +468,15 @@ export class McpHost implements Disposable {
 
   private snapshotOf(entry: HostEntry): ServerSnapshot {
     if (entry.connection) {
-      return { ...entry.connection.snapshot(), configError: entry.configError };
+      const snapshot = entry.connection.snapshot();
+      const onDemand = snapshot.status === 'stopped' && entry.definition?.autoStart === 'onDemand' && !entry.configError;
+      return { ...snapshot, configError: entry.configError, ...(onDemand ? { startsWhenNeeded: true } : {}) };
     }
     const def = entry.definition;
     return {
       id: entry.id,
       status: entry.placeholder?.status ?? 'stopped',
+      ...(this.startsWhenNeeded(entry) ? { startsWhenNeeded: true } : {}),
       reason: entry.placeholder?.reason,
       configError: entry.configError,
       scope: entry.scope,

@@ -22,7 +22,8 @@ interface CallInput {
 export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker): vscode.Disposable[] {
   return [
     vscode.lm.registerTool<ListInput>('mcpHost_listTools', {
-      invoke: (options) => {
+      invoke: async (options, token) => {
+        await withCancellation(token, (signal) => host.startOnDemand(options.input.server ? [options.input.server] : undefined, signal));
         const servers = host.servers().filter((s) => s.status === 'running' && (!options.input.server || s.id === options.input.server));
         if (options.input.server && servers.length === 0) {
           throw new Error(`No running MCP server "${options.input.server}". Running: ${host.servers().filter((s) => s.status === 'running').map((s) => s.id).join(', ') || 'none'}.`);

@@ -13,6 +13,7 @@ import type { ToolInvoker } from '../../core/tools/toolInvoker';
 import { promptCommandName, type QualifiedTool } from '../../core/tools/toolNames';
 import { resultText } from '../../core/tools/toolResults';
 import { askPromptArguments } from '../prompts/promptArgumentsInput';
+import { startWhenNeeded } from '../serverItemPicker';
 import { LanguageModelBridge, promptToChatMessages } from './languageModelBridge';
 
 const SLASH = /^\s*\/([A-Za-z0-9_-]+\.[A-Za-z0-9_.-]+)(?:\s+([\s\S]*))?$/;
@@ -117,6 +118,10 @@ async function converse(
   signal: AbortSignal,
   appContext?: AppModelContext,
 ): Promise<vscode.ChatResult> {
+  if (host.servers().some((s) => s.startsWhenNeeded)) {
+    stream.progress(vscode.l10n.t('Starting MCP servers that start when needed…'));
+    await startWhenNeeded(host, signal);
+  }
   const offer = offerForModel(host, invoker);
   if (offer.searching) stream.markdown(vscode.l10n.t('*{0} MCP tools are on, more than the {1} a request takes: the model searches them.*\n\n', offer.catalogue.length, offer.maxTools));
   const servers = new Set(offer.catalogue.map((e) => e.serverId));

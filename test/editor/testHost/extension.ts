@@ -51,6 +51,58 @@ const operations: Record<string, Operation> = {
     return document && { uri: document.uri.toString(), languageId: document.languageId };
   },
   userSetting: async ({ section }) => vscode.workspace.getConfiguration().inspect(section)?.globalValue,
+  lmTools: async () => vscode.lm.tools.map((t) => t.name),
+  // Side by side with VS Code's built-in MCP support (bench/builtInComparison.ts), timed in here.
+  builtInStart: async ({ ids }: { ids: string[] }) => {
+    for (const id of ids) await vscode.commands.executeCommand('workbench.mcp.stopServer', id);
+    const start = performance.now();
+    await Promise.all(ids.map((id) => vscode.commands.executeCommand('workbench.mcp.startServer', id, { waitForLiveTools: true })));
+    return performance.now() - start;
+  },
+  hostStart: async ({ ids }: { ids: string[] }) => {
+    const api = await hostApi();
+    for (const id of ids) await api.stopServer(id);
+    const ready = () => ids.every((id) => api.listServers().some((s) => s.id === id && s.status === 'running' && s.toolCount > 0));
+    const start = performance.now();
+    const listed = new Promise<void>((resolve) => {
+      const listener = api.onDidChangeServers(() => {
+        if (!ready()) return;
+        listener.dispose();
+        resolve();
+      });
+    });
+    await Promise.all(ids.map((id) => api.startServer(id)));
+    if (!ready()) await listed;
+    return performance.now() - start;
+  },
+  apiCalls: async ({ via, serverId, name, args, count }: { via: 'callTool' | 'invokeTool'; serverId: string; name: string; args: Record<string, unknown>; count: number }) => {
+    const api = await hostApi();
+    const samples: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const start = performance.now();
+      await (via === 'callTool' ? api.callTool(serverId, name, args) : api.invokeTool(serverId, name, args));
+      samples.push(performance.now() - start);
+    }
+    samples.sort((a, b) => a - b);
+    return samples[Math.floor(samples.length / 2)];
+  },
+  lmToolCalls: async ({ name, input, count }: { name: string; input: object; count: number }) => {
+    const samples: number[] = [];
+    let last = '';
+    for (let i = 0; i < count; i++) {
+      const start = performance.now();
+      let result: vscode.LanguageModelToolResult;
+      try {
+        result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
+      } catch (error) {
+        return { error: String(error).slice(0, 500), afterMs: performance.now() - start };
+      }
+      samples.push(performance.now() - start);
+      last = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+    }
+    samples.sort((a, b) => a - b);
+    return { medianMs: samples[Math.floor(samples.length / 2)], totalMs: samples.reduce((a, b) => a + b, 0), lastLength: last.length, lastStart: last.slice(0, 80) };
+  },
   updateUserSetting: async ({ section, value }) => vscode.workspace.getConfiguration().update(section, value, vscode.ConfigurationTarget.Global),
   // Dev mode's debugging: a breakpoint as the user would click it into the gutter, and the session's name.
   addBreakpoint: async ({ file, line }) => vscode.debug.addBreakpoints([new vscode.SourceBreakpoint(new vscode.Location(vscode.Uri.file(file), new vscode.Position(line, 0)))]),

@@ -48,7 +48,7 @@ const CORPUS: [string, unknown, string | undefined, RegExp][] = [
   ['header name with space', { ...web, headers: { 'Bad Name': 'x' } }, 'headers', /has an entry named "Bad Name": characters that are not allowed there/],
   ['header value too long', { ...web, headers: { A: big(20_000) } }, 'headers.A', /must be at most 16384 characters long/],
   ['enabled string', { ...cmd, enabled: 'yes' }, 'enabled', /must be a boolean/],
-  ['autoStart number', { ...cmd, autoStart: 1 }, 'autoStart', /must be a boolean/],
+  ['autoStart number', { ...cmd, autoStart: 1 }, 'autoStart', /must be one of true, false, "startup", "onDemand" \(got number 1\)/],
   ['requestTimeoutMs string', { ...cmd, requestTimeoutMs: '60s' }, 'requestTimeoutMs', /must be an integer/],
   ['requestTimeoutMs too small', { ...cmd, requestTimeoutMs: 10 }, 'requestTimeoutMs', /must be >= 1000/],
   ['requestTimeoutMs too big', { ...cmd, requestTimeoutMs: 3_000_000_000 }, 'requestTimeoutMs', /must be <= 3600000/],

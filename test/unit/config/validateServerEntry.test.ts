@@ -18,7 +18,7 @@ describe('validateServerEntry', () => {
     assert.equal(result.definition.transport, 'stdio');
     assert.deepEqual(result.definition.args, ['-y', 'pkg']);
     assert.equal(result.definition.enabled, true);
-    assert.equal(result.definition.autoStart, true);
+    assert.equal(result.definition.autoStart, 'startup');
     assert.equal(result.definition.requestTimeoutMs, 60_000);
     assert.equal(result.definition.restart.maxRestarts, 5);
   });

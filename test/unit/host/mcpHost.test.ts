@@ -228,6 +228,28 @@ describe('McpHost', () => {
     assert.ok(loose.length > 5000, 'the default bounds keep a 5,000-character line whole');
   });
 
+  it('starts an "onDemand" server at its first use, not before: a tool call, a prompt or startOnDemand wait for it', async () => {
+    const { host, confirm } = harness();
+    hosts.push(host);
+    await host.applySettings([...entries({ lazy: legacy({ autoStart: 'onDemand' }), eager: legacy() }), ...entries({ repo: legacy({ autoStart: 'onDemand' }) }, 'workspace')]);
+    await running(host, 'eager');
+    for (const id of ['lazy', 'repo']) {
+      assert.deepEqual([host.server(id)!.status, host.server(id)!.startsWhenNeeded, host.server(id)!.pid], ['stopped', true, undefined], `${id} waits for its first use`);
+    }
+    assert.equal(host.server('eager')!.startsWhenNeeded, undefined);
+    assert.equal(confirm.callCount, 0, 'a workspace server that starts on demand is asked about when it is needed');
+    const result = await host.callTool('lazy', 'echo', { text: 'first use' });
+    assert.equal((result.content[0] as { text: string }).text, 'first use');
+    assert.deepEqual([host.server('lazy')!.status, host.server('lazy')!.startsWhenNeeded], ['running', undefined]);
+    await host.startOnDemand();
+    assert.equal(host.server('repo')!.status, 'running');
+    assert.equal(confirm.callCount, 1, 'asked once, when it was needed');
+    await host.stop('lazy');
+    assert.equal(host.server('lazy')!.startsWhenNeeded, true, 'stopped again, it starts at its next use');
+    await host.startOnDemand(['lazy']);
+    assert.equal(host.server('lazy')!.status, 'running');
+  });
+
   it('fails a call to an unknown server or a stopped one with a clear message', async () => {
     const { host } = harness();
     hosts.push(host);

@@ -21,7 +21,7 @@ const BASE = {
   headers: {},
   apps: false,
   enabled: true,
-  autoStart: true,
+  autoStart: 'startup',
   requestTimeoutMs: 10_000,
   startTimeoutMs: 30_000,
   maxTotalTimeoutMs: 60_000,

@@ -1,0 +1,192 @@
+// MCP Host against VS Code's built-in MCP support, in the same code-server, on the same servers,
+// variants interleaved, medians; the ratio is MCP Host / built-in (below 1.00: MCP Host is faster).
+// The built-in's servers are in the workspace's .vscode/mcp.json, MCP Host's in mcpHost.servers;
+// both are timed inside the editor by the test extension:
+// - start to tools listed: the built-in's own "start and wait for live tools"
+//   (workbench.mcp.startServer with waitForLiveTools), MCP Host's startServer until its row has tools;
+// - a tool call through vscode.lm.invokeTool: the built-in's tool for server-everything's echo,
+//   MCP Host's mcpHost_callTool (and, for reference, MCP Host's API without the editor's tool hops);
+// - a 10 MB tool result, the same way;
+// - window open with 20 servers configured: the extension host's CPU over the first 20 s and its
+//   memory once all 20 run.
+//   node out/bench/builtInComparison.js [reps=7] [calls=1000]
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { EditorSession, OUT, REPO } from '../test/editor/harness/editorSession';
+import { startHttpFixture } from '../test/unit/support/fixtures';
+
+const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`${name}=`))?.split('=')[1] ?? fallback);
+const reps = arg('reps', 7);
+const calls = arg('calls', 1000);
+const OPEN_SECONDS = 20;
+
+const legacyStdio = (name: string) => ({ type: 'stdio', command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--name', name] });
+const everything = { type: 'stdio', command: process.execPath, args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] };
+const TEN = Array.from({ length: 10 }, (_, i) => `f${i}`);
+
+interface Activation {
+  readonly pid: number;
+}
+interface CallFigures {
+  readonly medianMs: number;
+  readonly lastLength: number;
+  /** Set when a call failed: what the editor said, and after how long. */
+  readonly error?: string;
+  readonly afterMs?: number;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** utime + stime (ms) and resident memory (MB) of a process, from /proc. */
+function usage(pid: number): { cpuMs: number; rssMb: number } {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const rssPages = Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]);
+  return { cpuMs: (Number(fields[11]) + Number(fields[12])) * 10, rssMb: (rssPages * 4096) / 1024 / 1024 };
+}
+
+/** The built-in's id for a server of the first folder's .vscode/mcp.json. */
+const builtInId = (name: string) => `mcp.config.ws0.${name}`;
+
+async function openEditor(builtIn: Record<string, unknown>, host: Record<string, unknown>): Promise<EditorSession> {
+  const autoApproved = Object.fromEntries(Object.entries(host).map(([id, s]) => [id, { ...(s as object), autoApprove: ['*'] }]));
+  return EditorSession.start(
+    { folders: ['ws'], settings: {}, files: { 'ws/.vscode/mcp.json': JSON.stringify({ servers: builtIn }) } },
+    // Neither host asks before a tool runs: MCP Host's autoApprove, the built-in's global auto-approval.
+    { trusted: true, userSettings: { 'chat.disableAIFeatures': false, 'chat.tools.global.autoApprove': true, 'chat.tools.global.autoApprove.optIn': true, 'mcpHost.servers': autoApproved } },
+  );
+}
+
+const rows: string[] = [];
+const row = (measure: string, ours: number, theirs: number, unit = 'ms') =>
+  progress(rows[rows.push(`| ${measure} | ${ours.toFixed(unit === 'ms' && ours < 20 ? 2 : 0)} ${unit} | ${theirs.toFixed(unit === 'ms' && theirs < 20 ? 2 : 0)} ${unit} | ${(ours / theirs).toFixed(2)} |`) - 1]);
+const progress = (line: string) => process.stderr.write(`${line}\n`);
+
+async function sideBySide(): Promise<void> {
+  const http = await startHttpFixture();
+  const servers: Record<string, unknown> = {
+    everything,
+    'legacy-http': { type: 'http', url: `http://127.0.0.1:${http.port}/legacy` },
+    'modern-http': { type: 'http', url: `http://127.0.0.1:${http.port}/mcp` },
+    ...Object.fromEntries(TEN.map((id) => [id, legacyStdio(id)])),
+  };
+  const editor = await openEditor(servers, servers);
+  try {
+    await editor.control('executeCommand', { command: 'workbench.mcp.startServer', args: ['*', { waitForLiveTools: true }] });
+    const starts: [string, string[]][] = [
+      ['server-everything (stdio): start to tools listed', ['everything']],
+      ['legacy fixture over HTTP (2025-11-25, sessions): start to tools listed', ['legacy-http']],
+      ['modern fixture over HTTP (2026-07-28): start to tools listed', ['modern-http']],
+      ['ten stdio fixtures at once: start to all tools listed', TEN],
+    ];
+    for (const [measure, ids] of starts) {
+      const ours: number[] = [];
+      const theirs: number[] = [];
+      for (let rep = 0; rep <= reps; rep++) {
+        // Alternate which goes first; the first round warms both up and is not counted.
+        const order = rep % 2 === 0 ? ['host', 'builtin'] : ['builtin', 'host'];
+        for (const variant of order) {
+          const ms = variant === 'host' ? await editor.control<number>('hostStart', { ids }) : await editor.control<number>('builtInStart', { ids: ids.map(builtInId) });
+          if (rep > 0) (variant === 'host' ? ours : theirs).push(ms);
+        }
+      }
+      row(`${measure}, median of ${reps}`, median(ours), median(theirs));
+    }
+
+    const tools = await editor.control<string[]>('lmTools');
+    const builtInTool = (server: string, tool: string) => {
+      const name = tools.find((t) => t.startsWith(`mcp_${server}_`) && t.endsWith(`_${tool}`));
+      if (!name) throw new Error(`the built-in offers no language-model tool for ${server}/${tool} (has ${tools.filter((t) => t.startsWith('mcp_')).join(', ')})`);
+      return name;
+    };
+    const echo = builtInTool('everything', 'echo');
+    const rounds = 5;
+    const ours: number[] = [];
+    const theirs: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const count = Math.round(calls / rounds);
+      const host = await editor.control<CallFigures>('lmToolCalls', { name: 'mcpHost_callTool', input: { server: 'everything', tool: 'echo', arguments: { message: 'hi' } }, count });
+      const builtIn = await editor.control<CallFigures>('lmToolCalls', { name: echo, input: { message: 'hi' }, count });
+      if (host.lastLength !== builtIn.lastLength) throw new Error('the two hosts answered the echo differently');
+      ours.push(host.medianMs);
+      theirs.push(builtIn.medianMs);
+    }
+    row(`vscode.lm.invokeTool, server-everything echo, ${calls} calls (median of round medians)`, median(ours), median(theirs));
+    const api = await editor.control<number>('apiCalls', { via: 'invokeTool', serverId: 'everything', name: 'echo', args: { message: 'hi' }, count: calls });
+    rows.push(`| (reference) the same call through MCP Host's API, without the editor's tool hops | ${api.toFixed(2)} ms | | |`);
+
+    const payload = builtInTool('f0', 'payload');
+    const big: number[] = [];
+    const bigTheirs: number[] = [];
+    const bytes = 10 * 1024 * 1024;
+    for (let rep = 0; rep < Math.max(3, Math.ceil(reps / 2)); rep++) {
+      const host = await editor.control<CallFigures>('lmToolCalls', { name: 'mcpHost_callTool', input: { server: 'f0', tool: 'payload', arguments: { bytes } }, count: 1 });
+      progress(`10 MB through MCP Host: ${host.medianMs.toFixed(0)} ms`);
+      if (host.error || host.lastLength < bytes) throw new Error(`MCP Host's 10 MB result failed: ${host.error ?? `${host.lastLength} characters`}`);
+      big.push(host.medianMs);
+      const asked = Date.now();
+      const builtIn = await editor.control<CallFigures>('lmToolCalls', { name: payload, input: { bytes }, count: 1 }, 180_000).catch(async (error: Error) => {
+        await editor.workbench.screenshot('bench-builtin-10mb');
+        return { medianMs: NaN, lastLength: 0, error: `no answer (${error.message})`, afterMs: Date.now() - asked };
+      });
+      if (builtIn.error) {
+        rows.push(`| a 10 MB tool result through vscode.lm.invokeTool | ${median(big).toFixed(0)} ms | failed after ${builtIn.afterMs!.toFixed(0)} ms: ${builtIn.error.replace(/\|/g, '/').replace(/\s+/g, ' ')} | |`);
+        progress(rows[rows.length - 1]);
+        return;
+      }
+      progress(`10 MB through the built-in: ${builtIn.medianMs.toFixed(0)} ms`);
+      if (builtIn.lastLength < bytes) throw new Error(`the built-in's 10 MB result came back short (${builtIn.lastLength} characters)`);
+      bigTheirs.push(builtIn.medianMs);
+    }
+    row(`a 10 MB tool result through vscode.lm.invokeTool, median of ${big.length}`, median(big), median(bigTheirs));
+  } finally {
+    await editor.stop();
+    await http.stop();
+  }
+}
+
+/** Window open with 20 servers configured in one host (none in the other): extension-host CPU and memory. */
+async function windowOpen(): Promise<void> {
+  const twenty = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`s${i}`, legacyStdio(`s${i}`)]));
+  const measure = async (builtIn: Record<string, unknown>, host: Record<string, unknown>) => {
+    const editor = await openEditor(builtIn, host);
+    try {
+      const { pid } = await editor.control<Activation>('activation');
+      const start = usage(pid);
+      await new Promise((r) => setTimeout(r, OPEN_SECONDS * 1000));
+      const open = usage(pid).cpuMs - start.cpuMs;
+      // Then all 20 running in that host, for its memory.
+      if (Object.keys(builtIn).length) await editor.control('executeCommand', { command: 'workbench.mcp.startServer', args: ['*', { waitForLiveTools: true }] });
+      else await editor.control('hostStart', { ids: Object.keys(host) });
+      return { openCpuMs: open, runningRssMb: usage(pid).rssMb };
+    } finally {
+      await editor.stop();
+    }
+  };
+  const onDemand = Object.fromEntries(Object.entries(twenty).map(([id, s]) => [id, { ...s, autoStart: 'onDemand' }]));
+  const ours = await measure({}, twenty);
+  const oursOnDemand = await measure({}, onDemand);
+  const theirs = await measure(twenty, {});
+  row(`window open, 20 servers configured (MCP Host starts them with the window): extension-host CPU in the first ${OPEN_SECONDS} s`, ours.openCpuMs, theirs.openCpuMs);
+  row(`window open, 20 servers configured with "autoStart": "onDemand": extension-host CPU in the first ${OPEN_SECONDS} s`, oursOnDemand.openCpuMs, theirs.openCpuMs);
+  row('20 servers running: extension-host memory (RSS)', ours.runningRssMb, theirs.runningRssMb, 'MB');
+}
+
+async function main(): Promise<void> {
+  await sideBySide();
+  await windowOpen();
+  console.log(`\nMCP Host against VS Code's built-in MCP support (code-server, ${new Date().toISOString().slice(0, 10)})\n`);
+  console.log('| measure | MCP Host | built-in | ratio |');
+  console.log('| --- | --- | --- | --- |');
+  for (const line of rows) console.log(line);
+}
+
+void main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

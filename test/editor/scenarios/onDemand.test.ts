@@ -1,0 +1,41 @@
+// A server with "autoStart": "onDemand" in a real VS Code: not started with the window (the view
+// says it starts when needed), started by the first @mcp request, which waits for its tools.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { closeEverythingAfterEach } from '../harness/scenarioEditor';
+import { EditorSession, OUT } from '../harness/editorSession';
+import type { McpServerInfo } from '../../../src/editor/publicApi';
+
+interface RecordedRequest {
+  texts: string[];
+  tools: string[];
+}
+
+describe('A server that starts when needed, in a real VS Code', function () {
+  this.timeout(180_000);
+  let editor: EditorSession;
+
+  before(async () => {
+    const lazy = { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--name', 'lazy'], autoStart: 'onDemand' };
+    editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, { trusted: true, userSettings: { 'mcpHost.servers': { lazy }, 'chat.disableAIFeatures': false } });
+    await editor.workbench.openMcpView();
+  });
+
+  closeEverythingAfterEach(() => editor);
+  after(async () => editor?.stop());
+
+  it('shows "starts when needed" without starting it, and the first @mcp request starts it and offers its tools', async () => {
+    assert.equal(await editor.workbench.waitForServerDescription('lazy', /^starts when needed$/, 30_000), 'starts when needed');
+    const before = (await editor.control<McpServerInfo[]>('listServers')).find((s) => s.id === 'lazy')!;
+    assert.deepEqual([before.status, before.pid], ['stopped', undefined]);
+    await editor.workbench.screenshot('102-starts-when-needed');
+    assert.deepEqual(await editor.control('chatModels'), ['fixture-model'], 'the stand-in chat model is ready');
+    await editor.workbench.openChat();
+    const seenBefore = (await editor.control<RecordedRequest[]>('modelRequests')).length;
+    await editor.workbench.sendChat('@mcp what can you do?');
+    await editor.workbench.lastChatResponse(/Model saw: [\s\S]*what can you do\?/, 90_000);
+    const [seen] = (await editor.control<RecordedRequest[]>('modelRequests')).slice(seenBefore);
+    assert.ok(seen.tools.includes('lazy_echo'), `the model was offered the started server's tools: ${seen.tools.join(', ')}`);
+    await editor.workbench.waitForServerDescription('lazy', /^running · \d+ tools/, 10_000);
+  });
+});
