@@ -102,13 +102,24 @@ async function sideBySide(): Promise<void> {
       return name;
     };
     const echo = builtInTool('everything', 'echo');
+    // The built-in asks once before its global auto-approval takes effect: a user says Enable.
+    const warmUp = editor.control<CallFigures>('lmToolCalls', { name: echo, input: { message: 'hi' }, count: 1 });
+    const dialog = editor.workbench.page.locator('.monaco-dialog-box', { hasText: 'Enable global auto approve?' });
+    if (await dialog.waitFor({ timeout: 10_000 }).then(() => true, () => false)) await dialog.getByRole('button', { name: 'Enable' }).click();
+    await warmUp;
     const rounds = 5;
     const ours: number[] = [];
     const theirs: number[] = [];
     for (let round = 0; round < rounds; round++) {
       const count = Math.round(calls / rounds);
-      const host = await editor.control<CallFigures>('lmToolCalls', { name: 'mcpHost_callTool', input: { server: 'everything', tool: 'echo', arguments: { message: 'hi' } }, count });
-      const builtIn = await editor.control<CallFigures>('lmToolCalls', { name: echo, input: { message: 'hi' }, count });
+      const host = await editor.control<CallFigures>('lmToolCalls', { name: 'mcpHost_callTool', input: { server: 'everything', tool: 'echo', arguments: { message: 'hi' } }, count }).catch(async (error: Error) => {
+        await editor.workbench.screenshot('bench-host-echo');
+        throw error;
+      });
+      const builtIn = await editor.control<CallFigures>('lmToolCalls', { name: echo, input: { message: 'hi' }, count }).catch(async (error: Error) => {
+        await editor.workbench.screenshot('bench-builtin-echo');
+        throw error;
+      });
       if (host.lastLength !== builtIn.lastLength) throw new Error('the two hosts answered the echo differently');
       ours.push(host.medianMs);
       theirs.push(builtIn.medianMs);
