@@ -3,11 +3,10 @@ import { definitionHash } from '../config/definitionHash';
 import { DEFAULT_ELICITATIONS_PER_MINUTE, DEFAULT_SAMPLING_POLICY, describeTarget, whatRuns, NO_TOOL_POLICY, type FolderRef, type SamplingPolicy, type ServerDefinition, type ServerSettingsEntry, type ToolPolicySettings } from '../config/serverDefinition';
 import { ServerConfigError, validateServerEntry } from '../config/validateServerEntry';
 import { displayContext, resolveDefinition } from '../config/variableResolver';
-import type { RunField } from '../config/whatRunsSummary';
+import { connectionDeps, resolveKeepingSecrets } from './serverConnectionSetup';
+import { entrySnapshot, startsWhenNeeded, type HostEntry } from './hostEntry';
 import type { EraPinStore } from '../connection/eraPins';
 import type { ExecutableResolver } from '../connection/executableResolver';
-import { BoundedServerLog, logBoundsOf } from '../connection/boundedLog';
-import { RedactingServerLog, type ResolvedSecret } from '../connection/secretRedaction';
 import { ServerConnection } from '../connection/serverConnection';
 import { McpRequestError, ServerUnavailableError } from '../connection/serverErrors';
 import { callToolOrTask, followIfTask } from '../tasks/serverTaskChannel';
@@ -44,24 +43,6 @@ export interface McpHostOptions {
   readonly tasks?: TaskTracker;
 }
 
-/** One configured server id: its validated definition, and the connection once it may run. */
-interface HostEntry {
-  readonly id: string;
-  definition?: ServerDefinition;
-  /** Key under which consent for this definition is remembered. */
-  consentHash?: string;
-  /** What decides what this definition runs, as the consent dialog shows it. */
-  runFields?: RunField[];
-  target: string;
-  connection?: ServerConnection;
-  connectionListener?: Disposable;
-  /** Why there is no connection (invalid, untrusted, disabled, declined, unresolvable). */
-  placeholder?: { status: ServerStatus; reason: string };
-  configError?: string;
-  scope: ServerSettingsEntry['scope'];
-  origin?: ServerSettingsEntry['origin'];
-}
-
 /** The set of servers: applies settings, gates workspace servers on trust and consent, routes requests. */
 export class McpHost implements Disposable {
   private readonly entries = new Map<string, HostEntry>();
@@ -91,12 +72,12 @@ export class McpHost implements Disposable {
   }
 
   servers(): ServerSnapshot[] {
-    return [...this.entries.values()].map((entry) => this.snapshotOf(entry));
+    return [...this.entries.values()].map((entry) => entrySnapshot(entry));
   }
 
   server(id: string): ServerSnapshot | undefined {
     const entry = this.entries.get(id);
-    return entry && this.snapshotOf(entry);
+    return entry && entrySnapshot(entry);
   }
 
   /** Applies `mcpHost.servers`: only changed definitions restart; removed ones stop; errors touch nothing else. */
@@ -142,7 +123,7 @@ export class McpHost implements Disposable {
    * and waits until each runs or fails: a chat request or a tool listing needs their tools.
    */
   async startOnDemand(ids?: readonly string[], signal?: AbortSignal): Promise<void> {
-    const waiting = [...this.entries.values()].filter((e) => (!ids || ids.includes(e.id)) && this.startsWhenNeeded(e));
+    const waiting = [...this.entries.values()].filter((e) => (!ids || ids.includes(e.id)) && startsWhenNeeded(e));
     const started = Promise.allSettled(waiting.map((e) => this.start(e.id)));
     if (!signal) {
       await started;
@@ -151,17 +132,10 @@ export class McpHost implements Disposable {
     await Promise.race([started, new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }))]);
   }
 
-  /** Whether a server waits for its first use (and has not been started yet, or was stopped since). */
-  private startsWhenNeeded(entry: HostEntry): boolean {
-    if (entry.definition?.autoStart !== 'onDemand' || entry.configError) return false;
-    const status = entry.connection?.snapshot().status ?? entry.placeholder?.status;
-    return status === 'stopped' && entry.placeholder?.status !== 'disabled';
-  }
-
   /** The running connection of `id`, started first when it starts on demand. */
   private async neededConnection(id: string): Promise<ServerConnection> {
     const entry = this.requireEntry(id);
-    if (this.startsWhenNeeded(entry)) await this.start(id);
+    if (startsWhenNeeded(entry)) await this.start(id);
     return this.connection(id);
   }
 
@@ -388,18 +362,9 @@ export class McpHost implements Disposable {
     const def = entry.definition!;
     const env = this.options.env;
     let resolved;
-    // The secrets it resolves, so its log and its errors can show their placeholders instead.
-    const secrets: ResolvedSecret[] = [];
+    let secrets;
     try {
-      const context = env.variableContext();
-      resolved = await resolveDefinition(def, {
-        ...context,
-        input: async (id, serverId) => {
-          const value = await context.input(id, serverId);
-          secrets.push({ value, placeholder: `\${input:${id}}` });
-          return value;
-        },
-      });
+      ({ resolved, secrets } = await resolveKeepingSecrets(def, env.variableContext()));
     } catch (error) {
       await this.dropConnection(entry);
       const message = error instanceof ServerConfigError ? error.message : `MCP server "${def.id}": ${(error as Error).message}`;
@@ -420,26 +385,18 @@ export class McpHost implements Disposable {
       this.setPlaceholder(entry, 'invalid', `MCP server "${def.id}": ${(error as Error).message}`);
       return;
     }
-    const connection = new ServerConnection(resolved, hash, entry.target, {
-      clientInfo: this.options.clientInfo,
-      authorization,
-      ledger: this.options.ledger,
-      sandbox: this.options.sandbox,
-      fetch: this.options.fetch,
-      resolver: this.options.resolver,
-      eraPins: this.options.eraPins,
-      log: new RedactingServerLog(new BoundedServerLog(env.logFor(def.id), logBoundsOf(resolved)), secrets),
-      secrets,
-      apps: resolved.apps && this.options.apps?.() === true,
-      roots: () => this.roots.rootsFor(resolved),
-      onResourceUpdated: (uri) => this.resourceUpdated.fire({ serverId: def.id, uri }),
-      onDebuggerListening: (address) => this.debuggerListening.fire({ serverId: def.id, address }),
-      sampling: this.options.sampling && ((params, signal) => this.options.sampling!.handle(def.id, params, signal)),
-      elicitation: this.options.elicitation && {
-        handle: (params, signal) => this.options.elicitation!.handle(def.id, params, signal),
-        complete: (elicitationId) => this.options.elicitation!.complete(def.id, elicitationId),
-      },
-    });
+    const connection = new ServerConnection(
+      resolved,
+      hash,
+      entry.target,
+      connectionDeps(resolved, secrets, this.options, {
+        log: env.logFor(def.id),
+        authorization,
+        roots: () => this.roots.rootsFor(resolved),
+        onResourceUpdated: (uri) => this.resourceUpdated.fire({ serverId: def.id, uri }),
+        onDebuggerListening: (address) => this.debuggerListening.fire({ serverId: def.id, address }),
+      }),
+    );
     entry.connection = connection;
     entry.placeholder = undefined;
     entry.connectionListener = connection.onDidChange(() => this.changed.fire());
@@ -466,28 +423,4 @@ export class McpHost implements Disposable {
     return entry;
   }
 
-  private snapshotOf(entry: HostEntry): ServerSnapshot {
-    if (entry.connection) {
-      const snapshot = entry.connection.snapshot();
-      const onDemand = snapshot.status === 'stopped' && entry.definition?.autoStart === 'onDemand' && !entry.configError;
-      return { ...snapshot, configError: entry.configError, ...(onDemand ? { startsWhenNeeded: true } : {}) };
-    }
-    const def = entry.definition;
-    return {
-      id: entry.id,
-      status: entry.placeholder?.status ?? 'stopped',
-      ...(this.startsWhenNeeded(entry) ? { startsWhenNeeded: true } : {}),
-      reason: entry.placeholder?.reason,
-      configError: entry.configError,
-      scope: entry.scope,
-      origin: entry.origin,
-      transport: def?.transport ?? 'stdio',
-      target: entry.target,
-      tools: [],
-      prompts: [],
-      resources: [],
-      moreResources: false,
-      resourceTemplates: [],
-    };
-  }
 }

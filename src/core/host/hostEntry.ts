@@ -1,0 +1,51 @@
+import type { ServerDefinition, ServerSettingsEntry } from '../config/serverDefinition';
+import type { RunField } from '../config/whatRunsSummary';
+import type { ServerConnection } from '../connection/serverConnection';
+import type { ServerSnapshot, ServerStatus } from '../connection/serverSnapshot';
+import type { Disposable } from '../events';
+
+/** One configured server id: its validated definition, and the connection once it may run. */
+export interface HostEntry {
+  readonly id: string;
+  definition?: ServerDefinition;
+  /** Key under which consent for this definition is remembered. */
+  consentHash?: string;
+  /** What decides what this definition runs, as the consent dialog shows it. */
+  runFields?: RunField[];
+  target: string;
+  connection?: ServerConnection;
+  connectionListener?: Disposable;
+  /** Why there is no connection (invalid, untrusted, disabled, declined, unresolvable). */
+  placeholder?: { status: ServerStatus; reason: string };
+  configError?: string;
+  scope: ServerSettingsEntry['scope'];
+  origin?: ServerSettingsEntry['origin'];
+}
+
+/** Whether a server waits for its first use: it starts on demand and is stopped (not started yet, or stopped since). */
+export function startsWhenNeeded(entry: HostEntry): boolean {
+  const status = entry.connection?.state ?? entry.placeholder?.status ?? 'stopped';
+  return entry.definition?.autoStart === 'onDemand' && !entry.configError && status === 'stopped';
+}
+
+/** What the views see of a server: its connection's state, or why it has none. */
+export function entrySnapshot(entry: HostEntry): ServerSnapshot {
+  const onDemand = startsWhenNeeded(entry) ? { startsWhenNeeded: true } : {};
+  if (entry.connection) return { ...entry.connection.snapshot(), configError: entry.configError, ...onDemand };
+  return {
+    id: entry.id,
+    status: entry.placeholder?.status ?? 'stopped',
+    ...onDemand,
+    reason: entry.placeholder?.reason,
+    configError: entry.configError,
+    scope: entry.scope,
+    origin: entry.origin,
+    transport: entry.definition?.transport ?? 'stdio',
+    target: entry.target,
+    tools: [],
+    prompts: [],
+    resources: [],
+    moreResources: false,
+    resourceTemplates: [],
+  };
+}

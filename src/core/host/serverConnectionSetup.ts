@@ -1,0 +1,56 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { ResolvedRoot, ResolvedServerDefinition, ServerDefinition } from '../config/serverDefinition';
+import { resolveDefinition, type VariableContext } from '../config/variableResolver';
+import { BoundedServerLog, logBoundsOf } from '../connection/boundedLog';
+import { RedactingServerLog, type ResolvedSecret } from '../connection/secretRedaction';
+import type { ServerConnectionDeps } from '../connection/serverConnectionDeps';
+import type { ServerLog } from '../connection/serverLog';
+import type { McpHostOptions } from './mcpHost';
+
+/** A definition with its variables resolved, and the secrets that took, so logs and errors can show their placeholders. */
+export async function resolveKeepingSecrets(def: ServerDefinition, context: VariableContext): Promise<{ resolved: ResolvedServerDefinition; secrets: ResolvedSecret[] }> {
+  const secrets: ResolvedSecret[] = [];
+  const resolved = await resolveDefinition(def, {
+    ...context,
+    input: async (id, serverId) => {
+      const value = await context.input(id, serverId);
+      secrets.push({ value, placeholder: `\${input:${id}}` });
+      return value;
+    },
+  });
+  return { resolved, secrets };
+}
+
+/** Where one server's connection reports to the host. */
+export interface ConnectionHooks {
+  readonly log: ServerLog;
+  readonly authorization?: OAuthClientProvider;
+  roots(): readonly ResolvedRoot[];
+  onResourceUpdated(uri: string): void;
+  onDebuggerListening(address: string): void;
+}
+
+/** What one server's connection gets from the host's options: its log bounded and redacted, its requests routed by its id. */
+export function connectionDeps(resolved: ResolvedServerDefinition, secrets: readonly ResolvedSecret[], options: McpHostOptions, hooks: ConnectionHooks): ServerConnectionDeps {
+  const id = resolved.id;
+  return {
+    clientInfo: options.clientInfo,
+    authorization: hooks.authorization,
+    ledger: options.ledger,
+    sandbox: options.sandbox,
+    fetch: options.fetch,
+    resolver: options.resolver,
+    eraPins: options.eraPins,
+    log: new RedactingServerLog(new BoundedServerLog(hooks.log, logBoundsOf(resolved)), secrets),
+    secrets,
+    apps: resolved.apps && options.apps?.() === true,
+    roots: hooks.roots,
+    onResourceUpdated: hooks.onResourceUpdated,
+    onDebuggerListening: hooks.onDebuggerListening,
+    sampling: options.sampling && ((params, signal) => options.sampling!.handle(id, params, signal)),
+    elicitation: options.elicitation && {
+      handle: (params, signal) => options.elicitation!.handle(id, params, signal),
+      complete: (elicitationId) => options.elicitation!.complete(id, elicitationId),
+    },
+  };
+}
