@@ -9,7 +9,7 @@
 // - a 10 MB tool result, the same way;
 // - window open with 20 servers configured: the extension host's CPU over the first 20 s and its
 //   memory once all 20 run.
-//   node out/bench/builtInComparison.js [reps=7] [calls=1000]
+//   node out/bench/builtInComparison.js [reps=7] [calls=1000] [only=starts,calls,big,open]
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { EditorSession, OUT, REPO } from '../test/editor/harness/editorSession';
@@ -19,6 +19,9 @@ const arg = (name: string, fallback: number) => Number(process.argv.find((a) => 
 const reps = arg('reps', 7);
 const calls = arg('calls', 1000);
 const OPEN_SECONDS = 20;
+const only = process.argv.find((a) => a.startsWith('only='))?.slice(5).split(',');
+/** Whether a section of the comparison runs (all of them unless only= names some). */
+const runs = (section: 'starts' | 'calls' | 'big' | 'open') => !only || only.includes(section);
 
 const legacyStdio = (name: string) => ({ type: 'stdio', command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--name', name] });
 const everything = { type: 'stdio', command: process.execPath, args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] };
@@ -45,6 +48,17 @@ function usage(pid: number): { cpuMs: number; rssMb: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   const rssPages = Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]);
   return { cpuMs: (Number(fields[11]) + Number(fields[12])) * 10, rssMb: (rssPages * 4096) / 1024 / 1024 };
+}
+
+/** The workbench page's JavaScript heap in use after a full garbage collection, in bytes. */
+async function pageHeapUsed(editor: EditorSession): Promise<number> {
+  const cdp = await editor.workbench.page.context().newCDPSession(editor.workbench.page);
+  try {
+    await cdp.send('HeapProfiler.collectGarbage');
+    return (await cdp.send('Runtime.getHeapUsage')).usedSize;
+  } finally {
+    await cdp.detach();
+  }
 }
 
 /** The built-in's id for a server of the first folder's .vscode/mcp.json. */
@@ -81,7 +95,7 @@ async function sideBySide(): Promise<void> {
       ['modern fixture over HTTP (2026-07-28): start to tools listed', ['modern-http']],
       ['ten stdio fixtures at once: start to all tools listed', TEN],
     ];
-    for (const [measure, ids] of starts) {
+    for (const [measure, ids] of runs('starts') ? starts : []) {
       const ours: number[] = [];
       const theirs: number[] = [];
       for (let rep = 0; rep <= reps; rep++) {
@@ -107,9 +121,10 @@ async function sideBySide(): Promise<void> {
     const dialog = editor.workbench.page.locator('.monaco-dialog-box', { hasText: 'Enable global auto approve?' });
     if (await dialog.waitFor({ timeout: 10_000 }).then(() => true, () => false)) await dialog.getByRole('button', { name: 'Enable' }).click();
     await warmUp;
-    const rounds = 5;
+    const rounds = runs('calls') ? 5 : 0;
     const ours: number[] = [];
     const theirs: number[] = [];
+    const floor: number[] = [];
     for (let round = 0; round < rounds; round++) {
       const count = Math.round(calls / rounds);
       const host = await editor.control<CallFigures>('lmToolCalls', { name: 'mcpHost_callTool', input: { server: 'everything', tool: 'echo', arguments: { message: 'hi' } }, count }).catch(async (error: Error) => {
@@ -120,13 +135,19 @@ async function sideBySide(): Promise<void> {
         await editor.workbench.screenshot('bench-builtin-echo');
         throw error;
       });
-      if (host.lastLength !== builtIn.lastLength) throw new Error('the two hosts answered the echo differently');
+      const noop = await editor.control<CallFigures>('lmToolCalls', { name: 'mcpHostTest_echo', input: { message: 'hi' }, count });
+      if (host.lastLength !== builtIn.lastLength || noop.lastLength !== host.lastLength) throw new Error('the two hosts (or the test tool) answered the echo differently');
       ours.push(host.medianMs);
       theirs.push(builtIn.medianMs);
+      floor.push(noop.medianMs);
     }
-    row(`vscode.lm.invokeTool, server-everything echo, ${calls} calls (median of round medians)`, median(ours), median(theirs));
-    const api = await editor.control<number>('apiCalls', { via: 'invokeTool', serverId: 'everything', name: 'echo', args: { message: 'hi' }, count: calls });
-    rows.push(`| (reference) the same call through MCP Host's API, without the editor's tool hops | ${api.toFixed(2)} ms | | |`);
+    if (rounds) {
+      row(`vscode.lm.invokeTool, server-everything echo, ${calls} calls (median of round medians)`, median(ours), median(theirs));
+      const api = await editor.control<number>('apiCalls', { via: 'invokeTool', serverId: 'everything', name: 'echo', args: { message: 'hi' }, count: calls });
+      rows.push(`| (reference) the same call through MCP Host's API, without the editor's tool hops | ${api.toFixed(2)} ms | | |`);
+      rows.push(`| (reference) an extension's tool that only answers "Echo: hi", the editor's floor for any extension tool | ${median(floor).toFixed(2)} ms | | |`);
+    }
+    if (!runs('big')) return;
 
     const payload = builtInTool('f0', 'payload');
     const big: number[] = [];
@@ -171,7 +192,10 @@ async function windowOpen(): Promise<void> {
       // Then all 20 running in that host, for its memory.
       if (Object.keys(builtIn).length) await editor.control('executeCommand', { command: 'workbench.mcp.startServer', args: ['*', { waitForLiveTools: true }] });
       else await editor.control('hostStart', { ids: Object.keys(host) });
-      return { openCpuMs: open, runningRssMb: usage(pid).rssMb };
+      // Each host's clients live where it runs them: MCP Host's in the extension host, the
+      // built-in's partly in the workbench page; the heaps of both, after a collection, count both.
+      const heapMb = ((await editor.control<number>('heapUsed')) + (await pageHeapUsed(editor))) / 1024 / 1024;
+      return { openCpuMs: open, runningRssMb: usage(pid).rssMb, heapMb };
     } finally {
       await editor.stop();
     }
@@ -183,11 +207,12 @@ async function windowOpen(): Promise<void> {
   row(`window open, 20 servers configured (MCP Host starts them with the window): extension-host CPU in the first ${OPEN_SECONDS} s`, ours.openCpuMs, theirs.openCpuMs);
   row(`window open, 20 servers configured with "autoStart": "onDemand": extension-host CPU in the first ${OPEN_SECONDS} s`, oursOnDemand.openCpuMs, theirs.openCpuMs);
   row('20 servers running: extension-host memory (RSS)', ours.runningRssMb, theirs.runningRssMb, 'MB');
+  row('20 servers running: JavaScript heap in use after a collection, extension host + workbench page', ours.heapMb, theirs.heapMb, 'MB');
 }
 
 async function main(): Promise<void> {
-  await sideBySide();
-  await windowOpen();
+  if (runs('starts') || runs('calls') || runs('big')) await sideBySide();
+  if (runs('open')) await windowOpen();
   console.log(`\nMCP Host against VS Code's built-in MCP support (code-server, ${new Date().toISOString().slice(0, 10)})\n`);
   console.log('| measure | MCP Host | built-in | ratio |');
   console.log('| --- | --- | --- | --- |');

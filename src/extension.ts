@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { ExecutableResolver } from './core/connection/executableResolver';
+import type { ServerSettingsEntry } from './core/config/serverDefinition';
 import { McpHost } from './core/host/mcpHost';
 import { MemoryApprovalStore, ToolApprovals } from './core/tools/toolApprovals';
 import { ToolInvoker } from './core/tools/toolInvoker';
@@ -23,7 +24,7 @@ import { createPublicApi, type McpHostApi } from './editor/publicApi';
 import { SecretInputs } from './editor/secretInputs';
 import { registerServerCommands } from './editor/serverCommands';
 import { ServerLogChannels } from './editor/serverLogs';
-import { READ_LIVE_SETTING, readServerSettings, SERVERS_SETTING, workspaceFolderRefs } from './editor/serverSettingsReader';
+import { AUTO_START_SETTING, autoStartDefault, READ_LIVE_SETTING, readServerSettings, SERVERS_SETTING, workspaceFolderRefs } from './editor/serverSettingsReader';
 import { ServersTreeProvider } from './editor/serversTreeProvider';
 import { StatusBarSummary } from './editor/statusBarSummary';
 import { notifyFailure, notifySignIn, ServerStatusNotices } from './editor/serverStatusNotices';
@@ -132,13 +133,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   /** `mcpHost.servers`, and with readLive the servers of other hosts' files that it does not have. */
   const allServerSettings = () => {
     const configured = readServerSettings();
+    const autoStart = autoStartDefault();
+    const withDefaults = (entries: ServerSettingsEntry[]) => entries.map((entry) => ({ ...entry, autoStartDefault: autoStart }));
     liveSecrets.clear();
-    if (!vscode.workspace.getConfiguration().get<boolean>(READ_LIVE_SETTING, false)) return configured;
+    if (!vscode.workspace.getConfiguration().get<boolean>(READ_LIVE_SETTING, false)) return withDefaults(configured);
     const live = otherHosts.liveServers(configured);
     for (const [id, value] of live.secrets) liveSecrets.set(id, value);
     if (live.notes.join('\n') !== liveNotes) for (const note of live.notes) logs.hostLog.info(`Other hosts' files: ${note}`);
     liveNotes = live.notes.join('\n');
-    return [...configured, ...live.entries];
+    return withDefaults([...configured, ...live.entries]);
   };
   const reload = () => mcp.applySettings(allServerSettings());
   const switches = new ModelToolSwitches(mementoSwitchStore(context.workspaceState));
@@ -200,7 +203,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     appSandbox,
     vscode.commands.registerCommand('mcpHost.showApp', (viewId: string) => apps.show(viewId)),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(SERVERS_SETTING) || e.affectsConfiguration(READ_LIVE_SETTING)) void reload();
+      if (e.affectsConfiguration(SERVERS_SETTING) || e.affectsConfiguration(READ_LIVE_SETTING) || e.affectsConfiguration(AUTO_START_SETTING)) void reload();
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(async () => {
       await mcp.setWorkspaceFolders(workspaceFolderRefs());

@@ -4,6 +4,12 @@ import type { FolderRef, ServerSettingsEntry } from '../core/config/serverDefini
 export const SERVERS_SETTING = 'mcpHost.servers';
 /** Run the servers of other hosts' files too, as they are. */
 export const READ_LIVE_SETTING = 'mcpHost.otherHosts.readLive';
+export const AUTO_START_SETTING = 'mcpHost.autoStart';
+
+/** When servers whose entries do not say start: `mcpHost.autoStart`. */
+export function autoStartDefault(): 'startup' | 'onDemand' {
+  return vscode.workspace.getConfiguration().get(AUTO_START_SETTING) === 'onDemand' ? 'onDemand' : 'startup';
+}
 
 /**
  * Reads `mcpHost.servers` from every scope, tagging each entry with where it came from.

@@ -38,6 +38,8 @@ export interface ServerSettingsEntry {
   readonly raw: unknown;
   /** Set for a server read live from another host's file. */
   readonly origin?: ServerOrigin;
+  /** When the server starts if its entry does not say (`mcpHost.autoStart`); "startup" unless set. */
+  readonly autoStartDefault?: 'startup' | 'onDemand';
 }
 
 /** A validated definition; strings may still hold `${...}` variables. */

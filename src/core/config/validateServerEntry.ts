@@ -97,7 +97,7 @@ export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation
       headers: (value.headers as Record<string, string> | undefined) ?? {},
       oauth: value.oauth as OAuthSettings | undefined,
       enabled: (value.enabled as boolean | undefined) ?? true,
-      autoStart: value.autoStart === 'onDemand' ? 'onDemand' : value.autoStart === false ? 'never' : 'startup',
+      autoStart: value.autoStart === undefined ? (entry.autoStartDefault ?? 'startup') : value.autoStart === 'onDemand' ? 'onDemand' : value.autoStart === false ? 'never' : 'startup',
       requestTimeoutMs: (value.requestTimeoutMs as number | undefined) ?? DEFAULT_REQUEST_TIMEOUT_MS,
       startTimeoutMs: (value.startTimeoutMs as number | undefined) ?? DEFAULT_START_TIMEOUT_MS,
       maxTotalTimeoutMs: (value.maxTotalTimeoutMs as number | undefined) ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS,

@@ -66,6 +66,13 @@ describe('Many tools and server instructions in a real VS Code', function () {
     const echo = pane.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^echo$/ }) });
     await uncheck(echo);
     await editor().workbench.screenshot('80-tools-offered-to-models');
+    // The click reaches the extension host as an event of its own; a user types the next message
+    // long after it has arrived, so wait until the host has it too.
+    const listedTools = async () => (JSON.parse(await editor().control<string>('invokeLmTool', { name: 'mcpHost_listTools', input: { server: 'fx' } })) as { tool: string }[]).map((t) => t.tool);
+    for (let i = 0; (await listedTools()).includes('echo'); i++) {
+      if (i > 50) throw new Error('the extension host never heard that echo was switched off');
+      await page.waitForTimeout(200);
+    }
 
     const before = (await requests()).length;
     await editor().workbench.sendChat('@mcp what can you do?');
@@ -77,8 +84,7 @@ describe('Many tools and server instructions in a real VS Code', function () {
     assert.equal(seen.texts.some((t) => t.startsWith('Instructions from MCP server')), false, 'no instructions from a server the model does not get');
 
     // Another agent, through the language-model tools: the tool is not listed and its call is refused.
-    const listing = await editor().control<string>('invokeLmTool', { name: 'mcpHost_listTools', input: { server: 'fx' } });
-    const listed = (JSON.parse(listing) as { tool: string }[]).map((t) => t.tool);
+    const listed = await listedTools();
     assert.ok(listed.includes('add') && !listed.includes('echo'), listed.join(', '));
     await assert.rejects(
       editor().control('invokeLmTool', { name: 'mcpHost_callTool', input: { server: 'fx', tool: 'echo', arguments: { text: 'hi' } } }),

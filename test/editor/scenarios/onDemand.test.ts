@@ -1,5 +1,6 @@
-// A server with "autoStart": "onDemand" in a real VS Code: not started with the window (the view
-// says it starts when needed), started by the first @mcp request, which waits for its tools.
+// Servers that start when needed in a real VS Code ("mcpHost.autoStart": "onDemand" for entries
+// that do not say): not started with the window (the view says it starts when needed), started by
+// the first @mcp request, which waits for its tools; an entry's own "autoStart" still wins.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { closeEverythingAfterEach } from '../harness/scenarioEditor';
@@ -16,8 +17,9 @@ describe('A server that starts when needed, in a real VS Code', function () {
   let editor: EditorSession;
 
   before(async () => {
-    const lazy = { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--name', 'lazy'], autoStart: 'onDemand' };
-    editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, { trusted: true, userSettings: { 'mcpHost.servers': { lazy }, 'chat.disableAIFeatures': false } });
+    const fixture = (name: string) => ({ command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--name', name] });
+    const servers = { lazy: fixture('lazy'), eager: { ...fixture('eager'), autoStart: 'startup' } };
+    editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, { trusted: true, userSettings: { 'mcpHost.servers': servers, 'mcpHost.autoStart': 'onDemand', 'chat.disableAIFeatures': false } });
     await editor.workbench.openMcpView();
   });
 
@@ -26,6 +28,7 @@ describe('A server that starts when needed, in a real VS Code', function () {
 
   it('shows "starts when needed" without starting it, and the first @mcp request starts it and offers its tools', async () => {
     assert.equal(await editor.workbench.waitForServerDescription('lazy', /^starts when needed$/, 30_000), 'starts when needed');
+    await editor.workbench.waitForServerDescription('eager', /^running · \d+ tools/, 30_000);
     const before = (await editor.control<McpServerInfo[]>('listServers')).find((s) => s.id === 'lazy')!;
     assert.deepEqual([before.status, before.pid], ['stopped', undefined]);
     await editor.workbench.screenshot('102-starts-when-needed');

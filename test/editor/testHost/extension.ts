@@ -110,6 +110,19 @@ const operations: Record<string, Operation> = {
   chatModels: async () => (await vscode.lm.selectChatModels({ vendor: 'mcp-host-test' })).map((m) => m.id),
   invokeTool: async ({ serverId, name, args }) => (await hostApi()).invokeTool(serverId, name, args),
   // This extension is the minimal one the benchmark compares MCP Host's activation with.
+  // The extension host's JavaScript heap in use after a full garbage collection (through the
+  // inspector protocol in this same process), for memory comparisons that do not count garbage.
+  heapUsed: async () => {
+    const inspector = require('node:inspector') as typeof import('node:inspector');
+    const session = new inspector.Session();
+    session.connect();
+    try {
+      await new Promise((resolve, reject) => session.post('HeapProfiler.collectGarbage', (error) => (error ? reject(error) : resolve(undefined))));
+    } finally {
+      session.disconnect();
+    }
+    return process.memoryUsage().heapUsed;
+  },
   activation: async () => ({ mcpHostMs: (await hostApi()).activationMs, minimalMs: ownActivationMs, pid: process.pid }),
   runSuite: async ({ index, grep }) => {
     const suite = require(index) as { run(options?: { grep?: string }): Promise<unknown> };
@@ -127,6 +140,13 @@ export function activate(context: vscode.ExtensionContext): void {
   );
   const started = performance.now();
   context.subscriptions.push(registerFixtureChatModel());
+  // An extension's language-model tool that does nothing but answer: what the editor's path for
+  // extension tools costs by itself (the floor under MCP Host's mcpHost_callTool).
+  context.subscriptions.push(
+    vscode.lm.registerTool<{ message: string }>('mcpHostTest_echo', {
+      invoke: async (options) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(`Echo: ${options.input.message}`)]),
+    }),
+  );
   const port = Number(process.env.MCPHOST_TEST_CONTROL_PORT);
   if (!port) return;
   server = createServer((req, res) => {

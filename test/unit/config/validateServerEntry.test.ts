@@ -23,6 +23,18 @@ describe('validateServerEntry', () => {
     assert.equal(result.definition.restart.maxRestarts, 5);
   });
 
+  it('starts a server whose entry has no autoStart as mcpHost.autoStart says, and an entry\'s own autoStart wins', () => {
+    const start = (raw: Record<string, unknown>, autoStartDefault?: 'startup' | 'onDemand') => {
+      const result = validateServerEntry({ id: 'srv', scope: 'user', raw: { command: 'node', ...raw }, autoStartDefault });
+      assert.ok(result.ok);
+      return result.definition.autoStart;
+    };
+    assert.deepEqual(
+      [start({}, 'onDemand'), start({}, 'startup'), start({}), start({ autoStart: true }, 'onDemand'), start({ autoStart: 'startup' }, 'onDemand'), start({ autoStart: false }, 'onDemand'), start({ autoStart: 'onDemand' }, 'startup')],
+      ['onDemand', 'startup', 'startup', 'startup', 'startup', 'never', 'onDemand'],
+    );
+  });
+
   it('takes dev mode for stdio servers, with the default debounce, and says what is wrong with it', () => {
     const result = check({ command: 'node', args: ['dist/index.js'], dev: { watch: ['src/**/*.ts'] } });
     assert.ok(result.ok);
