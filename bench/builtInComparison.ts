@@ -9,7 +9,7 @@
 // - a 10 MB tool result, the same way;
 // - window open with 20 servers configured: the extension host's CPU over the first 20 s and its
 //   memory once all 20 run.
-//   node out/bench/builtInComparison.js [reps=7] [calls=1000] [only=starts,calls,big,open]
+//   node out/bench/builtInComparison.js [reps=7] [calls=1000] [openReps=3] [only=starts,calls,big,open]
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { EditorSession, OUT, REPO } from '../test/editor/harness/editorSession';
@@ -18,6 +18,7 @@ import { startHttpFixture } from '../test/unit/support/fixtures';
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`${name}=`))?.split('=')[1] ?? fallback);
 const reps = arg('reps', 7);
 const calls = arg('calls', 1000);
+const openReps = arg('openReps', 3);
 const OPEN_SECONDS = 20;
 const only = process.argv.find((a) => a.startsWith('only='))?.slice(5).split(',');
 /** Whether a section of the comparison runs (all of them unless only= names some). */
@@ -64,12 +65,12 @@ async function pageHeapUsed(editor: EditorSession): Promise<number> {
 /** The built-in's id for a server of the first folder's .vscode/mcp.json. */
 const builtInId = (name: string) => `mcp.config.ws0.${name}`;
 
-async function openEditor(builtIn: Record<string, unknown>, host: Record<string, unknown>): Promise<EditorSession> {
+async function openEditor(builtIn: Record<string, unknown>, host: Record<string, unknown>, settings: Record<string, unknown> = {}): Promise<EditorSession> {
   const autoApproved = Object.fromEntries(Object.entries(host).map(([id, s]) => [id, { ...(s as object), autoApprove: ['*'] }]));
   return EditorSession.start(
     { folders: ['ws'], settings: {}, files: { 'ws/.vscode/mcp.json': JSON.stringify({ servers: builtIn }) } },
     // Neither host asks before a tool runs: MCP Host's autoApprove, the built-in's global auto-approval.
-    { trusted: true, userSettings: { 'chat.disableAIFeatures': false, 'chat.tools.global.autoApprove': true, 'chat.tools.global.autoApprove.optIn': true, 'mcpHost.servers': autoApproved } },
+    { trusted: true, userSettings: { 'chat.disableAIFeatures': false, 'chat.tools.global.autoApprove': true, 'chat.tools.global.autoApprove.optIn': true, 'mcpHost.servers': autoApproved, ...settings } },
   );
 }
 
@@ -179,11 +180,11 @@ async function sideBySide(): Promise<void> {
   }
 }
 
-/** Window open with 20 servers configured in one host (none in the other): extension-host CPU and memory. */
+/** Window open with 20 servers configured in one host (none in the other): extension-host CPU and memory, interleaved, medians. */
 async function windowOpen(): Promise<void> {
   const twenty = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`s${i}`, legacyStdio(`s${i}`)]));
-  const measure = async (builtIn: Record<string, unknown>, host: Record<string, unknown>) => {
-    const editor = await openEditor(builtIn, host);
+  const measure = async (builtIn: Record<string, unknown>, host: Record<string, unknown>, settings: Record<string, unknown> = {}) => {
+    const editor = await openEditor(builtIn, host, settings);
     try {
       const { pid } = await editor.control<Activation>('activation');
       const start = usage(pid);
@@ -200,14 +201,26 @@ async function windowOpen(): Promise<void> {
       await editor.stop();
     }
   };
-  const onDemand = Object.fromEntries(Object.entries(twenty).map(([id, s]) => [id, { ...s, autoStart: 'onDemand' }]));
-  const ours = await measure({}, twenty);
-  const oursOnDemand = await measure({}, onDemand);
-  const theirs = await measure(twenty, {});
-  row(`window open, 20 servers configured (MCP Host starts them with the window): extension-host CPU in the first ${OPEN_SECONDS} s`, ours.openCpuMs, theirs.openCpuMs);
-  row(`window open, 20 servers configured with "autoStart": "onDemand": extension-host CPU in the first ${OPEN_SECONDS} s`, oursOnDemand.openCpuMs, theirs.openCpuMs);
-  row('20 servers running: extension-host memory (RSS)', ours.runningRssMb, theirs.runningRssMb, 'MB');
-  row('20 servers running: JavaScript heap in use after a collection, extension host + workbench page', ours.heapMb, theirs.heapMb, 'MB');
+  type Figures = Awaited<ReturnType<typeof measure>>;
+  const ours: Figures[] = [];
+  const oursOnDemand: Figures[] = [];
+  const theirs: Figures[] = [];
+  const variants = [
+    async () => ours.push(await measure({}, twenty)),
+    async () => oursOnDemand.push(await measure({}, twenty, { 'mcpHost.autoStart': 'onDemand' })),
+    async () => theirs.push(await measure(twenty, {})),
+  ];
+  for (let rep = 0; rep < openReps; rep++) {
+    // Each round starts with another variant, so a drift on the machine does not favour one.
+    for (let i = 0; i < variants.length; i++) await variants[(rep + i) % variants.length]();
+    progress(`window open, round ${rep + 1} of ${openReps}: CPU ${ours[rep].openCpuMs} / ${oursOnDemand[rep].openCpuMs} (onDemand) / ${theirs[rep].openCpuMs} ms (built-in)`);
+  }
+  const of = (figures: Figures[], key: keyof Figures) => median(figures.map((f) => f[key]));
+  const times = `median of ${openReps}`;
+  row(`window open, 20 servers configured (MCP Host starts them with the window): extension-host CPU in the first ${OPEN_SECONDS} s, ${times}`, of(ours, 'openCpuMs'), of(theirs, 'openCpuMs'));
+  row(`window open, 20 servers configured, "mcpHost.autoStart": "onDemand": extension-host CPU in the first ${OPEN_SECONDS} s, ${times}`, of(oursOnDemand, 'openCpuMs'), of(theirs, 'openCpuMs'));
+  row(`20 servers running: extension-host memory (RSS), ${times}`, of(ours, 'runningRssMb'), of(theirs, 'runningRssMb'), 'MB');
+  row(`20 servers running: JavaScript heap in use after a collection, extension host + workbench page, ${times}`, of(ours, 'heapMb'), of(theirs, 'heapMb'), 'MB');
 }
 
 async function main(): Promise<void> {
