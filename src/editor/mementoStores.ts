@@ -5,13 +5,16 @@ import type { ConsentRecord, ConsentStore } from '../core/host/ports';
 import type { ApprovalStore, ApprovedToolShape } from '../core/tools/toolApprovals';
 import type { SwitchedOff, SwitchStore } from '../core/tools/modelToolSwitches';
 import type { StoredTask, TaskStore } from '../core/tasks/taskTracker';
+import type { StoredToolList, ToolListStore } from '../core/host/lastToolLists';
 
 const ERA_PINS = 'mcpHost.eraPins';
 const CONSENT = 'mcpHost.startConsent';
 const APPROVALS = 'mcpHost.toolApprovals';
 const MODEL_SWITCHES = 'mcpHost.modelToolSwitches';
 const TASKS = 'mcpHost.unfinishedTasks';
+const LAST_TOOL_LISTS = 'mcpHost.lastToolLists';
 const MAX_PINS = 200;
+const MAX_TOOL_LISTS = 100;
 
 /** A record of values under one memento key, kept at most `limit` entries (oldest dropped). */
 class MementoRecord<T> {
@@ -43,6 +46,13 @@ class MementoRecord<T> {
 export class MementoEraPinStore extends MementoRecord<PriorDiscovery> implements EraPinStore {
   constructor(memento: Memento) {
     super(memento, ERA_PINS, MAX_PINS);
+  }
+}
+
+/** Each server's tools of its last run, in global state (the newest 100 servers). */
+export class MementoToolListStore extends MementoRecord<StoredToolList> implements ToolListStore {
+  constructor(memento: Memento) {
+    super(memento, LAST_TOOL_LISTS, MAX_TOOL_LISTS);
   }
 }
 

@@ -20,10 +20,16 @@ export function refOf(target: ServerItemTarget): ServerItemRef | undefined {
 
 type Kind = 'tools' | 'prompts';
 
-/** Starts the servers that start on demand (their tools and prompts are not known before), with progress. */
-export async function startWhenNeeded(host: McpHost, signal?: AbortSignal): Promise<void> {
-  if (!host.servers().some((s) => s.startsWhenNeeded)) return;
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Starting MCP servers that start when needed…') }, () => host.startOnDemand(undefined, signal));
+/**
+ * Starts the servers that start on demand, with progress: all of them, or with `unknownOnly` those
+ * whose tools are not known from their last run (calling a known one starts its server then).
+ */
+export async function startWhenNeeded(host: McpHost, signal?: AbortSignal, unknownOnly = false): Promise<void> {
+  const waiting = host.servers().filter((s) => s.startsWhenNeeded && !(unknownOnly && s.toolsFromLastRun));
+  if (waiting.length === 0) return;
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Starting MCP servers that start when needed…') }, () =>
+    host.startOnDemand(waiting.map((s) => s.id), signal),
+  );
 }
 
 /** A quick pick over the tools (or prompts) of every running server. */

@@ -127,7 +127,9 @@ export function describeServer(server: ServerSnapshot): string {
   // A failure says why right in the row; the tooltip and the notification carry the rest.
   if ((server.status === 'error' || server.status === 'restarting') && server.reason) return `${server.status}: ${server.reason}`;
   if (server.status === 'needs-sign-in') return vscode.l10n.t('needs sign-in');
-  if (server.startsWhenNeeded) return vscode.l10n.t('starts when needed');
+  if (server.startsWhenNeeded) {
+    return server.toolsFromLastRun ? vscode.l10n.t('starts when needed · {0} from its last run', plural(server.tools.length, 'tool')) : vscode.l10n.t('starts when needed');
+  }
   if (server.status !== 'running') return server.status;
   const parts = [
     server.status,

@@ -1,3 +1,4 @@
+import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerDefinition, ServerSettingsEntry } from '../config/serverDefinition';
 import type { RunField } from '../config/whatRunsSummary';
 import type { ServerConnection } from '../connection/serverConnection';
@@ -14,6 +15,8 @@ export interface HostEntry {
   runFields?: RunField[];
   target: string;
   connection?: ServerConnection;
+  /** Under which the tools of the connection's runs are kept (what it runs, whenever it starts). */
+  toolListKey?: string;
   connectionListener?: Disposable;
   /** Why there is no connection (invalid, untrusted, disabled, declined, unresolvable). */
   placeholder?: { status: ServerStatus; reason: string };
@@ -28,9 +31,13 @@ export function startsWhenNeeded(entry: HostEntry): boolean {
   return entry.definition?.autoStart === 'onDemand' && !entry.configError && status === 'stopped';
 }
 
-/** What the views see of a server: its connection's state, or why it has none. */
-export function entrySnapshot(entry: HostEntry): ServerSnapshot {
-  const onDemand = startsWhenNeeded(entry) ? { startsWhenNeeded: true } : {};
+/**
+ * What the views see of a server: its connection's state, or why it has none. A server that starts
+ * when needed shows `lastTools`, the tools of its last run, until it starts.
+ */
+export function entrySnapshot(entry: HostEntry, lastTools?: readonly Tool[]): ServerSnapshot {
+  const waiting = startsWhenNeeded(entry);
+  const onDemand = waiting ? { startsWhenNeeded: true, ...(lastTools ? { tools: lastTools, toolsFromLastRun: true } : {}) } : {};
   if (entry.connection) return { ...entry.connection.snapshot(), configError: entry.configError, ...onDemand };
   return {
     id: entry.id,

@@ -5,6 +5,7 @@ import { ServerConfigError, validateServerEntry } from '../config/validateServer
 import { displayContext, resolveDefinition } from '../config/variableResolver';
 import { connectionDeps, resolveKeepingSecrets } from './serverConnectionSetup';
 import { entrySnapshot, startsWhenNeeded, type HostEntry } from './hostEntry';
+import type { LastToolLists } from './lastToolLists';
 import type { EraPinStore } from '../connection/eraPins';
 import type { ExecutableResolver } from '../connection/executableResolver';
 import { ServerConnection } from '../connection/serverConnection';
@@ -41,6 +42,8 @@ export interface McpHostOptions {
   readonly apps?: () => boolean;
   /** Follows tasks (the MCP Tasks view); a tracker that keeps nothing across windows without it. */
   readonly tasks?: TaskTracker;
+  /** Keeps each server's tools for its next window, where it may start only when needed. */
+  readonly lastToolLists?: LastToolLists;
 }
 
 /** The set of servers: applies settings, gates workspace servers on trust and consent, routes requests. */
@@ -72,12 +75,17 @@ export class McpHost implements Disposable {
   }
 
   servers(): ServerSnapshot[] {
-    return [...this.entries.values()].map((entry) => entrySnapshot(entry));
+    return [...this.entries.values()].map((entry) => this.snapshotOf(entry));
   }
 
   server(id: string): ServerSnapshot | undefined {
     const entry = this.entries.get(id);
-    return entry && entrySnapshot(entry);
+    return entry && this.snapshotOf(entry);
+  }
+
+  private snapshotOf(entry: HostEntry): ServerSnapshot {
+    const known = entry.connection && entry.toolListKey && startsWhenNeeded(entry) ? this.options.lastToolLists?.toolsOf(entry.id, entry.toolListKey) : undefined;
+    return entrySnapshot(entry, known);
   }
 
   /** Applies `mcpHost.servers`: only changed definitions restart; removed ones stop; errors touch nothing else. */
@@ -374,6 +382,9 @@ export class McpHost implements Disposable {
     }
     // Policies only change how the host treats the server's requests: editing them must not restart it.
     const hash = definitionHash(whatRuns(resolved));
+    // The tools of a run do not depend on when it started: a server moved to onDemand keeps them.
+    const { autoStart: _when, ...runs } = whatRuns(resolved);
+    const toolListKey = definitionHash(runs);
     if (entry.connection?.hash === hash) return;
     if (entry.connection) env.hostLog.info(`Definition of "${def.id}" changed; restarting it.`);
     await this.dropConnection(entry);
@@ -398,8 +409,12 @@ export class McpHost implements Disposable {
       }),
     );
     entry.connection = connection;
+    entry.toolListKey = toolListKey;
     entry.placeholder = undefined;
-    entry.connectionListener = connection.onDidChange(() => this.changed.fire());
+    entry.connectionListener = connection.onDidChange((snapshot) => {
+      if (snapshot.status === 'running') this.options.lastToolLists?.remember(def.id, toolListKey, snapshot.tools);
+      this.changed.fire();
+    });
     this.changed.fire();
     if (autoStart) void connection.start();
   }

@@ -57,8 +57,8 @@ const OUTPUT_SCHEMA_FAILURE = /Structured content does not match the tool's outp
  * allowed it), call it with progress and cancellation, and sort the outcome into the kinds the
  * user sees differently.
  */
-/** The part of the host a tool call needs: find the server's tools, and call one. */
-export type ToolHost = Pick<McpHost, 'server' | 'callTool'>;
+/** The part of the host a tool call needs: find the server's tools, call one, and start a server that starts when needed. */
+export type ToolHost = Pick<McpHost, 'server' | 'callTool'> & Partial<Pick<McpHost, 'startOnDemand'>>;
 
 export class ToolInvoker {
   private watcher?: ToolCallWatcher;
@@ -76,15 +76,14 @@ export class ToolInvoker {
     return this.locate(serverId, toolName).tool;
   }
 
-  private locate(serverId: string, toolName: string): { tool: Tool; target: string } {
-    const server = this.host.server(serverId);
+  private locate(serverId: string, toolName: string, server = this.host.server(serverId)): { tool: Tool; target: string } {
     if (!server) throw new Error(`There is no MCP server "${serverId}" in the settings.`);
     const tool = server.tools.find((t) => t.name === toolName);
     if (!tool) {
       throw new Error(
         server.status === 'running'
           ? `MCP server "${serverId}" has no tool "${toolName}" (it offers ${server.tools.map((t) => t.name).join(', ') || 'no tools'}).`
-          : `MCP server "${serverId}" is ${server.status}; start it to use its tool "${toolName}".`,
+          : `MCP server "${serverId}" is ${server.status}${server.reason ? ` (${server.reason})` : ''}; start it to use its tool "${toolName}".`,
       );
     }
     return { tool, target: server.target };
@@ -97,7 +96,13 @@ export class ToolInvoker {
 
   /** Finds the tool and confirms the call unless the user allowed it; a denial is an invocation. */
   async authorize(serverId: string, toolName: string, args: Record<string, unknown>, options: InvokeOptions): Promise<Tool | ToolInvocation> {
-    const { tool, target } = this.locate(serverId, toolName);
+    let server = this.host.server(serverId);
+    // A server that starts when needed starts now: the call is confirmed against its current tool, not its last run's.
+    if (server?.startsWhenNeeded && this.host.startOnDemand) {
+      await this.host.startOnDemand([serverId], options.signal);
+      server = this.host.server(serverId);
+    }
+    const { tool, target } = this.locate(serverId, toolName, server);
     if (options.origin === 'model' && !offeredToModel(tool)) {
       throw new Error(`The tool "${toolName}" of MCP server "${serverId}" is for its app only (its _meta.ui.visibility leaves out "model"); models cannot call it.`);
     }

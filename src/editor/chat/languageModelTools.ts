@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { withCancellation } from '../cancellation';
 import { offeredToModel } from '../../core/apps/appToolMeta';
+import type { ServerSnapshot } from '../../core/connection/serverSnapshot';
 import type { McpHost } from '../../core/host/mcpHost';
 import type { ToolInvoker } from '../../core/tools/toolInvoker';
 import { resultText } from '../../core/tools/toolResults';
@@ -23,8 +24,11 @@ export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker):
   return [
     vscode.lm.registerTool<ListInput>('mcpHost_listTools', {
       invoke: async (options, token) => {
-        await withCancellation(token, (signal) => host.startOnDemand(options.input.server ? [options.input.server] : undefined, signal));
-        const servers = host.servers().filter((s) => s.status === 'running' && (!options.input.server || s.id === options.input.server));
+        const asked = (s: ServerSnapshot) => !options.input.server || s.id === options.input.server;
+        // Servers that start when needed start now unless their tools are known from their last run (a call starts those).
+        const unknown = host.servers().filter((s) => asked(s) && s.startsWhenNeeded && !s.toolsFromLastRun).map((s) => s.id);
+        if (unknown.length > 0) await withCancellation(token, (signal) => host.startOnDemand(unknown, signal));
+        const servers = host.servers().filter((s) => (s.status === 'running' || s.toolsFromLastRun) && asked(s));
         if (options.input.server && servers.length === 0) {
           throw new Error(`No running MCP server "${options.input.server}". Running: ${host.servers().filter((s) => s.status === 'running').map((s) => s.id).join(', ') || 'none'}.`);
         }

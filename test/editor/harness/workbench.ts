@@ -149,8 +149,10 @@ export class Workbench {
 
   /** Opens the Chat view with its keyboard shortcut (Ctrl+Alt+I). */
   async openChat(): Promise<void> {
-    await this.page.keyboard.press('Control+Alt+KeyI');
-    await this.page.locator('.interactive-input-part .monaco-editor').first().waitFor({ timeout: 30_000 });
+    const input = this.page.locator('.interactive-input-part .monaco-editor').first();
+    // A reloaded window may have it open already, and the shortcut would close it.
+    if (!(await input.isVisible())) await this.page.keyboard.press('Control+Alt+KeyI');
+    await input.waitFor({ timeout: 30_000 });
   }
 
   /** Types a request into the chat input and sends it. */

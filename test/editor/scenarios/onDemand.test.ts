@@ -1,6 +1,8 @@
 // Servers that start when needed in a real VS Code ("mcpHost.autoStart": "onDemand" for entries
 // that do not say): not started with the window (the view says it starts when needed), started by
-// the first @mcp request, which waits for its tools; an entry's own "autoStart" still wins.
+// the first @mcp request, which waits for its tools; an entry's own "autoStart" still wins. In
+// the next window its tools are known from that run: shown and offered without starting it, and
+// the model's call starts it.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { closeEverythingAfterEach } from '../harness/scenarioEditor';
@@ -18,7 +20,7 @@ describe('A server that starts when needed, in a real VS Code', function () {
 
   before(async () => {
     const fixture = (name: string) => ({ command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--name', name] });
-    const servers = { lazy: fixture('lazy'), eager: { ...fixture('eager'), autoStart: 'startup' } };
+    const servers = { lazy: { ...fixture('lazy'), autoApprove: ['echo'] }, eager: { ...fixture('eager'), autoStart: 'startup' } };
     editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, { trusted: true, userSettings: { 'mcpHost.servers': servers, 'mcpHost.autoStart': 'onDemand', 'chat.disableAIFeatures': false } });
     await editor.workbench.openMcpView();
   });
@@ -39,6 +41,31 @@ describe('A server that starts when needed, in a real VS Code', function () {
     await editor.workbench.lastChatResponse(/Model saw: [\s\S]*what can you do\?/, 90_000);
     const [seen] = (await editor.control<RecordedRequest[]>('modelRequests')).slice(seenBefore);
     assert.ok(seen.tools.includes('lazy_echo'), `the model was offered the started server's tools: ${seen.tools.join(', ')}`);
+    await editor.workbench.waitForServerDescription('lazy', /^running · \d+ tools/, 10_000);
+  });
+
+  it('after a reload, shows the tools of its last run without starting it; @mcp offers them and the model\'s call starts it', async () => {
+    const page = editor.workbench.page;
+    await editor.workbench.runCommand('Developer: Reload Window');
+    await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+    await editor.workbench.openMcpView();
+    const description = await editor.workbench.waitForServerDescription('lazy', /^starts when needed · \d+ tools from its last run$/, 30_000);
+    const waiting = (await editor.control<McpServerInfo[]>('listServers')).find((s) => s.id === 'lazy')!;
+    assert.deepEqual([waiting.status, waiting.pid], ['stopped', undefined], description);
+    // Its tools are there to look at (and to switch off for models) before it runs.
+    await editor.workbench.serverRow('lazy').locator('.monaco-tl-twistie').click();
+    await editor.workbench.serversPane().locator('.monaco-list-row', { hasText: /^Tools \(\d+\)/ }).first().waitFor({ timeout: 10_000 });
+    await editor.workbench.screenshot('103-tools-from-last-run');
+    // Another agent lists them through the language-model tool, and the server still waits.
+    const listed = JSON.parse(await editor.control<string>('invokeLmTool', { name: 'mcpHost_listTools', input: { server: 'lazy' } })) as { tool: string }[];
+    assert.ok(listed.some((t) => t.tool === 'echo'), JSON.stringify(listed));
+    assert.equal((await editor.control<McpServerInfo[]>('listServers')).find((s) => s.id === 'lazy')!.status, 'stopped');
+    await editor.workbench.openChat();
+    const seenBefore = (await editor.control<RecordedRequest[]>('modelRequests')).length;
+    await editor.workbench.sendChat('@mcp use lazy_echo {"text":"known before it started"}');
+    await editor.workbench.lastChatResponse(/Tool results: known before it started/, 90_000);
+    const [seen] = (await editor.control<RecordedRequest[]>('modelRequests')).slice(seenBefore);
+    assert.ok(seen.tools.includes('lazy_echo'), `offered from its last run: ${seen.tools.join(', ')}`);
     await editor.workbench.waitForServerDescription('lazy', /^running · \d+ tools/, 10_000);
   });
 });

@@ -2,6 +2,10 @@ import * as assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isAlive } from '../../../src/core/connection/processTree';
+import { toolCatalogue } from '../../../src/core/chat/modelToolOffer';
+import { LastToolLists, type StoredToolList } from '../../../src/core/host/lastToolLists';
+import { MemoryApprovalStore, ToolApprovals } from '../../../src/core/tools/toolApprovals';
+import { ToolInvoker } from '../../../src/core/tools/toolInvoker';
 import { fixture, RecordingLog, waitFor } from '../support/fixtures';
 import { app, entries, harness, hosts, legacy, lib, modern, node, running, uri, workspace } from '../support/hostHarness';
 
@@ -248,6 +252,36 @@ describe('McpHost', () => {
     assert.equal(host.server('lazy')!.startsWhenNeeded, true, 'stopped again, it starts at its next use');
     await host.startOnDemand(['lazy']);
     assert.equal(host.server('lazy')!.status, 'running');
+  });
+
+  it('shows an "onDemand" server\'s tools of its last run in the next window and starts it when one is called', async () => {
+    const stored = new Map<string, StoredToolList>();
+    const store = { get: (id: string) => stored.get(id), set: (id: string, value: StoredToolList) => void stored.set(id, value) };
+    const lazy = legacy({ autoStart: 'onDemand' });
+    // First window: the server starts with the window (before the user moved it to onDemand); its tools are kept.
+    const first = harness({ lastToolLists: new LastToolLists(store) });
+    hosts.push(first.host);
+    await first.host.applySettings(entries({ lazy: legacy() }));
+    const names = (await running(first.host, 'lazy')).tools.map((t) => t.name);
+    await first.host.dispose();
+    // Next window, the same server now onDemand: stopped, its tools known, offered to models.
+    const next = harness({ lastToolLists: new LastToolLists(store) });
+    hosts.push(next.host);
+    await next.host.applySettings(entries({ lazy }));
+    const waiting = next.host.server('lazy')!;
+    assert.deepEqual([waiting.status, waiting.startsWhenNeeded, waiting.toolsFromLastRun, waiting.pid], ['stopped', true, true, undefined]);
+    assert.deepEqual(waiting.tools.map((t) => t.name), names);
+    assert.ok(toolCatalogue(next.host.servers(), () => true).some((e) => e.serverId === 'lazy' && e.toolName === 'echo'));
+    // A model's call starts it and runs against the started server's own tool.
+    const approvals = new ToolApprovals({ session: new MemoryApprovalStore(), workspace: new MemoryApprovalStore(), always: new MemoryApprovalStore() }, () => ({ autoApprove: ['*'], trusted: false }));
+    const invoker = new ToolInvoker(next.host, approvals, { confirm: async () => 'deny' });
+    const done = await invoker.invoke('lazy', 'echo', { text: 'known before it ran' }, { origin: 'model' });
+    assert.equal(done.outcome, 'ok', done.error);
+    assert.equal((done.result!.content[0] as { text: string }).text, 'known before it ran');
+    assert.deepEqual([next.host.server('lazy')!.status, next.host.server('lazy')!.toolsFromLastRun], ['running', undefined]);
+    // Another definition is another server: nothing is known of it.
+    await next.host.applySettings(entries({ lazy: legacy({ autoStart: 'onDemand', env: { OTHER: '1' } }) }));
+    assert.deepEqual([next.host.server('lazy')!.startsWhenNeeded, next.host.server('lazy')!.toolsFromLastRun, next.host.server('lazy')!.tools.length], [true, undefined, 0]);
   });
 
   it('fails a call to an unknown server or a stopped one with a clear message', async () => {
