@@ -121,7 +121,7 @@ async function converse(
   // Servers whose tools are known from their last run start when the model calls one of them.
   if (host.servers().some((s) => s.startsWhenNeeded && !s.toolsFromLastRun)) {
     stream.progress(vscode.l10n.t('Starting MCP servers that start when needed…'));
-    await startWhenNeeded(host, signal, true);
+    await startWhenNeeded(host, { signal, unknownOnly: true });
   }
   const offer = offerForModel(host, invoker);
   if (offer.searching) stream.markdown(vscode.l10n.t('*{0} MCP tools are on, more than the {1} a request takes: the model searches them.*\n\n', offer.catalogue.length, offer.maxTools));

@@ -3,7 +3,7 @@ import { withCancellableProgress } from '../cancellation';
 import { hasNoParameters } from '../../core/forms/schemaForm';
 import type { McpHost } from '../../core/host/mcpHost';
 import type { ToolInvocation, ToolInvoker } from '../../core/tools/toolInvoker';
-import { pickServerItem, refOf, type ServerItemRef, type ServerItemTarget } from '../serverItemPicker';
+import { pickServerItem, refOf, startWhenNeeded, type ServerItemRef, type ServerItemTarget } from '../serverItemPicker';
 import { askToolArguments } from './toolFormPanel';
 import { annotationBadges, toolLabel } from './toolLabels';
 import { showToolResult, type ResourceOpener } from './toolResultPanel';
@@ -32,6 +32,8 @@ export function registerToolCommands(deps: ToolCommandDeps): vscode.Disposable[]
 async function runTool(deps: ToolCommandDeps, target: ServerItemTarget): Promise<ToolInvocation | undefined> {
   const chosen = refOf(target) ?? (await pickTool(deps.host));
   if (!chosen) return undefined;
+  // A server that starts when needed starts before its form: the form follows its current tool.
+  await startWhenNeeded(deps.host, { ids: [chosen.serverId] });
   const tool = deps.invoker.findTool(chosen.serverId, chosen.name);
   const withForm = !hasNoParameters(tool.inputSchema);
   let again: { values: Record<string, unknown>; notice: string } | undefined;

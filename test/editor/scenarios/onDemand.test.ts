@@ -68,4 +68,23 @@ describe('A server that starts when needed, in a real VS Code', function () {
     assert.ok(seen.tools.includes('lazy_echo'), `offered from its last run: ${seen.tools.join(', ')}`);
     await editor.workbench.waitForServerDescription('lazy', /^running · \d+ tools/, 10_000);
   });
+
+  it('lists the tools of its last run in Run Tool without starting it, and starts it before the form of the one picked', async () => {
+    const page = editor.workbench.page;
+    await editor.workbench.runCommand('Developer: Reload Window');
+    await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+    await editor.workbench.openMcpView();
+    await editor.workbench.waitForServerDescription('lazy', /^starts when needed · \d+ tools from its last run$/, 30_000);
+    await editor.workbench.runCommand('MCP Host: Run Tool…');
+    await page.locator('.quick-input-widget input').fill('echo');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'lazy' }).first().waitFor({ timeout: 10_000 });
+    assert.equal((await editor.control<McpServerInfo[]>('listServers')).find((s) => s.id === 'lazy')!.status, 'stopped', 'listing its tools started nothing');
+    await editor.workbench.pick('echo', 'lazy');
+    const form = await editor.workbench.webview('#field_text');
+    assert.equal((await editor.control<McpServerInfo[]>('listServers')).find((s) => s.id === 'lazy')!.status, 'running', 'started before its form');
+    await form.locator('#field_text input').fill('picked from its last run');
+    await form.locator('#submit').click();
+    const result = await editor.workbench.webview('#outcome');
+    await result.locator('#items', { hasText: 'picked from its last run' }).waitFor({ timeout: 30_000 });
+  });
 });
