@@ -147,6 +147,12 @@ export class Workbench {
     await row.filter({ visible: true }).first().click();
   }
 
+  /** "Developer: Reload Window", as a user runs it, until the reloaded workbench is there. */
+  async reloadWindow(): Promise<void> {
+    await this.runCommand('Developer: Reload Window');
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+  }
+
   /** Opens the Chat view with its keyboard shortcut (Ctrl+Alt+I). */
   async openChat(): Promise<void> {
     const input = this.page.locator('.interactive-input-part .monaco-editor').first();

@@ -26,6 +26,14 @@ describe('A server that starts when needed, in a real VS Code', function () {
   });
 
   closeEverythingAfterEach(() => editor);
+
+  /** A reloaded window, where lazy waits with the tools of its last run; the row's text. */
+  async function reloadUntilLazyWaits(): Promise<string> {
+    await editor.workbench.reloadWindow();
+    await editor.workbench.openMcpView();
+    return editor.workbench.waitForServerDescription('lazy', /^starts when needed · \d+ tools from its last run$/, 30_000);
+  }
+
   after(async () => editor?.stop());
 
   it('shows "starts when needed" without starting it, and the first @mcp request starts it and offers its tools', async () => {
@@ -45,11 +53,7 @@ describe('A server that starts when needed, in a real VS Code', function () {
   });
 
   it('after a reload, shows the tools of its last run without starting it; @mcp offers them and the model\'s call starts it', async () => {
-    const page = editor.workbench.page;
-    await editor.workbench.runCommand('Developer: Reload Window');
-    await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
-    await editor.workbench.openMcpView();
-    const description = await editor.workbench.waitForServerDescription('lazy', /^starts when needed · \d+ tools from its last run$/, 30_000);
+    const description = await reloadUntilLazyWaits();
     const waiting = (await editor.control<McpServerInfo[]>('listServers')).find((s) => s.id === 'lazy')!;
     assert.deepEqual([waiting.status, waiting.pid], ['stopped', undefined], description);
     // Its tools are there to look at (and to switch off for models) before it runs.
@@ -71,10 +75,7 @@ describe('A server that starts when needed, in a real VS Code', function () {
 
   it('lists the tools of its last run in Run Tool without starting it, and starts it before the form of the one picked', async () => {
     const page = editor.workbench.page;
-    await editor.workbench.runCommand('Developer: Reload Window');
-    await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
-    await editor.workbench.openMcpView();
-    await editor.workbench.waitForServerDescription('lazy', /^starts when needed · \d+ tools from its last run$/, 30_000);
+    await reloadUntilLazyWaits();
     await editor.workbench.runCommand('MCP Host: Run Tool…');
     await page.locator('.quick-input-widget input').fill('echo');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'lazy' }).first().waitFor({ timeout: 10_000 });

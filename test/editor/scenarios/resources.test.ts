@@ -192,9 +192,8 @@ describe('Resources in a real VS Code', function () {
     await quickInput().fill('fixture://readme');
     await editor().workbench.pick('fixture://readme', 'kit');
     await editorShowing('README of fixture-legacy').waitFor();
-    await editor().workbench.runCommand('Developer: Reload Window');
+    await editor().workbench.reloadWindow();
     // The reloaded window restores the editor before the servers run; it waits, then shows the text.
-    await page().locator('.monaco-workbench').waitFor({ timeout: 90_000 });
     await page().locator('.tab', { hasText: 'readme.txt' }).waitFor({ timeout: 60_000 });
     await editorShowing('README of fixture-legacy').waitFor({ timeout: 90_000 });
     assert.equal(await page().getByText('The editor could not be opened').count(), 0);
