@@ -3,18 +3,24 @@ import type { McpHost } from '../core/host/mcpHost';
 
 /** A tree over the host's servers that redraws whenever a server or its lists change. */
 export abstract class HostTreeProvider<Node> implements vscode.TreeDataProvider<Node>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<Node | undefined>();
+  private readonly changed = new vscode.EventEmitter<Node | Node[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscription: { dispose(): void };
 
   constructor(protected readonly host: McpHost) {
     // list_changed refreshes a server's lists, which fires this too.
-    this.subscription = host.onDidChangeServers(() => this.changed.fire(undefined));
+    this.subscription = host.onDidChangeServers(() => this.hostChanged());
   }
 
-  /** Redraws the whole tree. */
-  protected refresh(): void {
-    this.changed.fire(undefined);
+  /** A server or its lists changed: redraws the whole tree, unless the tree knows which rows changed. */
+  protected hostChanged(): void {
+    this.refresh();
+  }
+
+  /** Redraws these rows (each with its children), or the whole tree. */
+  protected refresh(rows?: Node[]): void {
+    if (rows?.length === 0) return;
+    this.changed.fire(rows);
   }
 
   abstract getChildren(node?: Node): Node[] | Promise<Node[]>;

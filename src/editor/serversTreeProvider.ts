@@ -7,11 +7,13 @@ import type { McpHost } from '../core/host/mcpHost';
 import type { ModelToolSwitches } from '../core/tools/modelToolSwitches';
 import type { BuiltInServer, OtherHostFiles } from './otherHostFiles';
 import { HostTreeProvider } from './hostTreeProvider';
+import { EMPTY_TREE, rowsToRedraw, type DrawnRow, type DrawnTree } from '../core/view/rowRedraws';
 
+/** A row of the view. Rows keep their object from one drawing to the next (VS Code knows them by it); `key` is the row's id. */
 type Node =
-  | { kind: 'server'; server: ServerSnapshot }
-  | { kind: 'group'; server: ServerSnapshot; group: 'tools' | 'prompts' }
-  | { kind: 'item'; server: ServerSnapshot; name: string; title?: string; description?: string; group: 'tools' | 'prompts'; app?: 'app' | 'app only' };
+  | { key: string; kind: 'server'; server: ServerSnapshot }
+  | { key: string; kind: 'group'; server: ServerSnapshot; group: 'tools' | 'prompts' }
+  | { key: string; kind: 'item'; server: ServerSnapshot; name: string; title: string | undefined; description: string | undefined; group: 'tools' | 'prompts'; app: 'app' | 'app only' | undefined };
 
 const STATUS_ICONS: Record<ServerStatus, [string, string?]> = {
   running: ['pass-filled', 'testing.iconPassed'],
@@ -35,6 +37,12 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
 
   private readonly builtInChanged: { dispose(): void };
 
+  /** The tree as last handed to VS Code, and its rows by key. */
+  private drawn: DrawnTree = EMPTY_TREE;
+  private nodes = new Map<string, Node>();
+  /** Rows whose children VS Code has asked for: only those are drawn below (it holds no others). */
+  private readonly opened = new Set<string>();
+
   constructor(
     host: McpHost,
     private readonly switches: ModelToolSwitches,
@@ -42,8 +50,22 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
     private readonly builtIn?: Pick<OtherHostFiles, 'sameAs' | 'onDidChange'>,
   ) {
     super(host);
-    this.switchesChanged = switches.onDidChange(() => this.refresh());
-    this.builtInChanged = builtIn?.onDidChange(() => this.refresh()) ?? { dispose() {} };
+    this.switchesChanged = switches.onDidChange(() => this.hostChanged());
+    this.builtInChanged = builtIn?.onDidChange(() => this.hostChanged()) ?? { dispose() {} };
+    this.draw();
+  }
+
+  /**
+   * Redraws only the rows whose look or children changed. VS Code forgets every row of a tree
+   * that is redrawn whole until it has fetched it again, and drops a check box click on a row it
+   * does not know: one server's change must not cost a click on another's tools.
+   */
+  protected override hostChanged(): void {
+    const before = this.drawn;
+    this.draw();
+    const redraw = rowsToRedraw(before, this.drawn);
+    if (redraw === 'all') this.refresh();
+    else this.refresh(redraw.map((key) => this.nodes.get(key)!));
   }
 
   /** Applies the user's clicks on the check boxes (the view manages them itself, one by one). */
@@ -62,18 +84,35 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
   }
 
   getChildren(node?: Node): Node[] {
-    if (!node) return this.host.servers().map((server) => ({ kind: 'server', server }));
-    if (node.kind === 'server') {
-      const groups: Node[] = [];
-      if (node.server.tools.length > 0) groups.push({ kind: 'group', server: node.server, group: 'tools' });
-      if (node.server.prompts.length > 0) groups.push({ kind: 'group', server: node.server, group: 'prompts' });
-      return groups;
+    if (!node) return this.drawn.roots.map((key) => this.nodes.get(key)!);
+    const row = this.drawn.rows.get(node.key);
+    if (!row) return [];
+    if (!this.opened.has(node.key)) {
+      this.opened.add(node.key);
+      const rows = this.drawn.rows as Map<string, DrawnRow>;
+      rows.set(node.key, { ...row, children: childrenOf(node).map((child) => this.drawRow(child, rows, this.nodes)) });
     }
-    if (node.kind === 'group') {
-      if (node.group === 'prompts') return node.server.prompts.map((i) => ({ kind: 'item', server: node.server, group: 'prompts', name: i.name, title: i.title, description: i.description }));
-      return node.server.tools.map((t) => ({ kind: 'item', server: node.server, group: 'tools', name: t.name, title: t.title, description: t.description, app: appMarker(t) }));
-    }
-    return [];
+    return this.drawn.rows.get(node.key)!.children.map((key) => this.nodes.get(key)!);
+  }
+
+  /** Draws the tree from the host's servers, keeping the object of every row that stays. */
+  private draw(): void {
+    const rows = new Map<string, DrawnRow>();
+    const nodes = new Map<string, Node>();
+    const roots = this.host.servers().map((server) => this.drawRow({ key: `server/${server.id}`, kind: 'server', server }, rows, nodes));
+    for (const key of this.opened) if (!nodes.has(key)) this.opened.delete(key);
+    this.drawn = { roots, rows };
+    this.nodes = nodes;
+  }
+
+  /** Draws a row, and its children when VS Code has asked for them. */
+  private drawRow(fresh: Node, rows: Map<string, DrawnRow>, nodes: Map<string, Node>): string {
+    const kept = this.nodes.get(fresh.key);
+    const node = kept && kept.kind === fresh.kind ? Object.assign(kept, fresh) : fresh;
+    nodes.set(node.key, node);
+    const children = this.opened.has(node.key) ? childrenOf(node).map((child) => this.drawRow(child, rows, nodes)) : [];
+    rows.set(node.key, { look: lookOf(this.getTreeItem(node)), children });
+    return node.key;
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
@@ -86,13 +125,13 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
     if (node.kind === 'group') {
       const count = node.group === 'tools' ? node.server.tools.length : node.server.prompts.length;
       const item = new vscode.TreeItem(node.group === 'tools' ? vscode.l10n.t('Tools ({0})', count) : vscode.l10n.t('Prompts ({0})', count), vscode.TreeItemCollapsibleState.Collapsed);
-      item.id = `${node.server.id}/${node.group}`;
+      item.id = node.key;
       item.iconPath = new vscode.ThemeIcon(node.group === 'tools' ? 'tools' : 'comment-discussion');
       item.contextValue = `mcpGroup:${node.group}`;
       return item;
     }
     const item = new vscode.TreeItem(node.title ?? node.name, vscode.TreeItemCollapsibleState.None);
-    item.id = `${node.server.id}/${node.group}/${node.name}`;
+    item.id = node.key;
     item.description = node.title && node.title !== node.name ? node.name : undefined;
     // Server strings are untrusted: plain text only.
     item.tooltip = node.description ? new vscode.MarkdownString().appendText(node.description) : undefined;
@@ -106,6 +145,28 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
     }
     return item;
   }
+}
+
+/** A row's children, fresh from its server's snapshot. */
+function childrenOf(node: Node): Node[] {
+  const { server } = node;
+  if (node.kind === 'server') {
+    const groups: Node[] = [];
+    if (server.tools.length > 0) groups.push({ key: `${server.id}/tools`, kind: 'group', server, group: 'tools' });
+    if (server.prompts.length > 0) groups.push({ key: `${server.id}/prompts`, kind: 'group', server, group: 'prompts' });
+    return groups;
+  }
+  if (node.kind !== 'group') return [];
+  if (node.group === 'prompts') return server.prompts.map((p) => ({ key: `${server.id}/prompts/${p.name}`, kind: 'item', server, group: 'prompts', name: p.name, title: p.title, description: p.description, app: undefined }));
+  return server.tools.map((t) => ({ key: `${server.id}/tools/${t.name}`, kind: 'item', server, group: 'tools', name: t.name, title: t.title, description: t.description, app: appMarker(t) }));
+}
+
+/** Everything a row shows, as one string: two rows that look alike give the same. */
+function lookOf(item: vscode.TreeItem): string {
+  const text = (value: string | vscode.MarkdownString | undefined) => (typeof value === 'string' ? value : value?.value);
+  const icon = item.iconPath instanceof vscode.ThemeIcon ? [item.iconPath.id, item.iconPath.color?.id] : undefined;
+  const box = typeof item.checkboxState === 'object' ? [item.checkboxState.state, item.checkboxState.tooltip] : item.checkboxState;
+  return JSON.stringify([item.label, item.description, text(item.tooltip), icon, item.contextValue, item.collapsibleState, box, item.accessibilityInformation?.label]);
 }
 
 /** Whether a tool comes with an MCP App, or is for its app alone. */

@@ -59,31 +59,23 @@ describe('Many tools and server instructions in a real VS Code', function () {
       }
     };
     for (const id of ['s0', 's1', 's2', 's3', 's4']) await uncheck(editor().workbench.serverRow(id));
-    // Each switch redraws the view; let those land before the next click.
-    const offered = async () => (JSON.parse(await editor().control<string>('invokeLmTool', { name: 'mcpHost_listTools', input: {} })) as { server: string }[]).map((t) => t.server);
-    for (let i = 0; (await offered()).some((server) => /^s\d$/.test(server)); i++) {
-      if (i > 50) throw new Error('the extension host never heard that s0–s4 were switched off');
-      await page.waitForTimeout(200);
-    }
-    // fx → Tools → echo: uncheck the one tool.
+    // fx → Tools → echo: uncheck the one tool, straight away: the switches above redraw only the
+    // rows of s0–s4, so the click on fx's tool is not lost to a redraw of the whole view.
     const pane = editor().workbench.serversPane();
     await editor().workbench.serverRow('fx').locator('.monaco-tl-twistie').click();
     await pane.locator('.monaco-list-row', { hasText: /^Tools \(\d+\)/ }).first().locator('.monaco-tl-twistie').click();
     const echo = pane.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^echo$/ }) });
+    await uncheck(echo);
     // The click reaches the extension host as an event of its own; a user types the next message
-    // long after it has arrived, so wait until the host has it too. A click that lands while the
-    // view redraws is dropped by VS Code (the row's handle is not known again yet) and the box
-    // comes back checked: as a user would, click it again.
-    const listedTools = async () => (JSON.parse(await editor().control<string>('invokeLmTool', { name: 'mcpHost_listTools', input: { server: 'fx' } })) as { tool: string }[]).map((t) => t.tool);
-    for (let attempt = 1; ; attempt++) {
-      // A lost click leaves the box unchecked until the next redraw: check it again first.
-      if ((await checkbox(echo).getAttribute('aria-checked')) === 'false') await checkbox(echo).click();
-      await uncheck(echo);
-      let heard = false;
-      for (let i = 0; i < 25 && !(heard = !(await listedTools()).includes('echo')); i++) await page.waitForTimeout(200);
-      if (heard) break;
-      if (attempt === 3) throw new Error('the extension host never heard that echo was switched off (three clicks)');
+    // long after it has arrived, so wait until the host has it (and s0–s4) too.
+    const offered = async () => (JSON.parse(await editor().control<string>('invokeLmTool', { name: 'mcpHost_listTools', input: {} })) as { server: string; tool: string }[]).map((t) => `${t.server}/${t.tool}`);
+    for (let i = 0; ; i++) {
+      const now = await offered();
+      if (!now.includes('fx/echo') && !now.some((t) => /^s\d\//.test(t))) break;
+      if (i > 50) throw new Error(`the extension host never heard all six clicks: it still offers ${now.filter((t) => t === 'fx/echo' || /^s\d\//.test(t)).slice(0, 5).join(', ')}…`);
+      await page.waitForTimeout(200);
     }
+    assert.equal(await checkbox(echo).getAttribute('aria-checked'), 'false', 'the view still shows echo unchecked');
     await editor().workbench.screenshot('80-tools-offered-to-models');
 
     const before = (await requests()).length;
@@ -96,8 +88,8 @@ describe('Many tools and server instructions in a real VS Code', function () {
     assert.equal(seen.texts.some((t) => t.startsWith('Instructions from MCP server')), false, 'no instructions from a server the model does not get');
 
     // Another agent, through the language-model tools: the tool is not listed and its call is refused.
-    const listed = await listedTools();
-    assert.ok(listed.includes('add') && !listed.includes('echo'), listed.join(', '));
+    const listed = (await offered()).filter((t) => t.startsWith('fx/'));
+    assert.ok(listed.includes('fx/add') && !listed.includes('fx/echo'), listed.join(', '));
     await assert.rejects(
       editor().control('invokeLmTool', { name: 'mcpHost_callTool', input: { server: 'fx', tool: 'echo', arguments: { text: 'hi' } } }),
       /The tool "echo" of MCP server "fx" is not offered to models: it is switched off in the MCP Servers view/,
@@ -105,5 +97,44 @@ describe('Many tools and server instructions in a real VS Code', function () {
     // The user still runs it.
     const byUser = await editor().control<{ content: { text: string }[] }>('callTool', { serverId: 'fx', name: 'echo', args: { text: 'still mine' } });
     assert.equal(byUser.content[0].text, 'still mine');
+  });
+  it('hears every click on a tool\'s box while another server\'s tool list keeps changing', async () => {
+    // Each change of s0's list redraws s0's row (its tool count) while the user clicks fx's tool:
+    // every click must reach the extension host, and s0's row must end with its new count.
+    const { page } = editor().workbench;
+    const pane = editor().workbench.serversPane();
+    const box = pane.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^echo$/ }) }).locator('.custom-view-tree-node-item-checkbox');
+    const offersEcho = async () => (JSON.parse(await editor().control<string>('invokeLmTool', { name: 'mcpHost_listTools', input: { server: 'fx' } })) as { tool: string }[]).some((t) => t.tool === 'echo');
+    const s0Tools = async () => ((await editor().control<unknown[]>('listTools', { serverId: 's0' })) ?? []).length;
+    const before = await s0Tools();
+    let churning = true;
+    let added = 0;
+    const churn = (async () => {
+      for (; churning; added++) {
+        await editor().control('callTool', { serverId: 's0', name: 'add-tool', args: { name: `churn-${added}` } });
+        await page.waitForTimeout(60);
+      }
+    })();
+    try {
+      assert.equal(await box.getAttribute('aria-checked'), 'false', 'echo starts unchecked (the test before)');
+      for (let click = 1; click <= 20; click++) {
+        const on = click % 2 === 1;
+        await box.click();
+        for (let i = 0; (await offersEcho()) !== on; i++) {
+          if (i > 50) throw new Error(`click ${click} on echo's box (${on ? 'check' : 'uncheck'}) never reached the extension host; s0 had ${added} tools added meanwhile`);
+          await page.waitForTimeout(200);
+        }
+        assert.equal(await box.getAttribute('aria-checked'), String(on));
+      }
+    } finally {
+      churning = false;
+      await churn;
+    }
+    assert.ok(added >= 10, `s0's list changed ${added} times during the clicks`);
+    for (let i = 0; (await s0Tools()) !== before + added; i++) {
+      if (i > 50) throw new Error(`s0 lists ${await s0Tools()} tools, not ${before} + ${added}`);
+      await page.waitForTimeout(200);
+    }
+    await editor().workbench.waitForServerDescription('s0', new RegExp(`^running · ${before + added} tools · `), 15_000);
   });
 });
