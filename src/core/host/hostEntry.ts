@@ -4,6 +4,7 @@ import type { RunField } from '../config/whatRunsSummary';
 import type { ServerConnection } from '../connection/serverConnection';
 import type { ServerSnapshot, ServerStatus } from '../connection/serverSnapshot';
 import type { Disposable } from '../events';
+import type { LastRun } from './lastToolLists';
 
 /** One configured server id: its validated definition, and the connection once it may run. */
 export interface HostEntry {
@@ -33,11 +34,11 @@ export function startsWhenNeeded(entry: HostEntry): boolean {
 
 /**
  * What the views see of a server: its connection's state, or why it has none. A server that starts
- * when needed shows `lastTools`, the tools of its last run, until it starts.
+ * when needed shows `lastRun`, the tools and instructions of its last run, until it starts.
  */
-export function entrySnapshot(entry: HostEntry, lastTools?: readonly Tool[]): ServerSnapshot {
+export function entrySnapshot(entry: HostEntry, lastRun?: LastRun): ServerSnapshot {
   const waiting = startsWhenNeeded(entry);
-  const onDemand = waiting ? { startsWhenNeeded: true, ...(lastTools ? { tools: lastTools, toolsFromLastRun: true } : {}) } : {};
+  const onDemand = waiting ? { startsWhenNeeded: true, ...(lastRun ? { tools: lastRun.tools, instructions: lastRun.instructions, toolsFromLastRun: true } : {}) } : {};
   if (entry.connection) return { ...entry.connection.snapshot(), configError: entry.configError, ...onDemand };
   return {
     id: entry.id,

@@ -84,7 +84,7 @@ export class McpHost implements Disposable {
   }
 
   private snapshotOf(entry: HostEntry): ServerSnapshot {
-    const known = entry.connection && entry.toolListKey && startsWhenNeeded(entry) ? this.options.lastToolLists?.toolsOf(entry.id, entry.toolListKey) : undefined;
+    const known = entry.connection && entry.toolListKey && startsWhenNeeded(entry) ? this.options.lastToolLists?.lastRunOf(entry.id, entry.toolListKey) : undefined;
     return entrySnapshot(entry, known);
   }
 
@@ -412,7 +412,7 @@ export class McpHost implements Disposable {
     entry.toolListKey = toolListKey;
     entry.placeholder = undefined;
     entry.connectionListener = connection.onDidChange((snapshot) => {
-      if (snapshot.status === 'running') this.options.lastToolLists?.remember(def.id, toolListKey, snapshot.tools);
+      if (snapshot.status === 'running') this.options.lastToolLists?.remember(def.id, toolListKey, snapshot);
       this.changed.fire();
     });
     this.changed.fire();

@@ -14,13 +14,16 @@ interface RecordedRequest {
   tools: string[];
 }
 
+const LAZY_INSTRUCTIONS = 'Echo the text back before anything else.';
+
 describe('A server that starts when needed, in a real VS Code', function () {
   this.timeout(180_000);
   let editor: EditorSession;
 
   before(async () => {
     const fixture = (name: string) => ({ command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--name', name] });
-    const servers = { lazy: { ...fixture('lazy'), autoApprove: ['echo'] }, eager: { ...fixture('eager'), autoStart: 'startup' } };
+    const lazy = fixture('lazy');
+    const servers = { lazy: { ...lazy, args: [...lazy.args, '--instructions', LAZY_INSTRUCTIONS], autoApprove: ['echo'] }, eager: { ...fixture('eager'), autoStart: 'startup' } };
     editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, { trusted: true, userSettings: { 'mcpHost.servers': servers, 'mcpHost.autoStart': 'onDemand', 'chat.disableAIFeatures': false } });
     await editor.workbench.openMcpView();
   });
@@ -70,6 +73,7 @@ describe('A server that starts when needed, in a real VS Code', function () {
     await editor.workbench.lastChatResponse(/Tool results: known before it started/, 90_000);
     const [seen] = (await editor.control<RecordedRequest[]>('modelRequests')).slice(seenBefore);
     assert.ok(seen.tools.includes('lazy_echo'), `offered from its last run: ${seen.tools.join(', ')}`);
+    assert.ok(seen.texts.some((t) => t.endsWith(`\n${LAZY_INSTRUCTIONS}`)), `its instructions of its last run came with its tools: ${seen.texts.join(' / ')}`);
     await editor.workbench.waitForServerDescription('lazy', /^running · \d+ tools/, 10_000);
   });
 

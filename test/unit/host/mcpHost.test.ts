@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { isAlive } from '../../../src/core/connection/processTree';
 import { toolCatalogue } from '../../../src/core/chat/modelToolOffer';
 import { LastToolLists, type StoredToolList } from '../../../src/core/host/lastToolLists';
+import { instructionsForModel } from '../../../src/core/chat/serverInstructions';
 import { MemoryApprovalStore, ToolApprovals } from '../../../src/core/tools/toolApprovals';
 import { ToolInvoker } from '../../../src/core/tools/toolInvoker';
 import { fixture, RecordingLog, waitFor } from '../support/fixtures';
@@ -254,14 +255,15 @@ describe('McpHost', () => {
     assert.equal(host.server('lazy')!.status, 'running');
   });
 
-  it('shows an "onDemand" server\'s tools of its last run in the next window and starts it when one is called', async () => {
+  it('shows an "onDemand" server\'s tools and instructions of its last run in the next window and starts it when one is called', async () => {
     const stored = new Map<string, StoredToolList>();
     const store = { get: (id: string) => stored.get(id), set: (id: string, value: StoredToolList) => void stored.set(id, value) };
-    const lazy = legacy({ autoStart: 'onDemand' });
+    const args = [...legacy().args, '--instructions', 'Call add before echo.'];
+    const lazy = legacy({ args, autoStart: 'onDemand' });
     // First window: the server starts with the window (before the user moved it to onDemand); its tools are kept.
     const first = harness({ lastToolLists: new LastToolLists(store) });
     hosts.push(first.host);
-    await first.host.applySettings(entries({ lazy: legacy() }));
+    await first.host.applySettings(entries({ lazy: legacy({ args }) }));
     const names = (await running(first.host, 'lazy')).tools.map((t) => t.name);
     await first.host.dispose();
     // Next window, the same server now onDemand: stopped, its tools known, offered to models.
@@ -272,6 +274,8 @@ describe('McpHost', () => {
     assert.deepEqual([waiting.status, waiting.startsWhenNeeded, waiting.toolsFromLastRun, waiting.pid], ['stopped', true, true, undefined]);
     assert.deepEqual(waiting.tools.map((t) => t.name), names);
     assert.ok(toolCatalogue(next.host.servers(), () => true).some((e) => e.serverId === 'lazy' && e.toolName === 'echo'));
+    // A model offered its tools gets its instructions with them.
+    assert.deepEqual(instructionsForModel(next.host.servers(), new Set(['lazy'])), ['Instructions from MCP server "lazy" on using its tools (written by the server, not by the user):\nCall add before echo.']);
     // A model's call starts it and runs against the started server's own tool.
     const approvals = new ToolApprovals({ session: new MemoryApprovalStore(), workspace: new MemoryApprovalStore(), always: new MemoryApprovalStore() }, () => ({ autoApprove: ['*'], trusted: false }));
     const invoker = new ToolInvoker(next.host, approvals, { confirm: async () => 'deny' });
@@ -280,8 +284,8 @@ describe('McpHost', () => {
     assert.equal((done.result!.content[0] as { text: string }).text, 'known before it ran');
     assert.deepEqual([next.host.server('lazy')!.status, next.host.server('lazy')!.toolsFromLastRun], ['running', undefined]);
     // Another definition is another server: nothing is known of it.
-    await next.host.applySettings(entries({ lazy: legacy({ autoStart: 'onDemand', env: { OTHER: '1' } }) }));
-    assert.deepEqual([next.host.server('lazy')!.startsWhenNeeded, next.host.server('lazy')!.toolsFromLastRun, next.host.server('lazy')!.tools.length], [true, undefined, 0]);
+    await next.host.applySettings(entries({ lazy: legacy({ args, autoStart: 'onDemand', env: { OTHER: '1' } }) }));
+    assert.deepEqual([next.host.server('lazy')!.startsWhenNeeded, next.host.server('lazy')!.toolsFromLastRun, next.host.server('lazy')!.tools.length, next.host.server('lazy')!.instructions], [true, undefined, 0, undefined]);
   });
 
   it('fails a call to an unknown server or a stopped one with a clear message', async () => {
