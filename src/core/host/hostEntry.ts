@@ -1,4 +1,3 @@
-import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerDefinition, ServerSettingsEntry } from '../config/serverDefinition';
 import type { RunField } from '../config/whatRunsSummary';
 import type { ServerConnection } from '../connection/serverConnection';
