@@ -27,19 +27,27 @@ export class Workbench {
     await this.browser.close();
   }
 
-  async screenshot(name: string): Promise<string> {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    const file = path.join(SCREENSHOTS, `${name}.png`);
-    await this.page.screenshot({ path: file });
-    return file;
+  screenshot(name: string): Promise<string> {
+    return this.screenshotOf(this.page, name);
   }
 
-  /** A screenshot of another page of the same browser (an authorization server's sign-in page). */
+  /**
+   * A screenshot of a page of this browser (the workbench, or an authorization server's sign-in
+   * page). Headless Chromium now and then answers "Unable to capture screenshot" while the page
+   * repaints (once after a window reload in a cold run): it is asked again, up to three times.
+   */
   async screenshotOf(page: Page, name: string): Promise<string> {
     mkdirSync(SCREENSHOTS, { recursive: true });
     const file = path.join(SCREENSHOTS, `${name}.png`);
-    await page.screenshot({ path: file });
-    return file;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await page.screenshot({ path: file });
+        return file;
+      } catch (error) {
+        if (attempt === 3 || !/Unable to capture screenshot/.test(String(error))) throw error;
+        await page.waitForTimeout(500);
+      }
+    }
   }
 
   /** Opens the MCP view container from its activity-bar icon. */
