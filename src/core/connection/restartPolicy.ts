@@ -35,3 +35,62 @@ export class RestartPolicy {
     this.crashes = [];
   }
 }
+
+/** What a server shows after it ended on its own: an error that stays, or a restart on its way. */
+export interface RestartOutcome {
+  readonly status: 'error' | 'restarting';
+  /** The server's reason, for the view. */
+  readonly reason: string;
+  /** The line for the server's log. */
+  readonly logLine: string;
+}
+
+/**
+ * Restarts a server that ended on its own, on the policy's schedule: one timer at a time, which a
+ * start or stop the user asks for cancels. `active` holds from the end until a restart connects,
+ * the policy gives up, or the user takes over; a restart that fails to start is one more end.
+ */
+export class AutomaticRestarts {
+  private readonly policy: RestartPolicy;
+  private timer?: NodeJS.Timeout;
+  private restarting = false;
+
+  constructor(private readonly settings: RestartSettings) {
+    this.policy = new RestartPolicy(settings);
+  }
+
+  /** Whether the server is being restarted after it ended on its own. */
+  get active(): boolean {
+    return this.restarting;
+  }
+
+  /** A start the user asked for wipes the slate, and takes over from a restart. */
+  reset(): void {
+    this.policy.reset();
+    this.cancel();
+  }
+
+  /** A start or stop took over: no restart is due, and a restart under way has ended (well or not). */
+  cancel(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.restarting = false;
+  }
+
+  /** The server ended (`why`): schedules `relaunch` after the backoff, or says why not. */
+  schedule(why: string, relaunch: () => void): RestartOutcome {
+    const decision = this.policy.onUnexpectedExit();
+    if (!decision.restart) {
+      this.restarting = false;
+      return { status: 'error', reason: `${why}; ${decision.reason}. Use Restart to try again.`, logLine: `${why}; ${decision.reason}.` };
+    }
+    this.restarting = true;
+    const seconds = Math.max(1, Math.round(decision.delayMs / 1000));
+    const reason = `${why}; restarting in ${seconds}s (attempt ${decision.attempt} of ${this.settings.maxRestarts})`;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      relaunch();
+    }, decision.delayMs);
+    return { status: 'restarting', reason, logLine: reason };
+  }
+}

@@ -2,7 +2,7 @@ import { Client, LOG_LEVEL_META_KEY, SdkError, SdkErrorCode, type ClientOptions,
 import { limitsOf, type ResolvedServerDefinition } from '../config/serverDefinition';
 import { Emitter, type Disposable } from '../events';
 import { HostWaits } from './hostWaits';
-import { RestartPolicy } from './restartPolicy';
+import { AutomaticRestarts } from './restartPolicy';
 import { describeRequestError, McpRequestError, ServerUnavailableError } from './serverErrors';
 import { ServerLists } from './serverLists';
 import { ResourceWatches } from '../resources/resourceWatches';
@@ -32,18 +32,16 @@ export class ServerConnection implements Disposable {
   private liveTransport?: CreatedTransport;
   private connectAbort?: AbortController;
   private startPromise?: Promise<void>;
-  private restartTimer?: NodeJS.Timeout;
   /** Why the host ended a server that stopped answering its health check. */
   private hung?: string;
   /** The ending of the tree of a server that died on its own, while it is under way. */
   private ending?: Promise<void>;
-  private restarting = false;
   /** Bumped by every start and stop; callbacks from an older session compare and bail. */
   private generation = 0;
   private sessionDisposables: Disposable[] = [];
   private readonly stderr: StderrTail;
   private readonly lists: ServerLists;
-  private readonly policy: RestartPolicy;
+  private readonly restarts: AutomaticRestarts;
   private readonly changed = new Emitter<ServerSnapshot>();
   readonly onDidChange = this.changed.event;
   /** Whether the server waits for the host (its sampling request is with the user or a model). */
@@ -59,7 +57,7 @@ export class ServerConnection implements Disposable {
     readonly target: string,
     private readonly deps: ServerConnectionDeps,
   ) {
-    this.policy = new RestartPolicy(definition.restart);
+    this.restarts = new AutomaticRestarts(definition.restart);
     this.stderr = new StderrTail(deps.log, (line) => {
       const address = deps.onDebuggerListening && inspectorAddress(line);
       if (address) deps.onDebuggerListening!(address);
@@ -131,7 +129,7 @@ export class ServerConnection implements Disposable {
 
   /** Start at the user's (or settings') request: forgets earlier crashes. */
   start(): Promise<void> {
-    this.policy.reset();
+    this.restarts.reset();
     return this.launch();
   }
 
@@ -143,7 +141,7 @@ export class ServerConnection implements Disposable {
 
   async stop(reason?: string, status: 'stopped' | 'needs-sign-in' = 'stopped'): Promise<void> {
     this.generation++;
-    this.cancelRestartTimer();
+    this.restarts.cancel();
     const transport = this.liveTransport;
     const session = this.session;
     this.session = undefined;
@@ -271,12 +269,11 @@ export class ServerConnection implements Disposable {
   private launch(): Promise<void> {
     if (this.startPromise) return this.startPromise;
     if (this.status === 'running') return Promise.resolve();
-    this.cancelRestartTimer();
     const generation = ++this.generation;
     const abort = new AbortController();
     this.connectAbort = abort;
     this.stderr.clear();
-    this.setStatus('starting', this.restarting ? this.reason : undefined);
+    this.setStatus('starting', this.restarts.active ? this.reason : undefined);
     const def = this.definition;
     this.deps.log.info(def.transport === 'stdio' ? `Starting: ${this.target}${def.cwd ? ` (in ${def.cwd})` : ''}` : `Connecting to ${this.target} (${def.transport === 'sse' ? 'HTTP+SSE' : 'Streamable HTTP'})`);
     // What this attempt started, so a stop that overtakes it can end it (children included).
@@ -291,7 +288,7 @@ export class ServerConnection implements Disposable {
         }
         this.session = session;
         session.client.onclose = () => void this.onClosed(generation);
-        this.restarting = false;
+        this.restarts.cancel();
         const client = session.client;
         this.deps.log.info(
           `Connected: ${client.getServerVersion()?.name ?? 'unnamed server'} ${client.getServerVersion()?.version ?? ''}, protocol ${client.getNegotiatedProtocolVersion()} (${client.getProtocolEra()} era) over ${session.created.kind}${session.created.stdio?.pid ? `, pid ${session.created.stdio.pid}` : ''}.`,
@@ -314,7 +311,7 @@ export class ServerConnection implements Disposable {
         const auth = this.deps.authorization && (await authorizationOutcome(error, this.target));
         if (auth) {
           if (generation !== this.generation) return;
-          this.restarting = false;
+          this.restarts.cancel();
           this.deps.log[auth.status === 'error' ? 'error' : 'warn'](`The server asks for authorization: ${auth.reason}.`);
           this.setStatus(auth.status, auth.reason);
           return;
@@ -331,7 +328,7 @@ export class ServerConnection implements Disposable {
         this.deps.log.error(`Failed to start: ${message}`);
         const raw = error instanceof Error ? error.message : String(error);
         if (!message.includes(raw)) this.deps.log.info(`(as the client library reported it: ${raw})`);
-        if (this.restarting) this.scheduleRestart(message);
+        if (this.restarts.active) this.scheduleRestart(message);
         else this.setStatus('error', message);
       }
     };
@@ -393,31 +390,14 @@ export class ServerConnection implements Disposable {
   }
 
   private scheduleRestart(why: string): void {
-    const decision = this.policy.onUnexpectedExit();
-    if (!decision.restart) {
-      this.restarting = false;
-      this.deps.log.error(`${why}; ${decision.reason}.`);
-      this.setStatus('error', `${why}; ${decision.reason}. Use Restart to try again.`);
-      return;
-    }
-    this.restarting = true;
-    const seconds = Math.max(1, Math.round(decision.delayMs / 1000));
-    const message = `${why}; restarting in ${seconds}s (attempt ${decision.attempt} of ${this.definition.restart.maxRestarts})`;
-    this.deps.log.warn(message);
-    this.setStatus('restarting', message);
     const generation = this.generation;
-    this.restartTimer = setTimeout(() => {
-      this.restartTimer = undefined;
+    const outcome = this.restarts.schedule(why, () => {
       void Promise.resolve(this.ending).then(() => {
         if (generation === this.generation) void this.launch();
       });
-    }, decision.delayMs);
-  }
-
-  private cancelRestartTimer(): void {
-    if (this.restartTimer) clearTimeout(this.restartTimer);
-    this.restartTimer = undefined;
-    this.restarting = false;
+    });
+    this.deps.log[outcome.status === 'error' ? 'error' : 'warn'](outcome.logLine);
+    this.setStatus(outcome.status, outcome.reason);
   }
 
   /** A server that stopped answering pings: ended, so the close goes through the restart policy. */

@@ -179,6 +179,20 @@ describe('ServerConnection against real fixture servers', () => {
     assert.match(connection.snapshot().reason ?? '', /stopped 3 times within 1 min; not restarting again\. Use Restart to try again\./);
   });
 
+  it('keeps restarting with backoff when a restart fails to start, and gives up at the limit', async () => {
+    const mark = path.join(mkdtempSync(path.join(tmpdir(), 'mcp-restart-')), 'ran');
+    // Runs once; every later start exits at once, as a server whose binary went away would.
+    const once = `if [ -e '${mark}' ]; then echo 'gone for good' >&2; exit 7; fi; touch '${mark}'; exec '${process.execPath}' '${fixture('legacyStdio')}' --crash-after 1`;
+    const def = stdioDefinition('once', '-c', { command: '/bin/sh', args: [once], restart: { enabled: true, maxRestarts: 2, windowMs: 60_000, initialDelayMs: 50, maxDelayMs: 100 } });
+    const { connection, log } = connect(def);
+    await connection.start();
+    await connection.request('tools/call', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'x' } }, o)).catch(() => undefined);
+    await waitFor('the error state', () => connection.snapshot().status === 'error');
+    assert.match(log.text(), /restarting in 1s \(attempt 1 of 2\)/);
+    assert.match(log.text(), /the process exited with code 7 \(last output: gone for good\); restarting in 1s \(attempt 2 of 2\)/);
+    assert.match(connection.snapshot().reason ?? '', /^the process exited with code 7 \(last output: gone for good\); stopped 3 times within 1 min; not restarting again\. Use Restart to try again\.$/);
+  });
+
   it('answers at most 600 roots/list and 600 ping requests a minute, refuses the rest clearly, logs once per burst and keeps serving', async function () {
     this.timeout(30_000);
     const { connection, log } = connect(stdioDefinition('stormy', fixture('legacyStdio')));
