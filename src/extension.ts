@@ -15,8 +15,8 @@ import { ToolInvoker } from './core/tools/toolInvoker';
 import { ModelToolSwitches } from './core/tools/modelToolSwitches';
 import { registerChatParticipant } from './editor/chat/mcpChatParticipant';
 import { registerLanguageModelTools } from './editor/chat/languageModelTools';
-import { MementoApprovalStore, MementoConsentStore, MementoEraPinStore, mementoSwitchStore, mementoTaskStore, MementoToolListStore } from './editor/mementoStores';
-import { LastToolLists } from './core/host/lastToolLists';
+import { MementoApprovalStore, MementoConsentStore, MementoEraPinStore, mementoSwitchStore, mementoTaskStore, MementoRunStore } from './editor/mementoStores';
+import { LastRuns } from './core/host/lastRuns';
 import { TaskTracker } from './core/tasks/taskTracker';
 import { resumeTasksWhenRunning } from './core/tasks/serverTaskChannel';
 import { registerTasksView } from './editor/tasks/tasksView';
@@ -111,7 +111,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version) },
     resolver,
     eraPins: new MementoEraPinStore(context.globalState),
-    lastToolLists: new LastToolLists(new MementoToolListStore(context.globalState)),
+    lastRuns: new LastRuns(new MementoRunStore(context.globalState)),
     env: {
       prompts: new EditorUserPrompts(),
       consent: new MementoConsentStore(context.workspaceState),

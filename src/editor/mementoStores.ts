@@ -5,16 +5,17 @@ import type { ConsentRecord, ConsentStore } from '../core/host/ports';
 import type { ApprovalStore, ApprovedToolShape } from '../core/tools/toolApprovals';
 import type { SwitchedOff, SwitchStore } from '../core/tools/modelToolSwitches';
 import type { StoredTask, TaskStore } from '../core/tasks/taskTracker';
-import type { StoredToolList, ToolListStore } from '../core/host/lastToolLists';
+import type { StoredRun, RunStore } from '../core/host/lastRuns';
 
 const ERA_PINS = 'mcpHost.eraPins';
 const CONSENT = 'mcpHost.startConsent';
 const APPROVALS = 'mcpHost.toolApprovals';
 const MODEL_SWITCHES = 'mcpHost.modelToolSwitches';
 const TASKS = 'mcpHost.unfinishedTasks';
-const LAST_TOOL_LISTS = 'mcpHost.lastToolLists';
+// The key of the first version, which kept tools only; what it stored still reads back.
+const LAST_RUNS = 'mcpHost.lastToolLists';
 const MAX_PINS = 200;
-const MAX_TOOL_LISTS = 100;
+const MAX_LAST_RUNS = 100;
 
 /** A record of values under one memento key, kept at most `limit` entries (oldest dropped). */
 class MementoRecord<T> {
@@ -49,10 +50,10 @@ export class MementoEraPinStore extends MementoRecord<PriorDiscovery> implements
   }
 }
 
-/** Each server's tools of its last run, in global state (the newest 100 servers). */
-export class MementoToolListStore extends MementoRecord<StoredToolList> implements ToolListStore {
+/** Each server's tools, prompts and instructions of its last run, in global state (the newest 100 servers). */
+export class MementoRunStore extends MementoRecord<StoredRun> implements RunStore {
   constructor(memento: Memento) {
-    super(memento, LAST_TOOL_LISTS, MAX_TOOL_LISTS);
+    super(memento, LAST_RUNS, MAX_LAST_RUNS);
   }
 }
 

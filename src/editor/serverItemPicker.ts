@@ -22,28 +22,28 @@ type Kind = 'tools' | 'prompts';
 
 /**
  * Starts the servers that start on demand (all of them, or those of `ids`), with progress; with
- * `unknownOnly` only those whose tools are not known from their last run (calling one of the
- * known ones starts its server then).
+ * `unknownOnly` only those whose tools and prompts are not known from their last run (using one
+ * of the known ones starts its server then).
  */
 export async function startWhenNeeded(host: McpHost, options: { readonly signal?: AbortSignal; readonly unknownOnly?: boolean; readonly ids?: readonly string[] } = {}): Promise<void> {
   const { signal, unknownOnly = false, ids } = options;
-  const waiting = host.servers().filter((s) => s.startsWhenNeeded && !(unknownOnly && s.toolsFromLastRun) && (!ids || ids.includes(s.id)));
+  const waiting = host.servers().filter((s) => s.startsWhenNeeded && !(unknownOnly && s.fromLastRun) && (!ids || ids.includes(s.id)));
   if (waiting.length === 0) return;
   await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Starting MCP servers that start when needed…') }, () =>
     host.startOnDemand(waiting.map((s) => s.id), signal),
   );
 }
 
-/** A quick pick over the tools (or prompts) of every running server. */
+/** A quick pick over the tools (or prompts) of every running server, and of waiting servers' last runs. */
 export async function pickServerItem<K extends Kind>(
   host: McpHost,
   kind: K,
   describe: (server: ServerSnapshot, item: K extends 'tools' ? Tool : Prompt) => vscode.QuickPickItem,
   texts: { readonly none: string; readonly title: string; readonly placeHolder: string },
 ): Promise<ServerItemRef | undefined> {
-  // Tools known from a server's last run are listed without starting it; prompts are not kept.
-  await startWhenNeeded(host, { unknownOnly: kind === 'tools' });
-  const running = host.servers().filter((s) => (s.status === 'running' || (kind === 'tools' && s.toolsFromLastRun)) && s[kind].length > 0);
+  // What a server had in its last run is listed without starting it (its command starts it).
+  await startWhenNeeded(host, { unknownOnly: true });
+  const running = host.servers().filter((s) => (s.status === 'running' || s.fromLastRun) && s[kind].length > 0);
   if (running.length === 0) {
     void vscode.window.showInformationMessage(texts.none);
     return undefined;

@@ -189,7 +189,9 @@ export function describeServer(server: ServerSnapshot): string {
   if ((server.status === 'error' || server.status === 'restarting') && server.reason) return `${server.status}: ${server.reason}`;
   if (server.status === 'needs-sign-in') return vscode.l10n.t('needs sign-in');
   if (server.startsWhenNeeded) {
-    return server.toolsFromLastRun ? vscode.l10n.t('starts when needed · {0} from its last run', plural(server.tools.length, 'tool')) : vscode.l10n.t('starts when needed');
+    if (!server.fromLastRun) return vscode.l10n.t('starts when needed');
+    const known = [server.tools.length > 0 ? plural(server.tools.length, 'tool') : '', server.prompts.length > 0 ? plural(server.prompts.length, 'prompt') : ''];
+    return vscode.l10n.t('starts when needed · {0} from its last run', known.filter(Boolean).join(', '));
   }
   if (server.status !== 'running') return server.status;
   const parts = [

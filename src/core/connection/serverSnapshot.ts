@@ -30,8 +30,8 @@ export interface ServerSnapshot {
   readonly scope: SettingsScope;
   /** Stopped, and starts at its first use (`"autoStart": "onDemand"`). */
   readonly startsWhenNeeded?: boolean;
-  /** `tools` are those of the server's last run of the same definition: it starts when needed and has not started since. */
-  readonly toolsFromLastRun?: boolean;
+  /** `tools` and `prompts` are those of the server's last run of the same definition: it starts when needed and has not started since. */
+  readonly fromLastRun?: boolean;
   /** Another host's file the server is read from live. */
   readonly origin?: ServerOrigin;
   readonly transport: TransportKind;

@@ -3,7 +3,7 @@ import type { RunField } from '../config/whatRunsSummary';
 import type { ServerConnection } from '../connection/serverConnection';
 import type { ServerSnapshot, ServerStatus } from '../connection/serverSnapshot';
 import type { Disposable } from '../events';
-import type { LastRun } from './lastToolLists';
+import type { LastRun } from './lastRuns';
 
 /** One configured server id: its validated definition, and the connection once it may run. */
 export interface HostEntry {
@@ -15,8 +15,8 @@ export interface HostEntry {
   runFields?: RunField[];
   target: string;
   connection?: ServerConnection;
-  /** Under which the tools of the connection's runs are kept (what it runs, whenever it starts). */
-  toolListKey?: string;
+  /** Under which the tools and prompts of the connection's runs are kept (what it runs, whenever it starts). */
+  lastRunKey?: string;
   connectionListener?: Disposable;
   /** Why there is no connection (invalid, untrusted, disabled, declined, unresolvable). */
   placeholder?: { status: ServerStatus; reason: string };
@@ -33,11 +33,11 @@ export function startsWhenNeeded(entry: HostEntry): boolean {
 
 /**
  * What the views see of a server: its connection's state, or why it has none. A server that starts
- * when needed shows `lastRun`, the tools and instructions of its last run, until it starts.
+ * when needed shows `lastRun`, the tools, prompts and instructions of its last run, until it starts.
  */
 export function entrySnapshot(entry: HostEntry, lastRun?: LastRun): ServerSnapshot {
   const waiting = startsWhenNeeded(entry);
-  const onDemand = waiting ? { startsWhenNeeded: true, ...(lastRun ? { tools: lastRun.tools, instructions: lastRun.instructions, toolsFromLastRun: true } : {}) } : {};
+  const onDemand = waiting ? { startsWhenNeeded: true, ...(lastRun ? { tools: lastRun.tools, prompts: lastRun.prompts, instructions: lastRun.instructions, fromLastRun: true } : {}) } : {};
   if (entry.connection) return { ...entry.connection.snapshot(), configError: entry.configError, ...onDemand };
   return {
     id: entry.id,

@@ -5,7 +5,7 @@ import { ServerConfigError, validateServerEntry } from '../config/validateServer
 import { displayContext, resolveDefinition } from '../config/variableResolver';
 import { connectionDeps, resolveKeepingSecrets } from './serverConnectionSetup';
 import { entrySnapshot, startsWhenNeeded, type HostEntry } from './hostEntry';
-import type { LastToolLists } from './lastToolLists';
+import type { LastRuns } from './lastRuns';
 import type { EraPinStore } from '../connection/eraPins';
 import type { ExecutableResolver } from '../connection/executableResolver';
 import { ServerConnection } from '../connection/serverConnection';
@@ -43,7 +43,7 @@ export interface McpHostOptions {
   /** Follows tasks (the MCP Tasks view); a tracker that keeps nothing across windows without it. */
   readonly tasks?: TaskTracker;
   /** Keeps each server's tools for its next window, where it may start only when needed. */
-  readonly lastToolLists?: LastToolLists;
+  readonly lastRuns?: LastRuns;
 }
 
 /** The set of servers: applies settings, gates workspace servers on trust and consent, routes requests. */
@@ -84,7 +84,7 @@ export class McpHost implements Disposable {
   }
 
   private snapshotOf(entry: HostEntry): ServerSnapshot {
-    const known = entry.connection && entry.toolListKey && startsWhenNeeded(entry) ? this.options.lastToolLists?.lastRunOf(entry.id, entry.toolListKey) : undefined;
+    const known = entry.connection && entry.lastRunKey && startsWhenNeeded(entry) ? this.options.lastRuns?.lastRunOf(entry.id, entry.lastRunKey) : undefined;
     return entrySnapshot(entry, known);
   }
 
@@ -384,7 +384,7 @@ export class McpHost implements Disposable {
     const hash = definitionHash(whatRuns(resolved));
     // The tools of a run do not depend on when it started: a server moved to onDemand keeps them.
     const { autoStart: _when, ...runs } = whatRuns(resolved);
-    const toolListKey = definitionHash(runs);
+    const lastRunKey = definitionHash(runs);
     if (entry.connection?.hash === hash) return;
     if (entry.connection) env.hostLog.info(`Definition of "${def.id}" changed; restarting it.`);
     await this.dropConnection(entry);
@@ -409,10 +409,10 @@ export class McpHost implements Disposable {
       }),
     );
     entry.connection = connection;
-    entry.toolListKey = toolListKey;
+    entry.lastRunKey = lastRunKey;
     entry.placeholder = undefined;
     entry.connectionListener = connection.onDidChange((snapshot) => {
-      if (snapshot.status === 'running') this.options.lastToolLists?.remember(def.id, toolListKey, snapshot);
+      if (snapshot.status === 'running') this.options.lastRuns?.remember(def.id, lastRunKey, snapshot);
       this.changed.fire();
     });
     this.changed.fire();

@@ -26,9 +26,9 @@ export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker):
       invoke: async (options, token) => {
         const asked = (s: ServerSnapshot) => !options.input.server || s.id === options.input.server;
         // Servers that start when needed start now unless their tools are known from their last run (a call starts those).
-        const unknown = host.servers().filter((s) => asked(s) && s.startsWhenNeeded && !s.toolsFromLastRun).map((s) => s.id);
+        const unknown = host.servers().filter((s) => asked(s) && s.startsWhenNeeded && !s.fromLastRun).map((s) => s.id);
         if (unknown.length > 0) await withCancellation(token, (signal) => host.startOnDemand(unknown, signal));
-        const servers = host.servers().filter((s) => (s.status === 'running' || s.toolsFromLastRun) && asked(s));
+        const servers = host.servers().filter((s) => (s.status === 'running' || s.fromLastRun) && asked(s));
         if (options.input.server && servers.length === 0) {
           throw new Error(`No running MCP server "${options.input.server}". Running: ${host.servers().filter((s) => s.status === 'running').map((s) => s.id).join(', ') || 'none'}.`);
         }

@@ -44,7 +44,7 @@ interface PromptEntry {
 function promptIndex(host: McpHost): [string, PromptEntry][] {
   return host
     .servers()
-    .filter((s) => s.status === 'running')
+    .filter((s) => s.status === 'running' || s.fromLastRun)
     .flatMap((s) => s.prompts.map((p) => [promptCommandName(s.id, p.name), { serverId: s.id, promptName: p.name, description: p.description }] as [string, PromptEntry]));
 }
 
@@ -59,8 +59,8 @@ interface ChatTurn {
 }
 
 async function handle(host: McpHost, invoker: ToolInvoker, turn: ChatTurn): Promise<vscode.ChatResult> {
-  if (turn.request.command === 'prompts') return listPrompts(host, turn.stream);
   try {
+    if (turn.request.command === 'prompts') return await withCancellation(turn.token, (signal) => listPrompts(host, turn.stream, signal));
     return await withCancellation(turn.token, (signal) => respond(host, invoker, turn, signal));
   } catch (error) {
     if (turn.token.isCancellationRequested) return {};
@@ -71,9 +71,11 @@ async function handle(host: McpHost, invoker: ToolInvoker, turn: ChatTurn): Prom
 async function respond(host: McpHost, invoker: ToolInvoker, { request, context, stream, token, appContext }: ChatTurn, signal: AbortSignal): Promise<vscode.ChatResult> {
   const slash = SLASH.exec(request.prompt);
   if (slash) {
-    const entry = promptIndex(host).find(([command]) => command === slash[1])?.[1];
+    const find = () => promptIndex(host).find(([command]) => command === slash[1])?.[1];
+    // Only servers that have not run yet can bring a prompt no one knows of.
+    const entry = find() ?? ((await startUnknown(host, stream, signal)) ? find() : undefined);
     if (!entry) {
-      stream.markdown(vscode.l10n.t('There is no prompt `/{0}` on a running MCP server. Use `/prompts` to see them.', slash[1]));
+      stream.markdown(vscode.l10n.t('There is no prompt `/{0}` on an MCP server. Use `/prompts` to see them.', slash[1]));
       return { errorDetails: { message: vscode.l10n.t('Unknown prompt /{0}.', slash[1]) } };
     }
     return runPrompt(host, invoker, entry, slash[2] ?? '', request, stream, token, signal, appContext);
@@ -94,6 +96,11 @@ async function runPrompt(
   signal: AbortSignal,
   appContext?: AppModelContext,
 ): Promise<vscode.ChatResult> {
+  // A server that starts when needed starts first: the arguments follow its current prompt.
+  if (host.server(entry.serverId)?.startsWhenNeeded) {
+    stream.progress(vscode.l10n.t('Starting {0}…', entry.serverId));
+    await startWhenNeeded(host, { signal, ids: [entry.serverId] });
+  }
   const prompt = host.server(entry.serverId)?.prompts.find((p) => p.name === entry.promptName);
   if (!prompt) throw new Error(vscode.l10n.t('MCP server "{0}" no longer offers the prompt "{1}".', entry.serverId, entry.promptName));
   const parsed = parsePromptArguments(text, prompt.arguments ?? []);
@@ -119,10 +126,7 @@ async function converse(
   appContext?: AppModelContext,
 ): Promise<vscode.ChatResult> {
   // Servers whose tools are known from their last run start when the model calls one of them.
-  if (host.servers().some((s) => s.startsWhenNeeded && !s.toolsFromLastRun)) {
-    stream.progress(vscode.l10n.t('Starting MCP servers that start when needed…'));
-    await startWhenNeeded(host, { signal, unknownOnly: true });
-  }
+  await startUnknown(host, stream, signal);
   const offer = offerForModel(host, invoker);
   if (offer.searching) stream.markdown(vscode.l10n.t('*{0} MCP tools are on, more than the {1} a request takes: the model searches them.*\n\n', offer.catalogue.length, offer.maxTools));
   const servers = new Set(offer.catalogue.map((e) => e.serverId));
@@ -212,13 +216,22 @@ async function referencedResources(host: McpHost, references: readonly vscode.Ch
   return parts;
 }
 
-function listPrompts(host: McpHost, stream: vscode.ChatResponseStream): vscode.ChatResult {
+/** Starts the servers that start when needed and whose tools and prompts are not known from a last run; whether there were any. */
+async function startUnknown(host: McpHost, stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<boolean> {
+  if (!host.servers().some((s) => s.startsWhenNeeded && !s.fromLastRun)) return false;
+  stream.progress(vscode.l10n.t('Starting MCP servers that start when needed…'));
+  await startWhenNeeded(host, { signal, unknownOnly: true });
+  return true;
+}
+
+async function listPrompts(host: McpHost, stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<vscode.ChatResult> {
+  await startUnknown(host, stream, signal);
   const index = promptIndex(host);
   if (index.length === 0) {
-    stream.markdown(vscode.l10n.t('No running MCP server offers prompts.'));
+    stream.markdown(vscode.l10n.t('No MCP server offers prompts.'));
     return {};
   }
-  stream.markdown(vscode.l10n.t('Prompts of the running MCP servers. Type `@mcp /server.prompt` followed by arguments (`name=value` or in order):\n\n'));
+  stream.markdown(vscode.l10n.t('Prompts of the MCP servers (those of a server that starts when needed start it). Type `@mcp /server.prompt` followed by arguments (`name=value` or in order):\n\n'));
   for (const [command, entry] of index) stream.markdown(`- \`/${command}\`${entry.description ? ` — ${entry.description}` : ''}\n`);
   return {};
 }

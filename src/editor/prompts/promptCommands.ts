@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { withCancellableProgress } from '../cancellation';
 import type { McpHost } from '../../core/host/mcpHost';
 import { promptMarkdown } from '../../core/prompts/promptMessages';
-import { pickServerItem, refOf, type ServerItemRef, type ServerItemTarget } from '../serverItemPicker';
+import { pickServerItem, refOf, startWhenNeeded, type ServerItemRef, type ServerItemTarget } from '../serverItemPicker';
 import { askPromptArguments } from './promptArgumentsInput';
 
 
@@ -13,6 +13,8 @@ export function registerPromptCommands(host: McpHost): vscode.Disposable[] {
       try {
         const chosen = refOf(target) ?? (await pickPrompt(host));
         if (!chosen) return undefined;
+        // A server that starts when needed starts before the arguments are asked: they follow its current prompt.
+        await startWhenNeeded(host, { ids: [chosen.serverId] });
         const prompt = host.server(chosen.serverId)?.prompts.find((p) => p.name === chosen.name);
         if (!prompt) throw new Error(vscode.l10n.t('MCP server "{0}" has no prompt "{1}".', chosen.serverId, chosen.name));
         const args = await askPromptArguments(host, chosen.serverId, prompt, prompt.arguments ?? [], {});

@@ -1,8 +1,8 @@
 // Servers that start when needed in a real VS Code ("mcpHost.autoStart": "onDemand" for entries
 // that do not say): not started with the window (the view says it starts when needed), started by
 // the first @mcp request, which waits for its tools; an entry's own "autoStart" still wins. In
-// the next window its tools are known from that run: shown and offered without starting it, and
-// the model's call starts it.
+// the next window its tools and prompts are known from that run: shown and offered without
+// starting it, and the model's call, a Run Tool pick or a prompt asked in chat starts it.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { closeEverythingAfterEach } from '../harness/scenarioEditor';
@@ -30,11 +30,11 @@ describe('A server that starts when needed, in a real VS Code', function () {
 
   closeEverythingAfterEach(() => editor);
 
-  /** A reloaded window, where lazy waits with the tools of its last run; the row's text. */
+  /** A reloaded window, where lazy waits with the tools and prompt of its last run; the row's text. */
   async function reloadUntilLazyWaits(): Promise<string> {
     await editor.workbench.reloadWindow();
     await editor.workbench.openMcpView();
-    return editor.workbench.waitForServerDescription('lazy', /^starts when needed · \d+ tools from its last run$/, 30_000);
+    return editor.workbench.waitForServerDescription('lazy', /^starts when needed · \d+ tools, 1 prompt from its last run$/, 30_000);
   }
 
   after(async () => editor?.stop());
@@ -91,5 +91,20 @@ describe('A server that starts when needed, in a real VS Code', function () {
     await form.locator('#submit').click();
     const result = await editor.workbench.webview('#outcome');
     await result.locator('#items', { hasText: 'picked from its last run' }).waitFor({ timeout: 30_000 });
+  });
+
+  it('lists the prompt of its last run in @mcp /prompts without starting it, and /lazy.greet starts it and hands the prompt to the model', async () => {
+    await reloadUntilLazyWaits();
+    await editor.workbench.openChat();
+    await editor.workbench.sendChat('@mcp /prompts');
+    await editor.workbench.lastChatResponse(/\/lazy\.greet — Greets someone\./, 30_000);
+    assert.equal((await editor.control<McpServerInfo[]>('listServers')).find((s) => s.id === 'lazy')!.status, 'stopped', 'listing its prompts started nothing');
+    const seenBefore = (await editor.control<RecordedRequest[]>('modelRequests')).length;
+    await editor.workbench.sendChat('@mcp /lazy.greet who=Ada');
+    const response = await editor.workbench.lastChatResponse(/Model saw: [\s\S]*Say hello to Ada\./, 90_000);
+    assert.match(response, /Prompt greet from lazy: 1 message\(s\)\./);
+    const [seen] = (await editor.control<RecordedRequest[]>('modelRequests')).slice(seenBefore);
+    assert.ok(seen.texts.some((t) => t === 'Say hello to Ada.'), `the prompt's message reached the model: ${seen.texts.join(' / ')}`);
+    await editor.workbench.waitForServerDescription('lazy', /^running · \d+ tools · 1 prompt/, 10_000);
   });
 });

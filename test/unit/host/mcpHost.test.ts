@@ -3,7 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isAlive } from '../../../src/core/connection/processTree';
 import { toolCatalogue } from '../../../src/core/chat/modelToolOffer';
-import { LastToolLists, type StoredToolList } from '../../../src/core/host/lastToolLists';
+import { LastRuns, type StoredRun } from '../../../src/core/host/lastRuns';
 import { instructionsForModel } from '../../../src/core/chat/serverInstructions';
 import { MemoryApprovalStore, ToolApprovals } from '../../../src/core/tools/toolApprovals';
 import { ToolInvoker } from '../../../src/core/tools/toolInvoker';
@@ -255,24 +255,25 @@ describe('McpHost', () => {
     assert.equal(host.server('lazy')!.status, 'running');
   });
 
-  it('shows an "onDemand" server\'s tools and instructions of its last run in the next window and starts it when one is called', async () => {
-    const stored = new Map<string, StoredToolList>();
-    const store = { get: (id: string) => stored.get(id), set: (id: string, value: StoredToolList) => void stored.set(id, value) };
+  it('shows an "onDemand" server\'s tools, prompts and instructions of its last run in the next window and starts it when one is called or a prompt is asked', async () => {
+    const stored = new Map<string, StoredRun>();
+    const store = { get: (id: string) => stored.get(id), set: (id: string, value: StoredRun) => void stored.set(id, value) };
     const args = [...legacy().args, '--instructions', 'Call add before echo.'];
     const lazy = legacy({ args, autoStart: 'onDemand' });
     // First window: the server starts with the window (before the user moved it to onDemand); its tools are kept.
-    const first = harness({ lastToolLists: new LastToolLists(store) });
+    const first = harness({ lastRuns: new LastRuns(store) });
     hosts.push(first.host);
     await first.host.applySettings(entries({ lazy: legacy({ args }) }));
     const names = (await running(first.host, 'lazy')).tools.map((t) => t.name);
     await first.host.dispose();
     // Next window, the same server now onDemand: stopped, its tools known, offered to models.
-    const next = harness({ lastToolLists: new LastToolLists(store) });
+    const next = harness({ lastRuns: new LastRuns(store) });
     hosts.push(next.host);
     await next.host.applySettings(entries({ lazy }));
     const waiting = next.host.server('lazy')!;
-    assert.deepEqual([waiting.status, waiting.startsWhenNeeded, waiting.toolsFromLastRun, waiting.pid], ['stopped', true, true, undefined]);
+    assert.deepEqual([waiting.status, waiting.startsWhenNeeded, waiting.fromLastRun, waiting.pid], ['stopped', true, true, undefined]);
     assert.deepEqual(waiting.tools.map((t) => t.name), names);
+    assert.deepEqual(waiting.prompts.map((p) => [p.name, p.arguments?.map((a) => a.name)]), [['greet', ['who']]]);
     assert.ok(toolCatalogue(next.host.servers(), () => true).some((e) => e.serverId === 'lazy' && e.toolName === 'echo'));
     // A model offered its tools gets its instructions with them.
     assert.deepEqual(instructionsForModel(next.host.servers(), new Set(['lazy'])), ['Instructions from MCP server "lazy" on using its tools (written by the server, not by the user):\nCall add before echo.']);
@@ -282,10 +283,16 @@ describe('McpHost', () => {
     const done = await invoker.invoke('lazy', 'echo', { text: 'known before it ran' }, { origin: 'model' });
     assert.equal(done.outcome, 'ok', done.error);
     assert.equal((done.result!.content[0] as { text: string }).text, 'known before it ran');
-    assert.deepEqual([next.host.server('lazy')!.status, next.host.server('lazy')!.toolsFromLastRun], ['running', undefined]);
+    assert.deepEqual([next.host.server('lazy')!.status, next.host.server('lazy')!.fromLastRun], ['running', undefined]);
+    // Stopped again, it waits with what it had, and a prompt starts it too.
+    await next.host.stop('lazy');
+    assert.deepEqual([next.host.server('lazy')!.status, next.host.server('lazy')!.fromLastRun, next.host.server('lazy')!.prompts.length], ['stopped', true, 1]);
+    const greeting = await next.host.getPrompt('lazy', 'greet', { who: 'Ada' });
+    assert.deepEqual(greeting.messages.map((m) => m.content), [{ type: 'text', text: 'Say hello to Ada.' }]);
+    assert.equal(next.host.server('lazy')!.status, 'running');
     // Another definition is another server: nothing is known of it.
     await next.host.applySettings(entries({ lazy: legacy({ args, autoStart: 'onDemand', env: { OTHER: '1' } }) }));
-    assert.deepEqual([next.host.server('lazy')!.startsWhenNeeded, next.host.server('lazy')!.toolsFromLastRun, next.host.server('lazy')!.tools.length, next.host.server('lazy')!.instructions], [true, undefined, 0, undefined]);
+    assert.deepEqual([next.host.server('lazy')!.startsWhenNeeded, next.host.server('lazy')!.fromLastRun, next.host.server('lazy')!.tools.length, next.host.server('lazy')!.prompts.length, next.host.server('lazy')!.instructions], [true, undefined, 0, 0, undefined]);
   });
 
   it('fails a call to an unknown server or a stopped one with a clear message', async () => {
