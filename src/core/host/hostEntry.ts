@@ -31,6 +31,23 @@ export function startsWhenNeeded(entry: HostEntry): boolean {
   return entry.definition?.autoStart === 'onDemand' && !entry.configError && status === 'stopped';
 }
 
+/** Why a valid definition may not run now: its placeholder, and whether to ask consent with the window. */
+export interface HeldBack {
+  readonly status: ServerStatus;
+  readonly reason: string;
+  readonly askConsentNow?: boolean;
+}
+
+/** What keeps a valid definition from running (disabled, untrusted workspace, consent not given), or nothing. */
+export function heldBack(def: ServerDefinition, trusted: boolean, consentNeeded: () => boolean): HeldBack | undefined {
+  if (!def.enabled) return { status: 'disabled', reason: 'disabled in settings ("enabled": false)' };
+  if (def.scope !== 'user' && !trusted) return { status: 'untrusted', reason: 'defined in workspace settings; trust the workspace to start it' };
+  if (!consentNeeded()) return undefined;
+  // A server started on demand is asked about when it is first needed.
+  if (def.autoStart === 'onDemand') return { status: 'stopped', reason: 'starts when needed, after your consent to run this workspace server' };
+  return { status: 'stopped', reason: 'waiting for your consent to run this workspace server', askConsentNow: def.autoStart === 'startup' };
+}
+
 /**
  * What the views see of a server: its connection's state, or why it has none. A server that starts
  * when needed shows `lastRun`, the tools, prompts and instructions of its last run, until it starts.

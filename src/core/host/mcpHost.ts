@@ -4,7 +4,7 @@ import { DEFAULT_ELICITATIONS_PER_MINUTE, DEFAULT_SAMPLING_POLICY, describeTarge
 import { ServerConfigError, validateServerEntry } from '../config/validateServerEntry';
 import { displayContext, resolveDefinition } from '../config/variableResolver';
 import { connectionDeps, resolveKeepingSecrets } from './serverConnectionSetup';
-import { entrySnapshot, startsWhenNeeded, type HostEntry } from './hostEntry';
+import { entrySnapshot, heldBack, startsWhenNeeded, type HostEntry } from './hostEntry';
 import type { LastRuns } from './lastRuns';
 import type { EraPinStore } from '../connection/eraPins';
 import type { ExecutableResolver } from '../connection/executableResolver';
@@ -22,7 +22,7 @@ import type { ElicitationRouter } from '../elicitation/elicitationRouter';
 import type { HostAuthorization } from '../auth/hostAuthorization';
 import type { ProcessLedger } from '../connection/processLedger';
 import type { ProcessSandbox } from '../connection/processSandbox';
-import { MAX_URL_ELICITATION_ROUNDS, urlElicitationsOf } from '../elicitation/urlElicitationErrors';
+import { retryAfterUrlElicitations } from '../elicitation/urlElicitationErrors';
 
 export interface McpHostOptions {
   readonly clientInfo: { readonly name: string; readonly version: string };
@@ -209,21 +209,16 @@ export class McpHost implements Disposable {
     signal?: AbortSignal,
     onProgress?: (progress: Progress) => void,
   ): Promise<CallToolResult> {
-    const once = async () => {
-      const connection = await this.neededConnection(id);
-      const params = { name, arguments: args, _meta: connection.requestMeta() };
-      const result = await connection.request(`tools/call "${name}"`, (client, options) => callToolOrTask(client, connection, params, options, this.tasks), signal, onProgress);
-      return followIfTask(this, id, name, result, signal);
-    };
-    for (let round = 1; ; round++) {
-      try {
-        return await once();
-      } catch (error) {
-        const elicitations = urlElicitationsOf(error);
-        if (!elicitations || !this.options.elicitation || round > MAX_URL_ELICITATION_ROUNDS) throw error;
-        if (!(await this.options.elicitation.satisfy(id, elicitations, signal ?? new AbortController().signal))) throw error;
-      }
-    }
+    const elicitation = this.options.elicitation;
+    return retryAfterUrlElicitations(
+      async () => {
+        const connection = await this.neededConnection(id);
+        const params = { name, arguments: args, _meta: connection.requestMeta() };
+        const result = await connection.request(`tools/call "${name}"`, (client, options) => callToolOrTask(client, connection, params, options, this.tasks), signal, onProgress);
+        return followIfTask(this, id, name, result, signal);
+      },
+      elicitation && ((elicitations) => elicitation.satisfy(id, elicitations, signal ?? new AbortController().signal)),
+    );
   }
 
   async getPrompt(id: string, name: string, args: Record<string, string> | undefined, signal?: AbortSignal): Promise<GetPromptResult> {
@@ -326,21 +321,11 @@ export class McpHost implements Disposable {
       // What runs decides consent; how its requests are confirmed does not.
       // (User settings need no consent: nothing to summarize, no env file to read at start-up.)
       if (def.scope !== 'user') Object.assign(entry, await whatConsentCovers(def, env.variableContext()));
-      if (!def.enabled) {
+      const held = heldBack(def, env.trust.isTrusted, () => this.consent.needed(entry));
+      if (held) {
         await this.dropConnection(entry);
-        this.setPlaceholder(entry, 'disabled', 'disabled in settings ("enabled": false)');
-        continue;
-      }
-      if (def.scope !== 'user' && !env.trust.isTrusted) {
-        await this.dropConnection(entry);
-        this.setPlaceholder(entry, 'untrusted', 'defined in workspace settings; trust the workspace to start it');
-        continue;
-      }
-      if (this.consent.needed(entry)) {
-        await this.dropConnection(entry);
-        this.setPlaceholder(entry, 'stopped', def.autoStart === 'onDemand' ? 'starts when needed, after your consent to run this workspace server' : 'waiting for your consent to run this workspace server');
-        // A server started on demand is asked about when it is first needed.
-        if (def.autoStart === 'startup') wantConsent.push(entry);
+        this.setPlaceholder(entry, held.status, held.reason);
+        if (held.askConsentNow) wantConsent.push(entry);
         continue;
       }
       await this.connect(entry, def.autoStart === 'startup');
