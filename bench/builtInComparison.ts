@@ -8,8 +8,10 @@
 //   MCP Host's mcpHost_callTool (and, for reference, MCP Host's API without the editor's tool hops);
 // - a 10 MB tool result, the same way;
 // - window open with 20 servers configured: the extension host's CPU over the first 20 s and its
-//   memory once all 20 run.
-//   node out/bench/builtInComparison.js [reps=7] [calls=1000] [openReps=3] [only=starts,calls,big,open]
+//   memory once all 20 run; and what starting the 20 adds to a window that opened without them
+//   (MCP Host's servers waiting under "onDemand", the built-in's not started yet), which leaves
+//   out what differs from one window to the next.
+//   node out/bench/builtInComparison.js [reps=7] [calls=1000] [openReps=5] [only=starts,calls,big,open]
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { EditorSession, OUT, REPO } from '../test/editor/harness/editorSession';
@@ -18,7 +20,7 @@ import { startHttpFixture } from '../test/unit/support/fixtures';
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`${name}=`))?.split('=')[1] ?? fallback);
 const reps = arg('reps', 7);
 const calls = arg('calls', 1000);
-const openReps = arg('openReps', 3);
+const openReps = arg('openReps', 5);
 const OPEN_SECONDS = 20;
 const only = process.argv.find((a) => a.startsWith('only='))?.slice(5).split(',');
 /** Whether a section of the comparison runs (all of them unless only= names some). */
@@ -75,8 +77,9 @@ async function openEditor(builtIn: Record<string, unknown>, host: Record<string,
 }
 
 const rows: string[] = [];
+const digits = (value: number, unit: string) => (Math.abs(value) >= 20 ? 0 : unit === 'ms' ? 2 : 1);
 const row = (measure: string, ours: number, theirs: number, unit = 'ms') =>
-  progress(rows[rows.push(`| ${measure} | ${ours.toFixed(unit === 'ms' && ours < 20 ? 2 : 0)} ${unit} | ${theirs.toFixed(unit === 'ms' && theirs < 20 ? 2 : 0)} ${unit} | ${(ours / theirs).toFixed(2)} |`) - 1]);
+  progress(rows[rows.push(`| ${measure} | ${ours.toFixed(digits(ours, unit))} ${unit} | ${theirs.toFixed(digits(theirs, unit))} ${unit} | ${(ours / theirs).toFixed(2)} |`) - 1]);
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 
 async function sideBySide(): Promise<void> {
@@ -190,13 +193,18 @@ async function windowOpen(): Promise<void> {
       const start = usage(pid);
       await new Promise((r) => setTimeout(r, OPEN_SECONDS * 1000));
       const open = usage(pid).cpuMs - start.cpuMs;
+      // Each host's clients live where it runs them: MCP Host's in the extension host, the
+      // built-in's partly in the workbench page; the heaps of both, after a collection, count both.
+      const memory = async () => {
+        const heapMb = ((await editor.control<number>('heapUsed')) + (await pageHeapUsed(editor))) / 1024 / 1024;
+        return { heapMb, rssMb: usage(pid).rssMb };
+      };
+      const opened = await memory();
       // Then all 20 running in that host, for its memory.
       if (Object.keys(builtIn).length) await editor.control('executeCommand', { command: 'workbench.mcp.startServer', args: ['*', { waitForLiveTools: true }] });
       else await editor.control('hostStart', { ids: Object.keys(host) });
-      // Each host's clients live where it runs them: MCP Host's in the extension host, the
-      // built-in's partly in the workbench page; the heaps of both, after a collection, count both.
-      const heapMb = ((await editor.control<number>('heapUsed')) + (await pageHeapUsed(editor))) / 1024 / 1024;
-      return { openCpuMs: open, runningRssMb: usage(pid).rssMb, heapMb };
+      const running = await memory();
+      return { openCpuMs: open, runningRssMb: running.rssMb, heapMb: running.heapMb, addedRssMb: running.rssMb - opened.rssMb, addedHeapMb: running.heapMb - opened.heapMb };
     } finally {
       await editor.stop();
     }
@@ -221,6 +229,9 @@ async function windowOpen(): Promise<void> {
   row(`window open, 20 servers configured, "mcpHost.autoStart": "onDemand": extension-host CPU in the first ${OPEN_SECONDS} s, ${times}`, of(oursOnDemand, 'openCpuMs'), of(theirs, 'openCpuMs'));
   row(`20 servers running: extension-host memory (RSS), ${times}`, of(ours, 'runningRssMb'), of(theirs, 'runningRssMb'), 'MB');
   row(`20 servers running: JavaScript heap in use after a collection, extension host + workbench page, ${times}`, of(ours, 'heapMb'), of(theirs, 'heapMb'), 'MB');
+  // MCP Host's onDemand window opens as the built-in's does, with nothing started: the same start, added to the same kind of window.
+  row(`20 servers started in an open window ("onDemand" for MCP Host): extension-host RSS they add, after a collection, ${times}`, of(oursOnDemand, 'addedRssMb'), of(theirs, 'addedRssMb'), 'MB');
+  row(`20 servers started in an open window ("onDemand" for MCP Host): JavaScript heap they add, extension host + workbench page, after a collection, ${times}`, of(oursOnDemand, 'addedHeapMb'), of(theirs, 'addedHeapMb'), 'MB');
 }
 
 async function main(): Promise<void> {
