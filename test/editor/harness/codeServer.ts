@@ -1,10 +1,10 @@
 // Runs a real VS Code (code-server) on 127.0.0.1 with our extensions installed.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
+import { removeTempDir, tempDir } from '../../support/tempDir';
 import type { EditorInstall } from './editorInstall';
 
 const run = promisify(execFile);
@@ -43,7 +43,7 @@ export async function freePort(): Promise<number> {
 }
 
 export async function startCodeServer(options: CodeServerOptions): Promise<RunningCodeServer> {
-  const profile = options.profileDir ?? mkdtempSync(path.join(tmpdir(), 'mcp-host-editor-'));
+  const profile = options.profileDir ?? tempDir('mcp-host-editor-');
   const userDataDir = path.join(profile, 'user-data');
   const extensionsDir = path.join(profile, 'extensions');
   mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
@@ -125,7 +125,11 @@ export async function startCodeServer(options: CodeServerOptions): Promise<Runni
     process: child,
     userDataDir,
     logs,
-    stop: () => stopProcessGroup(child),
+    stop: async () => {
+      await stopProcessGroup(child);
+      // A test's fresh profile (about 7 MB: extensions, logs, state) goes with its editor.
+      if (!options.profileDir) removeTempDir(profile);
+    },
   };
 }
 

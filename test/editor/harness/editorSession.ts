@@ -1,9 +1,9 @@
 // One real editor for a group of scenarios: code-server with MCP Host and the test-host extension,
 // a workspace on disk, our HTTP fixture server, and Chromium driving the workbench.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { removeTempDir, tempDir } from '../../support/tempDir';
 import { startCodeServer, freePort, type RunningCodeServer } from './codeServer';
 import { ensureEditorInstall, type EditorInstall } from './editorInstall';
 import { Workbench } from './workbench';
@@ -23,7 +23,7 @@ export function editorInstall(): EditorInstall {
 /** Packages the test-only extension (compiled by `npm run compile-tests`) into a .vsix. */
 export function packageTestHost(): string {
   if (testHostVsix) return testHostVsix;
-  const dir = mkdtempSync(path.join(tmpdir(), 'mcp-host-testhost-'));
+  const dir = tempDir('mcp-host-testhost-');
   copyFileSync(path.join(REPO, 'test/editor/testHost/package.json'), path.join(dir, 'package.json'));
   for (const file of ['extension.js', 'fixtureChatModel.js']) copyFileSync(path.join(OUT, 'test/editor/testHost', file), path.join(dir, file));
   writeFileSync(path.join(dir, 'README.md'), '# MCP Host test host\nTest-only extension.\n');
@@ -58,7 +58,7 @@ export class EditorSession {
 
   static async start(layout: WorkspaceLayout, options: { trusted: boolean; userSettings?: Record<string, unknown>; env?: Record<string, string> }): Promise<EditorSession> {
     if (!existsSync(EXTENSION_VSIX)) throw new Error(`${EXTENSION_VSIX} is missing: run \`npm run package\` first`);
-    const root = mkdtempSync(path.join(tmpdir(), 'mcp-host-ws-'));
+    const root = tempDir('mcp-host-ws-');
     for (const folder of layout.folders) mkdirSync(path.join(root, folder), { recursive: true });
     for (const [file, text] of Object.entries(layout.files ?? {})) {
       mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
@@ -111,6 +111,7 @@ export class EditorSession {
     for (const { id } of servers) await this.control('executeCommand', { command: 'mcpHost.stopServer', args: [id] }, 10_000).catch(() => undefined);
     await this.workbench.close().catch(() => undefined);
     await this.codeServer.stop();
+    removeTempDir(this.root);
   }
 }
 

@@ -3,12 +3,12 @@
 // Code files, chosen in one pick, converted, and running; then, with readLive, other hosts' servers
 // run as their files say, following the files as they change.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { closeEverythingAfterEach } from '../harness/scenarioEditor';
 import { EditorSession, OUT } from '../harness/editorSession';
 import { waitFor } from '../../unit/support/fixtures';
+import { tempDir } from '../../support/tempDir';
 
 const fixture = path.join(OUT, 'test/fixtures/servers/legacyStdio.js');
 
@@ -17,7 +17,7 @@ describe('Importing servers from other hosts in a real VS Code', function () {
   let editor: EditorSession;
 
   before(async () => {
-    const xdg = mkdtempSync(path.join(tmpdir(), 'mcp-host-xdg-'));
+    const xdg = tempDir('mcp-host-xdg-');
     mkdirSync(path.join(xdg, 'Claude'));
     writeFileSync(
       path.join(xdg, 'Claude', 'claude_desktop_config.json'),

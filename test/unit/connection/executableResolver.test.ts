@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CommandNotFoundError, ExecutableResolver } from '../../../src/core/connection/executableResolver';
+import { tempDir } from '../../support/tempDir';
 
 describe('ExecutableResolver', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'mcp-path-'));
+  const dir = tempDir('mcp-path-');
   const bin = path.join(dir, 'login-bin');
   mkdirSync(bin);
   writeFileSync(path.join(bin, 'only-in-login-shell'), '#!/bin/sh\necho hi\n');

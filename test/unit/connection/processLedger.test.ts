@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ProcessLedger, startTimeOf } from '../../../src/core/connection/processLedger';
 import { isAlive } from '../../../src/core/connection/processTree';
 import { connect, disposeConnections } from '../support/connections';
 import { fixture, stdioDefinition, waitFor, type RecordingLog } from '../support/fixtures';
+import { tempDir } from '../../support/tempDir';
 
 const helperPids = (log: RecordingLog) => [...log.text().matchAll(/fixture: helper pid (\d+)/g)].map((m) => Number(m[1]));
 /** A window whose extension host is gone: a process that already exited. */
@@ -24,7 +24,7 @@ describe('processes left by a window that crashed', function () {
   });
 
   it('the next window ends a server that ignores SIGTERM, and its helper, that a crashed window left running', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'mcp-ledger-'));
+    const dir = tempDir('mcp-ledger-');
     const crashed = new ProcessLedger(dir, crashedWindow());
     const { connection, log } = connect(stdioDefinition('stubborn', fixture('legacyStdio'), { args: ['--ignore-sigterm', '--spawn-helper'], restart: noRestart }), { ledger: crashed });
     await connection.start();
@@ -42,7 +42,7 @@ describe('processes left by a window that crashed', function () {
   });
 
   it('leaves alone the servers of a window that still runs, and forgets a server once it exits', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'mcp-ledger-'));
+    const dir = tempDir('mcp-ledger-');
     const running = new ProcessLedger(dir, { pid: process.pid, started: startTimeOf(process.pid)! });
     const { connection } = connect(stdioDefinition('live', fixture('legacyStdio'), { restart: noRestart }), { ledger: running });
     await connection.start();
@@ -57,7 +57,7 @@ describe('processes left by a window that crashed', function () {
   });
 
   it('does not end a process that merely reuses a recorded pid', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'mcp-ledger-'));
+    const dir = tempDir('mcp-ledger-');
     // What a crashed window left: a server whose pid this test process now has (another start time).
     const owner = crashedWindow();
     writeFileSync(path.join(dir, `server-processes-${owner.pid}.json`), JSON.stringify({ owner, processes: [{ pid: process.pid, started: 'an earlier start', serverId: 'old' }] }));

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isAlive } from '../../../src/core/connection/processTree';
 import { connect, disposeConnections } from '../support/connections';
 import { fixture, RecordingLog, stdioDefinition, waitFor } from '../support/fixtures';
+import { tempDir } from '../../support/tempDir';
 
 /** The pids the fixture's helpers announced on stderr ("fixture: helper pid N"). */
 function helperPids(log: RecordingLog): number[] {
@@ -106,7 +106,7 @@ describe('one process per start', function () {
   afterEach(disposeConnections);
 
   it('starts a 2025 server once: the era probe runs on it, and its answer keeps it running', async () => {
-    const spawnLog = path.join(mkdtempSync(path.join(tmpdir(), 'mcp-spawns-')), 'spawns');
+    const spawnLog = path.join(tempDir('mcp-spawns-'), 'spawns');
     writeFileSync(spawnLog, '');
     const { connection } = connect(stdioDefinition('legacy-once', fixture('legacyStdio'), { env: { FIXTURE_SPAWN_LOG: spawnLog } }));
     await connection.start();

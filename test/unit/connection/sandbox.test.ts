@@ -11,6 +11,7 @@ import { SrtProcessSandbox } from '../../../src/core/connection/processSandbox';
 import type { ServerConnection } from '../../../src/core/connection/serverConnection';
 import { connect, disposeConnections } from '../support/connections';
 import { EVERYTHING, fixture, REPO, stdioDefinition, waitFor } from '../support/fixtures';
+import { tempDir } from '../../support/tempDir';
 
 /** The text of a tool's first content block. */
 async function call(connection: ServerConnection, name: string, args: Record<string, unknown>): Promise<string> {
@@ -144,7 +145,7 @@ describe('sandboxed stdio servers (the sandbox runtime: bubblewrap and its proxy
     assert.equal(connection.snapshot().status, 'error');
     assert.match(connection.snapshot().reason ?? '', /"sandbox" needs Linux or macOS \(this is win32\); remove it to run the server unsandboxed/);
     const savedPath = process.env.PATH;
-    process.env.PATH = mkdtempSync(path.join(tmpdir(), 'mcp-empty-path-'));
+    process.env.PATH = tempDir('mcp-empty-path-');
     try {
       const { connection: missing } = await start('boxed-nobwrap', {}, new SrtProcessSandbox());
       assert.equal(missing.snapshot().status, 'error');

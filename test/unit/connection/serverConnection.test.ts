@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ResolvedServerDefinition } from '../../../src/core/config/serverDefinition';
 import { InMemoryEraPinStore } from '../../../src/core/connection/eraPins';
@@ -16,6 +15,7 @@ import {
   type RunningProcess,
 } from '../support/fixtures';
 import { connect, disposeConnections } from '../support/connections';
+import { tempDir } from '../../support/tempDir';
 
 function text(result: { content: unknown[] }): string {
   return (result.content[0] as { text: string }).text;
@@ -52,7 +52,7 @@ describe('ServerConnection against real fixture servers', () => {
   });
 
   it('probes the era on the server’s own process (one spawn per start), and pins it per definition', async () => {
-    const spawnLog = path.join(mkdtempSync(path.join(tmpdir(), 'mcp-spawns-')), 'spawns');
+    const spawnLog = path.join(tempDir('mcp-spawns-'), 'spawns');
     writeFileSync(spawnLog, '');
     const def = stdioDefinition('pinned', fixture('modernStdio'), { env: { FIXTURE_SPAWN_LOG: spawnLog } });
     const pins = new InMemoryEraPinStore();
@@ -180,7 +180,7 @@ describe('ServerConnection against real fixture servers', () => {
   });
 
   it('keeps restarting with backoff when a restart fails to start, and gives up at the limit', async () => {
-    const mark = path.join(mkdtempSync(path.join(tmpdir(), 'mcp-restart-')), 'ran');
+    const mark = path.join(tempDir('mcp-restart-'), 'ran');
     // Runs once; every later start exits at once, as a server whose binary went away would.
     const once = `if [ -e '${mark}' ]; then echo 'gone for good' >&2; exit 7; fi; touch '${mark}'; exec '${process.execPath}' '${fixture('legacyStdio')}' --crash-after 1`;
     const def = stdioDefinition('once', '-c', { command: '/bin/sh', args: [once], restart: { enabled: true, maxRestarts: 2, windowMs: 60_000, initialDelayMs: 50, maxDelayMs: 100 } });

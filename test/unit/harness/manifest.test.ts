@@ -3,9 +3,9 @@
 // marketplace shows, and the walkthrough's images ship in the package.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { tempDir } from '../../support/tempDir';
 
 const REPO = path.resolve(__dirname, '../../../..');
 const manifest = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as Record<string, unknown>;
@@ -52,7 +52,7 @@ describe('the manifest, for the marketplace and for translators', () => {
   it('has the runtime strings (vscode.l10n.t) of the source in l10n/bundle.l10n.json, as `npm run l10n` writes it', function () {
     this.timeout(60_000);
     assert.equal(manifest.l10n, './l10n');
-    const out = mkdtempSync(path.join(tmpdir(), 'mcp-host-l10n-'));
+    const out = tempDir('mcp-host-l10n-');
     execFileSync(process.execPath, [path.join(REPO, 'node_modules/@vscode/l10n-dev/dist/cli.js'), 'export', '--outDir', out, path.join(REPO, 'src')], { stdio: 'ignore' });
     const fresh = JSON.parse(readFileSync(path.join(out, 'bundle.l10n.json'), 'utf8')) as Record<string, string>;
     const committed = JSON.parse(readFileSync(path.join(REPO, 'l10n/bundle.l10n.json'), 'utf8')) as Record<string, string>;

@@ -1,8 +1,7 @@
 import type { HostAuthorization } from '../../../src/core/auth/hostAuthorization';
 import * as sinon from 'sinon';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerSettingsEntry } from '../../../src/core/config/serverDefinition';
@@ -15,10 +14,11 @@ import type { SamplingRouter } from '../../../src/core/sampling/samplingRouter';
 import type { ElicitationRouter } from '../../../src/core/elicitation/elicitationRouter';
 import { fixture, RecordingLog, waitFor } from './fixtures';
 import type { TaskTracker } from '../../../src/core/tasks/taskTracker';
+import { tempDir } from '../../support/tempDir';
 
 // A real McpHost over real fixture servers, with the user's answers given by the test.
 export const node = process.execPath;
-export const workspace = mkdtempSync(path.join(tmpdir(), 'mcp-ws-'));
+export const workspace = tempDir('mcp-ws-');
 export const app = path.join(workspace, 'app');
 export const lib = path.join(workspace, 'lib');
 mkdirSync(app);
