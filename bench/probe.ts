@@ -4,6 +4,8 @@ import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Client, type PriorDiscovery } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { definitionHash } from '../src/core/config/definitionHash';
@@ -48,11 +50,12 @@ async function hostConnection(pins = new InMemoryEraPinStore(), id = 'bench', sa
   return connection;
 }
 
-/** The raw SDK: a bare Client on the same server, loading the same lists the host shows. */
-async function rawClient(prior?: PriorDiscovery): Promise<Client> {
+/** The raw SDK: a bare Client on the same server, loading the same lists the host shows (kept in `keep` when given, as a host keeps them). */
+async function rawClient(prior?: PriorDiscovery, keep?: unknown[]): Promise<Client> {
   const client = new Client({ name: 'bench', version: '0' }, { versionNegotiation: { mode: 'auto' } });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: serverArgs, env: fullEnv, stderr: 'ignore', maxBufferSize: STDIO_MAX_MESSAGE_BYTES }), { prior });
-  await Promise.all([client.listTools(), client.listPrompts(), client.listResources(), client.listResourceTemplates()]);
+  const lists = await Promise.all([client.listTools(), client.listPrompts(), client.listResources(), client.listResourceTemplates()]);
+  keep?.push(lists);
   return client;
 }
 
@@ -199,6 +202,34 @@ const scenarios: Record<string, () => Promise<Record<string, number>>> = {
     const ms = performance.now() - start;
     await Promise.all(connections.map((c) => c.stop()));
     return { ms };
+  },
+  async heldHeap() {
+    // The JavaScript heap that running servers hold, after a collection: one server is started
+    // first (and kept), so that modules loaded on the first start are not counted. The bare client
+    // keeps the lists it loaded, as the host does to show them.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const collect = async () => {
+      for (let i = 0; i < 3; i++) {
+        gc();
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    const count = num('servers', 20);
+    const pins = new InMemoryEraPinStore();
+    for (let i = 0; i <= count; i++) pins.set(definitionHash(definition(`s${i}`)), { kind: 'legacy' });
+    const lists: unknown[] = [];
+    const start = (i: number) => (variant === 'raw' ? rawClient({ kind: 'legacy' }, lists) : hostConnection(pins, `s${i}`));
+    const stop = (running: Client | ServerConnection) => (running instanceof Client ? running.close() : running.stop());
+    const running: (Client | ServerConnection)[] = [await start(count)];
+    await collect();
+    const before = process.memoryUsage().heapUsed;
+    running.push(...(await Promise.all(Array.from({ length: count }, (_, i) => start(i)))));
+    await new Promise((r) => setTimeout(r, 300));
+    await collect();
+    const kbPerServer = (process.memoryUsage().heapUsed - before) / 1024 / count;
+    await Promise.all(running.map(stop));
+    return { kbPerServer };
   },
   async listChanged() {
     // From the server's list_changed to the host's (or raw client's) list holding the new tool.

@@ -100,6 +100,11 @@ for (const servers of counts) {
   );
 }
 
+// 3a. What running servers hold: the heap per server, 20 running, after a collection.
+const held = compare('heldHeap', ['host', 'raw'], { servers: quick ? 5 : 20 }, reps, 'kbPerServer');
+results.heldHeapKbPerServer = held;
+row(`JavaScript heap held per running server (${quick ? 5 : 20} running, after a collection)`, fmt(held.host, 'KB', 0), `${fmt(held.raw, 'KB', 0)} raw SDK`, held.host / held.raw);
+
 // 4. Big lists: list_changed until the lists are updated.
 for (const tools of quick ? [100] : [100, 1000, 10000]) {
   const { host, raw } = compareAll('listChanged', ['host', 'raw'], { tools }, quick ? 1 : 3);
