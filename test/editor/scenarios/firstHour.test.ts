@@ -2,9 +2,9 @@
 // servers that fail to start, tools found by name, results shown as what they are, a Deny that
 // keeps the form, a real third-party server's union types and long description.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { tempDir } from '../../support/tempDir';
 import { closeEverythingAfterEach } from '../harness/scenarioEditor';
 import { EditorSession, REPO } from '../harness/editorSession';
 import { freePort, waitFor } from '../../unit/support/fixtures';
@@ -17,7 +17,7 @@ describe('The first hour in a real VS Code', function () {
   this.timeout(180_000);
   let editor: EditorSession;
   let refusedPort: number;
-  const files = mkdtempSync(path.join(tmpdir(), 'mcp-host-files-'));
+  const files = tempDir('mcp-host-files-');
   writeFileSync(path.join(files, 'greeter.py'), PYTHON_SOURCE);
 
   before(async () => {
