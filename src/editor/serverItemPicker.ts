@@ -1,6 +1,6 @@
 import type { Prompt, Tool } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
-import type { ServerSnapshot } from '../core/connection/serverSnapshot';
+import { listsKnown, type ServerSnapshot } from '../core/connection/serverSnapshot';
 import type { McpHost } from '../core/host/mcpHost';
 
 /** One tool or prompt of one server. */
@@ -43,7 +43,7 @@ export async function pickServerItem<K extends Kind>(
 ): Promise<ServerItemRef | undefined> {
   // What a server had in its last run is listed without starting it (its command starts it).
   await startWhenNeeded(host, { unknownOnly: true });
-  const running = host.servers().filter((s) => (s.status === 'running' || s.fromLastRun) && s[kind].length > 0);
+  const running = host.servers().filter((s) => listsKnown(s) && s[kind].length > 0);
   if (running.length === 0) {
     void vscode.window.showInformationMessage(texts.none);
     return undefined;

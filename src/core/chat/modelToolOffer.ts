@@ -7,7 +7,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/client';
 import { offeredToModel } from '../apps/appToolMeta';
-import type { ServerSnapshot } from '../connection/serverSnapshot';
+import { listsKnown, type ServerSnapshot } from '../connection/serverSnapshot';
 import type { ModelTool } from '../models/modelMessages';
 import { modelToolNames, type QualifiedTool } from '../tools/toolNames';
 
@@ -24,7 +24,7 @@ export type OfferedTo = (serverId: string, toolName: string) => boolean;
  * and the last run's tools of servers that start when needed (calling one starts its server).
  */
 export function toolCatalogue(servers: readonly ServerSnapshot[], offered: OfferedTo): CatalogueEntry[] {
-  const running = servers.filter((s) => s.status === 'running' || s.fromLastRun).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const running = servers.filter(listsKnown).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const tools = running.flatMap((s) => s.tools.filter((tool) => offeredToModel(tool) && offered(s.id, tool.name)).map((tool) => ({ serverId: s.id, toolName: tool.name, tool })));
   return [...modelToolNames(tools).entries()].map(([modelName, entry]) => ({ ...entry, modelName }));
 }

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { withCancellation } from '../cancellation';
+import { startWhenNeeded } from '../serverItemPicker';
 import { offeredToModel } from '../../core/apps/appToolMeta';
-import type { ServerSnapshot } from '../../core/connection/serverSnapshot';
+import { listsKnown, type ServerSnapshot } from '../../core/connection/serverSnapshot';
 import type { McpHost } from '../../core/host/mcpHost';
 import type { ToolInvoker } from '../../core/tools/toolInvoker';
 import { resultText } from '../../core/tools/toolResults';
@@ -26,9 +27,8 @@ export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker):
       invoke: async (options, token) => {
         const asked = (s: ServerSnapshot) => !options.input.server || s.id === options.input.server;
         // Servers that start when needed start now unless their tools are known from their last run (a call starts those).
-        const unknown = host.servers().filter((s) => asked(s) && s.startsWhenNeeded && !s.fromLastRun).map((s) => s.id);
-        if (unknown.length > 0) await withCancellation(token, (signal) => host.startOnDemand(unknown, signal));
-        const servers = host.servers().filter((s) => (s.status === 'running' || s.fromLastRun) && asked(s));
+        await withCancellation(token, (signal) => startWhenNeeded(host, { signal, unknownOnly: true, ids: options.input.server ? [options.input.server] : undefined }));
+        const servers = host.servers().filter((s) => listsKnown(s) && asked(s));
         if (options.input.server && servers.length === 0) {
           throw new Error(`No running MCP server "${options.input.server}". Running: ${host.servers().filter((s) => s.status === 'running').map((s) => s.id).join(', ') || 'none'}.`);
         }

@@ -8,6 +8,7 @@ import type { AppModelContext } from '../../core/apps/appModelContext';
 import { resourceForModel } from '../../core/resources/resourceContents';
 import { parseResourceAddress, RESOURCE_SCHEME } from '../../core/resources/resourceUris';
 import type { McpHost } from '../../core/host/mcpHost';
+import { listsKnown } from '../../core/connection/serverSnapshot';
 import { parsePromptArguments } from '../../core/prompts/promptArguments';
 import type { ToolInvoker } from '../../core/tools/toolInvoker';
 import { promptCommandName, type QualifiedTool } from '../../core/tools/toolNames';
@@ -44,7 +45,7 @@ interface PromptEntry {
 function promptIndex(host: McpHost): [string, PromptEntry][] {
   return host
     .servers()
-    .filter((s) => s.status === 'running' || s.fromLastRun)
+    .filter(listsKnown)
     .flatMap((s) => s.prompts.map((p) => [promptCommandName(s.id, p.name), { serverId: s.id, promptName: p.name, description: p.description }] as [string, PromptEntry]));
 }
 
