@@ -157,7 +157,10 @@ export class Workbench {
 
   /** "Developer: Reload Window", as a user runs it, until the reloaded workbench is there. */
   async reloadWindow(): Promise<void> {
+    // The old page keeps its workbench until the new document loads, so wait for that load first.
+    const loaded = this.page.waitForEvent('load', { timeout: 90_000 });
     await this.runCommand('Developer: Reload Window');
+    await loaded;
     await this.page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
   }
 
