@@ -1,3 +1,4 @@
+import type { RequestOptions } from '@modelcontextprotocol/client';
 import { Emitter, type Disposable } from '../events';
 
 /**
@@ -62,6 +63,23 @@ export class IdleDeadline implements Disposable {
     this.timer = undefined;
     if (this.controller.signal.aborted || this.waits.waiting) return;
     this.timer = setTimeout(() => this.controller.abort(new Error('idle timeout')), this.ms);
+  }
+
+  /**
+   * The client library's options for the request this deadline guards: the library keeps the
+   * total cap, the idle deadline is ours. Progress is asked for only when someone listens, and
+   * each report restarts the idle period.
+   */
+  requestOptions(maxTotalTimeoutMs: number, signal?: AbortSignal, onProgress?: RequestOptions['onprogress']): RequestOptions {
+    return {
+      timeout: maxTotalTimeoutMs,
+      maxTotalTimeout: maxTotalTimeoutMs,
+      signal: signal ? AbortSignal.any([signal, this.signal]) : this.signal,
+      onprogress: onProgress && ((progress) => {
+        this.touch();
+        onProgress(progress);
+      }),
+    };
   }
 
   dispose(): void {

@@ -7,7 +7,8 @@ import { describeRequestError, McpRequestError, ServerUnavailableError } from '.
 import { ServerLists } from './serverLists';
 import { ResourceWatches } from '../resources/resourceWatches';
 import { followLogLevel, mcpLevelFor } from './serverLog';
-import { boundedInstructions, type ServerSnapshot, type ServerStatus } from './serverSnapshot';
+import type { ServerSnapshot, ServerStatus } from './serverSnapshot';
+import { connectionSnapshot } from './connectionSnapshot';
 import { inspectorAddress } from './devInspector';
 import { StderrTail } from './stderrTail';
 import { closeThenEnd, endProcessTree, processTreeOf, settleExit } from './serverProcessEnd';
@@ -16,7 +17,7 @@ import { describeExit, describeStartFailure, lastOutput } from './startFailure';
 import { redactSecrets } from './secretRedaction';
 import type { CreatedTransport } from './transportFactory';
 import { startHealthCheck } from './healthCheck';
-import { rootPaths, shownSandbox } from './sandboxPolicy';
+import { rootPaths } from './sandboxPolicy';
 import { createHostClient } from './hostClient';
 import type { ServerConnectionDeps } from './serverConnectionDeps';
 import { authorizationOutcome, signInReasonMidSession } from '../auth/authorizationFailure';
@@ -101,30 +102,7 @@ export class ServerConnection implements Disposable {
   }
 
   snapshot(): ServerSnapshot {
-    const client = this.session?.client;
-    const info = client?.getServerVersion();
-    return {
-      id: this.id,
-      status: this.status,
-      reason: this.reason,
-      scope: this.definition.scope,
-      origin: this.definition.origin,
-      transport: this.session?.created.kind ?? this.definition.transport,
-      target: this.target,
-      era: client?.getProtocolEra(),
-      protocolVersion: client?.getNegotiatedProtocolVersion(),
-      serverName: info?.name,
-      serverVersion: info?.version,
-      instructions: boundedInstructions(client?.getInstructions()),
-      pid: this.session?.created.stdio?.pid ?? undefined,
-      sandbox: shownSandbox(this.session?.created.sandbox, this.definition, () => rootPaths(this.deps.roots())),
-      tools: this.lists.tools,
-      prompts: this.lists.prompts,
-      resources: this.lists.resources,
-      moreResources: this.lists.resourcePages.hasMore,
-      resourceTemplates: this.lists.resourceTemplates,
-      listProblems: this.lists.problems.size > 0 ? Object.fromEntries(this.lists.problems) : undefined,
-    };
+    return connectionSnapshot({ definition: this.definition, target: this.target, status: this.status, reason: this.reason, session: this.session, lists: this.lists, roots: this.deps.roots });
   }
 
   /** Start at the user's (or settings') request: forgets earlier crashes. */
@@ -182,18 +160,8 @@ export class ServerConnection implements Disposable {
     // The idle timeout is ours (it stands still while the server waits for the host); the SDK
     // keeps the total cap.
     const idle = this.hostWaits.deadline(this.definition.requestTimeoutMs);
-    const options: RequestOptions = {
-      timeout: this.definition.maxTotalTimeoutMs,
-      maxTotalTimeout: this.definition.maxTotalTimeoutMs,
-      signal: signal ? AbortSignal.any([signal, idle.signal]) : idle.signal,
-      // Progress is asked for only when someone listens; each report restarts the idle period.
-      onprogress: onProgress && ((progress) => {
-        idle.touch();
-        onProgress(progress);
-      }),
-    };
     try {
-      return await run(session.client, options);
+      return await run(session.client, idle.requestOptions(this.definition.maxTotalTimeoutMs, signal, onProgress));
     } catch (error) {
       if (idle.signal.aborted && !signal?.aborted) throw describeRequestError(this.id, label, new SdkError(SdkErrorCode.RequestTimeout, 'idle timeout'), this.definition.requestTimeoutMs);
       const wantsSignIn = this.deps.authorization && signInReasonMidSession(error, this.deps.authorization, this.target);
@@ -417,11 +385,6 @@ export class ServerConnection implements Disposable {
   private redacted(error: McpRequestError): McpRequestError {
     const message = redactSecrets(error.message, this.deps.secrets ?? []);
     return message === error.message ? error : new McpRequestError(error.serverId, message, error.code, { cause: error.cause });
-  }
-
-  /** What the user reads when the server wants a (new) sign-in. */
-  private signInReason(scope: string | undefined): string {
-    return scope ? `needs you to sign in again with more permission (scope "${scope}"); use Sign In` : `needs you to sign in to ${this.target}; use Sign In`;
   }
 
   private setStatus(status: ServerStatus, reason?: string): void {

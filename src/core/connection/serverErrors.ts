@@ -43,3 +43,13 @@ export function describeRequestError(serverId: string, label: string, error: unk
   }
   return new McpRequestError(serverId, `MCP server "${serverId}": ${label} failed: ${e?.message ?? String(error)}`, e?.code, { cause: error });
 }
+
+/**
+ * A `resources/read` error that says the resource does not exist, in words that name the server
+ * and the URI: -32002 up to 2025-11-25, -32602 from 2026-07-28 (which still accepts -32002).
+ */
+export function resourceNotFound(serverId: string, uri: string, error: unknown): McpRequestError | undefined {
+  const code = (error as { code?: unknown }).code;
+  if (code !== -32002 && code !== -32602) return undefined;
+  return new McpRequestError(serverId, `MCP server "${serverId}" has no resource ${uri} (error ${code}: ${((error as { cause?: Error }).cause ?? (error as Error)).message}).`, code, { cause: error });
+}

@@ -1,9 +1,11 @@
-import type { ServerDefinition, ServerSettingsEntry } from '../config/serverDefinition';
+import { describeTarget, type ServerDefinition, type ServerSettingsEntry } from '../config/serverDefinition';
+import { displayContext, resolveDefinition, type VariableContext } from '../config/variableResolver';
 import type { RunField } from '../config/whatRunsSummary';
 import type { ServerConnection } from '../connection/serverConnection';
 import type { ServerSnapshot, ServerStatus } from '../connection/serverSnapshot';
 import type { Disposable } from '../events';
 import type { LastRun } from './lastRuns';
+import { whatConsentCovers } from './startConsent';
 
 /** One configured server id: its validated definition, and the connection once it may run. */
 export interface HostEntry {
@@ -23,6 +25,21 @@ export interface HostEntry {
   configError?: string;
   scope: ServerSettingsEntry['scope'];
   origin?: ServerSettingsEntry['origin'];
+}
+
+/** Takes a valid definition into its entry: the target the views show, and what consent to run it covers. */
+export async function adoptDefinition(entry: HostEntry, def: ServerDefinition, variables: VariableContext): Promise<void> {
+  entry.configError = undefined;
+  entry.definition = def;
+  try {
+    entry.target = describeTarget(await resolveDefinition(def, displayContext(variables)));
+  } catch {
+    // A variable that cannot resolve is reported when the server starts; show it unresolved.
+    entry.target = describeTarget(def);
+  }
+  // What runs decides consent; how its requests are confirmed does not.
+  // (User settings need no consent: nothing to summarize, no env file to read at start-up.)
+  if (def.scope !== 'user') Object.assign(entry, await whatConsentCovers(def, variables));
 }
 
 /** Whether a server waits for its first use: it starts on demand and is stopped (not started yet, or stopped since). */

@@ -1,21 +1,19 @@
 import { type CallToolResult, type CompleteRequest, type FetchLike, type GetPromptResult, type Progress, type ReadResourceResult, type Resource } from '@modelcontextprotocol/client';
-import { definitionHash } from '../config/definitionHash';
-import { DEFAULT_ELICITATIONS_PER_MINUTE, DEFAULT_SAMPLING_POLICY, describeTarget, whatRuns, NO_TOOL_POLICY, type FolderRef, type SamplingPolicy, type ServerDefinition, type ServerSettingsEntry, type ToolPolicySettings } from '../config/serverDefinition';
+import { DEFAULT_ELICITATIONS_PER_MINUTE, DEFAULT_SAMPLING_POLICY, NO_TOOL_POLICY, type FolderRef, type SamplingPolicy, type ServerDefinition, type ServerSettingsEntry, type ToolPolicySettings } from '../config/serverDefinition';
 import { ServerConfigError, validateServerEntry } from '../config/validateServerEntry';
-import { displayContext, resolveDefinition } from '../config/variableResolver';
-import { connectionDeps, resolveKeepingSecrets } from './serverConnectionSetup';
-import { entrySnapshot, heldBack, startsWhenNeeded, type HostEntry } from './hostEntry';
+import { connectionDeps, connectionInputs } from './serverConnectionSetup';
+import { adoptDefinition, entrySnapshot, heldBack, startsWhenNeeded, type HostEntry } from './hostEntry';
 import type { LastRuns } from './lastRuns';
 import type { EraPinStore } from '../connection/eraPins';
 import type { ExecutableResolver } from '../connection/executableResolver';
 import { ServerConnection } from '../connection/serverConnection';
-import { McpRequestError, ServerUnavailableError } from '../connection/serverErrors';
+import { resourceNotFound, ServerUnavailableError } from '../connection/serverErrors';
 import { callToolOrTask, followIfTask } from '../tasks/serverTaskChannel';
 import { TaskTracker } from '../tasks/taskTracker';
 import type { ServerSnapshot, ServerStatus } from '../connection/serverSnapshot';
 import { Emitter, type Disposable } from '../events';
 import type { HostEnvironment } from './ports';
-import { StartConsent, whatConsentCovers } from './startConsent';
+import { StartConsent } from './startConsent';
 import { RootsPublisher } from './rootsPublisher';
 import type { SamplingRouter } from '../sampling/samplingRouter';
 import type { ElicitationRouter } from '../elicitation/elicitationRouter';
@@ -133,11 +131,7 @@ export class McpHost implements Disposable {
   async startOnDemand(ids?: readonly string[], signal?: AbortSignal): Promise<void> {
     const waiting = [...this.entries.values()].filter((e) => (!ids || ids.includes(e.id)) && startsWhenNeeded(e));
     const started = Promise.allSettled(waiting.map((e) => this.start(e.id)));
-    if (!signal) {
-      await started;
-      return;
-    }
-    await Promise.race([started, new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }))]);
+    await (signal ? Promise.race([started, new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }))]) : started);
   }
 
   /** The running connection of `id`, started first when it starts on demand. */
@@ -242,10 +236,7 @@ export class McpHost implements Disposable {
     try {
       return await connection.request(`resources/read "${uri}"`, (client, options) => client.readResource({ uri, _meta: connection.requestMeta() }, options), signal);
     } catch (error) {
-      // Not found: -32002 up to 2025-11-25, -32602 from 2026-07-28 (which still accepts -32002).
-      const code = (error as { code?: unknown }).code;
-      if (code === -32002 || code === -32602) throw new McpRequestError(id, `MCP server "${id}" has no resource ${uri} (error ${code}: ${((error as { cause?: Error }).cause ?? (error as Error)).message}).`, code, { cause: error });
-      throw error;
+      throw resourceNotFound(id, uri, error) ?? error;
     }
   }
 
@@ -309,22 +300,11 @@ export class McpHost implements Disposable {
         else this.setPlaceholder(entry, 'invalid', validation.error.message);
         continue;
       }
-      entry.configError = undefined;
       const def = validation.definition;
-      entry.definition = def;
-      try {
-        entry.target = describeTarget(await resolveDefinition(def, displayContext(env.variableContext())));
-      } catch {
-        // A variable that cannot resolve is reported when the server starts; show it unresolved.
-        entry.target = describeTarget(def);
-      }
-      // What runs decides consent; how its requests are confirmed does not.
-      // (User settings need no consent: nothing to summarize, no env file to read at start-up.)
-      if (def.scope !== 'user') Object.assign(entry, await whatConsentCovers(def, env.variableContext()));
+      await adoptDefinition(entry, def, env.variableContext());
       const held = heldBack(def, env.trust.isTrusted, () => this.consent.needed(entry));
       if (held) {
-        await this.dropConnection(entry);
-        this.setPlaceholder(entry, held.status, held.reason);
+        await this.withoutConnection(entry, held.status, held.reason);
         if (held.askConsentNow) wantConsent.push(entry);
         continue;
       }
@@ -354,22 +334,15 @@ export class McpHost implements Disposable {
   private async connect(entry: HostEntry, autoStart: boolean): Promise<void> {
     const def = entry.definition!;
     const env = this.options.env;
-    let resolved;
-    let secrets;
+    let inputs;
     try {
-      ({ resolved, secrets } = await resolveKeepingSecrets(def, env.variableContext()));
+      inputs = await connectionInputs(def, env.variableContext());
     } catch (error) {
-      await this.dropConnection(entry);
       const message = error instanceof ServerConfigError ? error.message : `MCP server "${def.id}": ${(error as Error).message}`;
       env.hostLog.error(message);
-      this.setPlaceholder(entry, 'error', message);
-      return;
+      return this.withoutConnection(entry, 'error', message);
     }
-    // Policies only change how the host treats the server's requests: editing them must not restart it.
-    const hash = definitionHash(whatRuns(resolved));
-    // The tools of a run do not depend on when it started: a server moved to onDemand keeps them.
-    const { autoStart: _when, ...runs } = whatRuns(resolved);
-    const lastRunKey = definitionHash(runs);
+    const { resolved, secrets, hash, lastRunKey } = inputs;
     if (entry.connection?.hash === hash) return;
     if (entry.connection) env.hostLog.info(`Definition of "${def.id}" changed; restarting it.`);
     await this.dropConnection(entry);
@@ -377,9 +350,7 @@ export class McpHost implements Disposable {
     try {
       authorization = this.options.authorization?.providerFor(resolved);
     } catch (error) {
-      await this.dropConnection(entry);
-      this.setPlaceholder(entry, 'invalid', `MCP server "${def.id}": ${(error as Error).message}`);
-      return;
+      return this.withoutConnection(entry, 'invalid', `MCP server "${def.id}": ${(error as Error).message}`);
     }
     const connection = new ServerConnection(
       resolved,
@@ -412,6 +383,12 @@ export class McpHost implements Disposable {
     if (connection) await connection.dispose();
   }
 
+  /** Ends an entry's connection, if any, and shows why it has none. */
+  private async withoutConnection(entry: HostEntry, status: ServerStatus, reason: string): Promise<void> {
+    await this.dropConnection(entry);
+    this.setPlaceholder(entry, status, reason);
+  }
+
   private setPlaceholder(entry: HostEntry, status: ServerStatus, reason: string): void {
     entry.placeholder = { status, reason };
     this.changed.fire();
@@ -422,5 +399,4 @@ export class McpHost implements Disposable {
     if (!entry) throw new Error(`There is no MCP server "${id}" in settings.`);
     return entry;
   }
-
 }

@@ -1,5 +1,6 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
-import type { ResolvedRoot, ResolvedServerDefinition, ServerDefinition } from '../config/serverDefinition';
+import { definitionHash } from '../config/definitionHash';
+import { whatRuns, type ResolvedRoot, type ResolvedServerDefinition, type ServerDefinition } from '../config/serverDefinition';
 import { resolveDefinition, type VariableContext } from '../config/variableResolver';
 import { BoundedServerLog, logBoundsOf } from '../connection/boundedLog';
 import { RedactingServerLog, type ResolvedSecret } from '../connection/secretRedaction';
@@ -7,8 +8,26 @@ import type { ServerConnectionDeps } from '../connection/serverConnectionDeps';
 import type { ServerLog } from '../connection/serverLog';
 import type { McpHostOptions } from './mcpHost';
 
-/** A definition with its variables resolved, and the secrets that took, so logs and errors can show their placeholders. */
-export async function resolveKeepingSecrets(def: ServerDefinition, context: VariableContext): Promise<{ resolved: ResolvedServerDefinition; secrets: ResolvedSecret[] }> {
+/** What a connection is made from: the resolved definition, the secrets it took, and the keys it is known by. */
+export interface ConnectionInputs {
+  readonly resolved: ResolvedServerDefinition;
+  /** So that logs and errors can show the secrets' placeholders. */
+  readonly secrets: ResolvedSecret[];
+  /** What runs, without how its requests are treated: editing a policy must not restart the server. */
+  readonly hash: string;
+  /** Under which the tools of its runs are kept: what runs, whenever it starts (a server moved to onDemand keeps them). */
+  readonly lastRunKey: string;
+}
+
+/** Resolves a definition's variables for a connection; throws what cannot resolve. */
+export async function connectionInputs(def: ServerDefinition, context: VariableContext): Promise<ConnectionInputs> {
+  const { resolved, secrets } = await resolveKeepingSecrets(def, context);
+  const runs = whatRuns(resolved);
+  const { autoStart: _when, ...whenever } = runs;
+  return { resolved, secrets, hash: definitionHash(runs), lastRunKey: definitionHash(whenever) };
+}
+
+async function resolveKeepingSecrets(def: ServerDefinition, context: VariableContext): Promise<{ resolved: ResolvedServerDefinition; secrets: ResolvedSecret[] }> {
   const secrets: ResolvedSecret[] = [];
   const resolved = await resolveDefinition(def, {
     ...context,

@@ -1,0 +1,45 @@
+import type { ResolvedRoot, ResolvedServerDefinition } from '../config/serverDefinition';
+import { rootPaths, shownSandbox } from './sandboxPolicy';
+import { boundedInstructions, type ServerSnapshot, type ServerStatus } from './serverSnapshot';
+import type { ServerLists } from './serverLists';
+import type { OpenedSession } from './sessionOpener';
+
+/** What a connection knows about itself, for the views. */
+export interface ConnectionParts {
+  readonly definition: ResolvedServerDefinition;
+  readonly target: string;
+  readonly status: ServerStatus;
+  readonly reason?: string;
+  readonly session?: OpenedSession;
+  readonly lists: ServerLists;
+  roots(): readonly ResolvedRoot[];
+}
+
+/** A connection as the views see it: its state, the server its session talks to, and its lists. */
+export function connectionSnapshot(parts: ConnectionParts): ServerSnapshot {
+  const { definition, session, lists } = parts;
+  const client = session?.client;
+  const info = client?.getServerVersion();
+  return {
+    id: definition.id,
+    status: parts.status,
+    reason: parts.reason,
+    scope: definition.scope,
+    origin: definition.origin,
+    transport: session?.created.kind ?? definition.transport,
+    target: parts.target,
+    era: client?.getProtocolEra(),
+    protocolVersion: client?.getNegotiatedProtocolVersion(),
+    serverName: info?.name,
+    serverVersion: info?.version,
+    instructions: boundedInstructions(client?.getInstructions()),
+    pid: session?.created.stdio?.pid ?? undefined,
+    sandbox: shownSandbox(session?.created.sandbox, definition, () => rootPaths(parts.roots())),
+    tools: lists.tools,
+    prompts: lists.prompts,
+    resources: lists.resources,
+    moreResources: lists.resourcePages.hasMore,
+    resourceTemplates: lists.resourceTemplates,
+    listProblems: lists.problems.size > 0 ? Object.fromEntries(lists.problems) : undefined,
+  };
+}
