@@ -1,5 +1,28 @@
 import type { RequestOptions } from '@modelcontextprotocol/client';
+import { getEventListeners } from 'node:events';
+import { abortWith } from '../abortWith';
 import { Emitter, type Disposable } from '../events';
+
+/** Spare controllers kept per connection (enough for the requests one usually has in flight). */
+const MAX_SPARE_CONTROLLERS = 16;
+
+/**
+ * AbortControllers to reuse: one goes back only when its signal never aborted and nothing
+ * listens to it any more (the library removes its listener when the request settles), so a
+ * reused signal carries nothing of its earlier request.
+ */
+export class SpareControllers {
+  private readonly spare: AbortController[] = [];
+
+  take(): AbortController {
+    return this.spare.pop() ?? new AbortController();
+  }
+
+  giveBack(controller: AbortController): void {
+    if (controller.signal.aborted || this.spare.length >= MAX_SPARE_CONTROLLERS || getEventListeners(controller.signal, 'abort').length > 0) return;
+    this.spare.push(controller);
+  }
+}
 
 /**
  * Whether a server is waiting for the host: a request of its own (sampling now, elicitation
@@ -9,6 +32,8 @@ import { Emitter, type Disposable } from '../events';
 export class HostWaits {
   private count = 0;
   private readonly changed = new Emitter<void>();
+  /** Controllers for the idle deadlines of this connection's requests. */
+  readonly spares = new SpareControllers();
 
   get waiting(): boolean {
     return this.count > 0;
@@ -30,8 +55,8 @@ export class HostWaits {
    * An idle deadline for one request: aborts its signal after `ms` without `touch()` (progress),
    * not counting time while the server waits for the host.
    */
-  deadline(ms: number): IdleDeadline {
-    return new IdleDeadline(ms, this);
+  deadline(ms: number, signal?: AbortSignal): IdleDeadline {
+    return new IdleDeadline(ms, this, signal);
   }
 
   onDidChange(listener: () => void): Disposable {
@@ -39,20 +64,29 @@ export class HostWaits {
   }
 }
 
+/**
+ * One request's signal: aborted when its idle deadline passes, or when the caller's signal aborts.
+ * Its controller comes from the connection's spares and goes back when the request settles
+ * unaborted: a fresh AbortController for each request costs a few percent of a tool call.
+ */
 export class IdleDeadline implements Disposable {
-  private readonly controller = new AbortController();
+  private readonly controller: AbortController;
   private timer?: NodeJS.Timeout;
   private readonly subscription: Disposable;
+  private readonly following: Disposable;
 
   constructor(
     private readonly ms: number,
     private readonly waits: HostWaits,
+    outer?: AbortSignal,
   ) {
+    this.controller = waits.spares.take();
     this.subscription = waits.onDidChange(() => this.touch());
+    this.following = abortWith(this.controller, outer);
     this.touch();
   }
 
-  /** Aborts when the deadline passes. */
+  /** Aborts when the deadline passes or the caller's signal aborts. */
   get signal(): AbortSignal {
     return this.controller.signal;
   }
@@ -70,11 +104,11 @@ export class IdleDeadline implements Disposable {
    * total cap, the idle deadline is ours. Progress is asked for only when someone listens, and
    * each report restarts the idle period.
    */
-  requestOptions(maxTotalTimeoutMs: number, signal?: AbortSignal, onProgress?: RequestOptions['onprogress']): RequestOptions {
+  requestOptions(maxTotalTimeoutMs: number, onProgress?: RequestOptions['onprogress']): RequestOptions {
     return {
       timeout: maxTotalTimeoutMs,
       maxTotalTimeout: maxTotalTimeoutMs,
-      signal: signal ? AbortSignal.any([signal, this.signal]) : this.signal,
+      signal: this.signal,
       onprogress: onProgress && ((progress) => {
         this.touch();
         onProgress(progress);
@@ -85,5 +119,7 @@ export class IdleDeadline implements Disposable {
   dispose(): void {
     clearTimeout(this.timer);
     this.subscription.dispose();
+    this.following.dispose();
+    this.waits.spares.giveBack(this.controller);
   }
 }

@@ -159,9 +159,9 @@ export class ServerConnection implements Disposable {
     const session = this.requireRunning();
     // The idle timeout is ours (it stands still while the server waits for the host); the SDK
     // keeps the total cap.
-    const idle = this.hostWaits.deadline(this.definition.requestTimeoutMs);
+    const idle = this.hostWaits.deadline(this.definition.requestTimeoutMs, signal);
     try {
-      return await run(session.client, idle.requestOptions(this.definition.maxTotalTimeoutMs, signal, onProgress));
+      return await run(session.client, idle.requestOptions(this.definition.maxTotalTimeoutMs, onProgress));
     } catch (error) {
       if (idle.signal.aborted && !signal?.aborted) throw describeRequestError(this.id, label, new SdkError(SdkErrorCode.RequestTimeout, 'idle timeout'), this.definition.requestTimeoutMs);
       const wantsSignIn = this.deps.authorization && signInReasonMidSession(error, this.deps.authorization, this.target);

@@ -5,6 +5,7 @@
  * their states here so they show in the same list.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
+import { abortWith } from '../abortWith';
 import { Emitter } from '../events';
 import { pollTask, TaskEndedError, type TaskChannel } from './taskPolling';
 import type { WireTask } from './taskResults';
@@ -118,7 +119,9 @@ export class TaskTracker {
   observe(serverId: string, toolName: string, callerSignal?: AbortSignal): { signal: AbortSignal; state(task: WireTask): void; end(outcome: { result?: CallToolResult; error?: unknown }): void } {
     const controller = new AbortController();
     let key: string | undefined;
-    const signal = callerSignal ? AbortSignal.any([callerSignal, controller.signal]) : controller.signal;
+    // The caller's signal is its request's, reused once that settles: nothing may stay linked to it.
+    const following = abortWith(controller, callerSignal);
+    const signal = controller.signal;
     return {
       signal,
       state: (task) => {
@@ -129,6 +132,7 @@ export class TaskTracker {
         this.update(key, { status: statusOf(task.status), statusMessage: task.statusMessage });
       },
       end: ({ result, error }) => {
+        following.dispose();
         if (key) this.finish(key, result, error, signal.aborted);
       },
     };

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ResolvedServerDefinition } from '../../../src/core/config/serverDefinition';
@@ -231,6 +232,9 @@ describe('ServerConnection against real fixture servers', () => {
       /MCP server "hangs" did not answer tools\/call within 1 s; the request was cancelled\./,
     );
     await waitFor('notifications/cancelled', () => log.lines.some((l) => l.startsWith('trace → ') && l.includes('"method":"notifications/cancelled"')));
+    // The timed-out request's signal is spent; the next request gets a live one.
+    const next = await connection.request('tools/call', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'after' } }, o));
+    assert.equal(text(next as { content: unknown[] }), 'after');
   });
 
   it('cancels a request when the caller aborts and sends notifications/cancelled to the server', async () => {
@@ -244,6 +248,23 @@ describe('ServerConnection against real fixture servers', () => {
       /tools\/call "hang" on MCP server "cancellable" was cancelled\./,
     );
     await waitFor('the cancellation on the wire', () => log.lines.some((l) => l.startsWith('trace → ') && l.includes('"method":"notifications/cancelled"')));
+  });
+
+  it('refuses a request whose caller already aborted, and leaves no listener on a caller signal that lives on', async () => {
+    const log = new RecordingLog('trace');
+    const { connection } = connect(stdioDefinition('signals', fixture('legacyStdio')), { log });
+    await connection.start();
+    const aborted = new AbortController();
+    aborted.abort();
+    await assert.rejects(
+      connection.request('tools/call "echo"', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'late' } }, o), aborted.signal),
+      /tools\/call "echo" on MCP server "signals" was cancelled\./,
+    );
+    assert.ok(!log.lines.some((l) => l.startsWith('trace → ') && l.includes('"late"')), 'an aborted request is not sent');
+    // A chat session's signal outlives its many calls: each call's listener must go when it settles.
+    const session = new AbortController();
+    for (let i = 0; i < 20; i++) await connection.request('tools/call "echo"', (c, o) => c.callTool({ name: 'echo', arguments: { text: String(i) } }, o), session.signal);
+    assert.equal(getEventListeners(session.signal, 'abort').length, 0);
   });
 
   it('keeps a slow request alive while progress notifications arrive', async () => {
