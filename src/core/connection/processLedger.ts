@@ -48,6 +48,8 @@ export class ProcessLedger {
   private readonly file: string;
   private readonly entries = new Map<number, LedgerEntry>();
   private writing: Promise<void> = Promise.resolve();
+  /** A write is queued and has not begun: changes until it begins ride on it (20 servers starting at once write the file once or twice, not 20 times). */
+  private queued = false;
 
   constructor(
     private readonly dir: string,
@@ -106,8 +108,12 @@ export class ProcessLedger {
   }
 
   private save(): void {
-    const content: LedgerFile = { owner: this.owner!, processes: [...this.entries.values()] };
+    if (this.queued) return;
+    this.queued = true;
     this.writing = this.writing.then(async () => {
+      this.queued = false;
+      // What is recorded when the write begins; a change after this queues the next write.
+      const content: LedgerFile = { owner: this.owner!, processes: [...this.entries.values()] };
       try {
         await fs.mkdir(this.dir, { recursive: true });
         if (content.processes.length === 0) await fs.rm(this.file, { force: true });

@@ -56,6 +56,24 @@ describe('processes left by a window that crashed', function () {
     assert.deepEqual(readdirSync(dir), [], 'nothing is recorded once the server exited');
   });
 
+  it('records what runs after many servers start and stop at once (changes coalesced into few writes)', async () => {
+    const dir = tempDir('mcp-ledger-');
+    const ledger = new ProcessLedger(dir, { pid: process.pid, started: startTimeOf(process.pid)! });
+    const ids = Array.from({ length: 8 }, (_, i) => `s${i}`);
+    const connections = ids.map((id) => connect(stdioDefinition(id, fixture('legacyStdio'), { restart: noRestart }), { ledger }).connection);
+    await Promise.all(connections.map((c) => c.start()));
+    await ledger.flushed();
+    const recorded = () => JSON.parse(readFileSync(path.join(dir, `server-processes-${process.pid}.json`), 'utf8')) as { processes: { pid: number; serverId: string }[] };
+    assert.deepEqual(recorded().processes.map((p) => p.serverId).sort(), ids);
+    await Promise.all(connections.slice(0, 5).map((c) => c.stop()));
+    await ledger.flushed();
+    assert.deepEqual(recorded().processes.map((p) => p.serverId).sort(), ids.slice(5));
+    assert.deepEqual(recorded().processes.map((p) => p.pid).sort(), connections.slice(5).map((c) => c.snapshot().pid).sort());
+    await Promise.all(connections.slice(5).map((c) => c.stop()));
+    await ledger.flushed();
+    assert.deepEqual(readdirSync(dir), [], 'nothing is recorded once every server exited');
+  });
+
   it('does not end a process that merely reuses a recorded pid', async () => {
     const dir = tempDir('mcp-ledger-');
     // What a crashed window left: a server whose pid this test process now has (another start time).
