@@ -3,7 +3,7 @@ import type { Disposable } from './events';
 /**
  * Aborts `controller` when `outer` aborts (at once if it has, with its reason) until disposed.
  * Unlike `AbortSignal.any`, nothing stays linked to `outer` once disposed, and it costs a
- * fraction as much: a request's signal is built once per request.
+ * fraction as much, which counts for what is built on every request.
  */
 export function abortWith(controller: AbortController, outer: AbortSignal | undefined): Disposable {
   if (!outer) return { dispose: () => undefined };

@@ -48,7 +48,10 @@ export class ProcessLedger {
   private readonly file: string;
   private readonly entries = new Map<number, LedgerEntry>();
   private writing: Promise<void> = Promise.resolve();
-  /** A write is queued and has not begun: changes until it begins ride on it (20 servers starting at once write the file once or twice, not 20 times). */
+  /**
+   * A write is queued and has not begun: changes until it begins ride on it (20 servers starting
+   * at once write the file once or twice, not 20 times).
+   */
   private queued = false;
 
   constructor(
