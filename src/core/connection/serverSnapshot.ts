@@ -57,12 +57,12 @@ export interface ServerSnapshot {
   readonly listProblems?: Readonly<Record<string, string>>;
 }
 
-/** Instructions longer than this are cut (a server's text must not grow the host without bound). */
 /** Whether a server's tools and prompts are known: it runs, or they are those of its last run (using one starts it). */
 export function listsKnown(server: ServerSnapshot): boolean {
   return server.status === 'running' || server.fromLastRun === true;
 }
 
+/** Instructions longer than this are cut (a server's text must not grow the host without bound). */
 export const INSTRUCTIONS_MAX = 8_000;
 
 /** A server's `instructions`, trimmed, cut at INSTRUCTIONS_MAX with a mark that says so; undefined when empty. */

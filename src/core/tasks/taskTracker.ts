@@ -166,7 +166,8 @@ export class TaskTracker {
     const entry: Entry = { view: { key, serverId: stored.serverId, toolName: stored.toolName, taskId: stored.taskId, protocol: '2026-07-28', status: 'working', startedAt: stored.startedAt, ttlSeconds: stored.ttlSeconds, resumed }, controller, channel, requestState: stored.requestState };
     this.add(entry);
     this.remember(stored);
-    const signal = callerSignal ? AbortSignal.any([callerSignal, controller.signal]) : controller.signal;
+    const following = abortWith(controller, callerSignal);
+    const signal = controller.signal;
     try {
       const result = await pollTask(channel, seed, {
         now: this.now,
@@ -183,6 +184,8 @@ export class TaskTracker {
       if (signal.aborted) await channel.cancel(stored.taskId, entry.requestState).catch(() => undefined);
       this.finish(key, undefined, error, signal.aborted);
       throw error;
+    } finally {
+      following.dispose();
     }
   }
 
