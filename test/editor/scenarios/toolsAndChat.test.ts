@@ -70,6 +70,8 @@ describe('Tools, prompts and chat in a real VS Code', function () {
     await result.locator('#items', { hasText: '42' }).waitFor();
     assert.match((await result.locator('#outcome').textContent()) ?? '', /^Succeeded · \d+ ms$/);
     assert.match((await result.locator('#items').textContent()) ?? '', /The sum of 19 and 23 is 42/);
+    // A call this quick shows no progress notification: VS Code would keep it (and its Cancel) on screen beside the result.
+    assert.equal(await editor.workbench.page.locator('.notification-toast', { hasText: 'Running Get Sum Tool' }).count(), 0);
     await editor.workbench.screenshot('21-tool-result-get-sum');
   });
 
