@@ -1,4 +1,4 @@
-import Ajv from 'ajv';
+import Ajv, { type ValidateFunction } from 'ajv';
 
 /**
  * What MCP Host reads of the MCP Registry's API (`GET /v0/servers`, `/v0/servers/{name}/versions`,
@@ -154,8 +154,9 @@ const serverResponse = {
   $defs: { input, keyValue, argument, transport },
 };
 
-const ajv = new Ajv({ strict: false, allErrors: false });
-const validResponse = ajv.compile(serverResponse);
+// Compiled with the first response, not when the extension loads: a compile costs tens of ms of
+// CPU at every window open, and the registry is browsed rarely.
+let validResponse: ValidateFunction | undefined;
 
 interface RawResponse {
   server: Omit<RegistryServer, 'packages' | 'remotes' | 'repositoryUrl' | 'status'> & { packages?: RegistryPackage[]; remotes?: RegistryTransport[]; repository?: { url?: string } };
@@ -164,6 +165,7 @@ interface RawResponse {
 
 /** One `ServerResponse`, or undefined when it does not have the shape of one. */
 export function parseServerResponse(value: unknown): RegistryServer | undefined {
+  validResponse ??= new Ajv({ strict: false, allErrors: false }).compile(serverResponse);
   if (!validResponse(value)) return undefined;
   const { server, _meta } = value as unknown as RawResponse;
   const official = (_meta?.[OFFICIAL] ?? {}) as Record<string, unknown>;
