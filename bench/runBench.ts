@@ -151,9 +151,9 @@ row('stop a server that ignores stdin EOF and SIGTERM', fmt(stopped.host, 'ms', 
 }
 
 // 7. Footprint.
-const bundle = statSync(path.join(REPO, 'dist/extension.js')).size;
+const bundle = statSync(path.join(REPO, 'dist/main.js')).size;
 results.bundleBytes = bundle;
-row('bundle dist/extension.js', fmt(bundle / 1024, 'KB', 0), '', undefined);
+row('bundle dist/main.js', fmt(bundle / 1024, 'KB', 0), '', undefined);
 try {
   const vsix = statSync(path.join(REPO, 'dist/mcp-host.vsix')).size;
   results.vsixBytes = vsix;

@@ -55,11 +55,26 @@ import { LanguageModelBackend } from './editor/sampling/languageModelBackend';
 import { SamplingApprovalPanels } from './editor/sampling/samplingApprovalPanel';
 import { registerSamplingHistoryCommand } from './editor/sampling/samplingHistoryCommand';
 import { updateServerField } from './editor/serverSettingsWriter';
+import type { CodeCacheOutcome } from './core/codeCache';
 
 let host: McpHost | undefined;
 let sandbox: SrtProcessSandbox | undefined;
 
-export async function activate(context: vscode.ExtensionContext): Promise<McpHostApi> {
+/** How the extension's code was loaded (see bootstrap.ts). */
+export interface CodeLoad {
+  readonly loadMs: number;
+  readonly cache: CodeCacheOutcome;
+  /** The loader's `import()`: code compiled from a cache has none of its own. */
+  readonly importModule: (url: string) => Promise<unknown>;
+}
+
+const CODE_LOAD_NOTES: Record<CodeCacheOutcome, string> = {
+  used: 'from the code cache',
+  none: 'parsed; the code cache is written for the next window',
+  rejected: 'parsed, the code cache being for another build; it is written again',
+};
+
+export async function activate(context: vscode.ExtensionContext, load: CodeLoad): Promise<McpHostApi> {
   const activationStart = performance.now();
   let activationMs = 0;
   const logs = new ServerLogChannels();
@@ -95,7 +110,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   const authorization = new HostAuthorization({ store: new SecretCredentialStore(context.secrets), browser: new EditorAuthorizationBrowser(), clientName: 'MCP Host for VS Code', fetch: network.network.fetch });
   // Loaded on the first sandboxed start, from its own bundle (see scripts/build.mjs).
   const sandboxRuntime = pathToFileURL(context.asAbsolutePath('dist/sandbox/sandboxRuntime.mjs')).href;
-  sandbox = new SrtProcessSandbox(() => import(sandboxRuntime) as Promise<SandboxRuntimeModule>);
+  sandbox = new SrtProcessSandbox(() => load.importModule(sandboxRuntime) as Promise<SandboxRuntimeModule>);
   const tasks = new TaskTracker(mementoTaskStore(context.workspaceState));
   // Literal secrets of other hosts' files read live (mcpHost.otherHosts.readLive), by ${input:} id.
   const liveSecrets = new Map<string, string>();
@@ -217,7 +232,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpHos
   // Not awaited: a consent dialog must not hold up activation.
   void reload();
   activationMs = performance.now() - activationStart;
-  logs.hostLog.info(`MCP Host ${context.extension.packageJSON.version} activated in ${activationMs.toFixed(1)} ms.`);
+  logs.hostLog.info(`MCP Host ${context.extension.packageJSON.version} activated in ${activationMs.toFixed(1)} ms. Its code loaded in ${load.loadMs.toFixed(1)} ms, ${CODE_LOAD_NOTES[load.cache]}.`);
   return api;
 }
 

@@ -4,9 +4,11 @@
 // the next window its tools and prompts are known from that run: shown and offered without
 // starting it, and the model's call, a Run Tool pick or a prompt asked in chat starts it.
 import * as assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { closeEverythingAfterEach } from '../harness/scenarioEditor';
 import { EditorSession, OUT } from '../harness/editorSession';
+import { waitFor } from '../../unit/support/fixtures';
 import type { McpServerInfo } from '../../../src/editor/publicApi';
 
 interface RecordedRequest {
@@ -106,5 +108,26 @@ describe('A server that starts when needed, in a real VS Code', function () {
     const [seen] = (await editor.control<RecordedRequest[]>('modelRequests')).slice(seenBefore);
     assert.ok(seen.texts.some((t) => t === 'Say hello to Ada.'), `the prompt's message reached the model: ${seen.texts.join(' / ')}`);
     await editor.workbench.waitForServerDescription('lazy', /^running · \d+ tools · 1 prompt/, 10_000);
+  });
+
+  it('loads its code from the code cache an earlier window wrote, and says so in its log', async () => {
+    const userData = editor.codeServer.userDataDir;
+    const cacheDir = path.join(userData, 'User/globalStorage/mcp-host.mcp-host/code-cache');
+    await waitFor('the code cache', () => existsSync(cacheDir) && readdirSync(cacheDir).some((name) => /^main\.js-[0-9a-f]{16}\.v8cache$/.test(name)), 30_000);
+    // Each window's extension host logs to a folder of its own (logs/<session>/exthostN).
+    const hostLogs = () =>
+      readdirSync(path.join(userData, 'logs')).flatMap((session) =>
+        readdirSync(path.join(userData, 'logs', session))
+          .filter((name) => /^exthost\d+$/.test(name))
+          .map((host) => path.join(userData, 'logs', session, host, 'mcp-host.mcp-host', 'MCP Host.log')),
+      );
+    const before = new Set(hostLogs());
+    await editor.workbench.reloadWindow();
+    const hostLog = () => {
+      const file = hostLogs().find((log) => !before.has(log) && existsSync(log));
+      return file ? readFileSync(file, 'utf8') : '';
+    };
+    await waitFor('the reloaded window\'s activation', () => /activated in/.test(hostLog()), 30_000);
+    assert.match(hostLog(), /MCP Host [\d.]+ activated in [\d.]+ ms\. Its code loaded in [\d.]+ ms, from the code cache\./);
   });
 });
