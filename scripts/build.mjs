@@ -1,8 +1,11 @@
 // Bundles the extension (cjs, node, `vscode` external) with esbuild.
 import * as esbuild from 'esbuild';
 import { cpSync } from 'node:fs';
+import { generateValidators } from './generate-validators.mjs';
 
 const production = process.argv.includes('--production');
+// Validators compiled from package.json's schemas, imported by the bundle (see the script).
+generateValidators();
 const watch = process.argv.includes('--watch');
 
 // The extension's bundle (dist/main.js), and the file VS Code loads (dist/extension.js), which

@@ -1,5 +1,4 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import packageJson from '../../../package.json';
 import packageNls from '../../../package.nls.json';
 import {
@@ -19,6 +18,7 @@ import {
   type TransportKind,
 } from './serverDefinition';
 import { variablesProblem } from './variableSyntax';
+import { validate as generatedValidator } from './serverEntrySchema.generated';
 
 /** A settings problem that names the server and the field, so the user can find and fix it. */
 export class ServerConfigError extends Error {
@@ -40,18 +40,9 @@ const serversSchema = packageJson.contributes.configuration.properties['mcpHost.
 const ID_PATTERN = new RegExp(serversSchema.propertyNames.pattern);
 
 // The schema contributed in package.json is the one source of truth: IntelliSense and validation
-// agree. It is compiled with the first entry (a window without servers never does), and not
-// checked against JSON Schema's meta-schema, which would compile that too (about 25 ms of CPU at
-// window open): it is our own schema, which VS Code and these tests read.
-let validateEntrySchema: ValidateFunction | undefined;
-function entrySchema(): ValidateFunction {
-  if (!validateEntrySchema) {
-    const ajv = new Ajv({ allErrors: true, strict: false, verbose: true, validateSchema: false });
-    addFormats(ajv);
-    validateEntrySchema = ajv.compile(serversSchema.additionalProperties);
-  }
-  return validateEntrySchema;
-}
+// agree. Its validator is compiled at build time (scripts/generate-validators.mjs), not at every
+// window open.
+const validateEntrySchema = generatedValidator as unknown as ValidateFunction;
 const KNOWN_FIELDS = Object.keys(serversSchema.additionalProperties.properties);
 
 export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation {
@@ -66,9 +57,8 @@ export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return fail(undefined, `must be an object with "command" or "url" (got ${describeValue(raw)})`);
   }
-  const validate = entrySchema();
-  if (!validate(raw)) {
-    const first = pickMostUseful(validate.errors ?? []);
+  if (!validateEntrySchema(raw)) {
+    const first = pickMostUseful(validateEntrySchema.errors ?? []);
     return fail(fieldOf(first), explain(first, raw));
   }
   const value = raw as Record<string, unknown>;
