@@ -15,7 +15,7 @@ export interface CachedModule<T> {
   /**
    * Writes the cache for the next load, with the functions compiled since this one (call it once
    * the module has done its start-up work), unless the cache was used. Other caches of the same
-   * file (older builds, another V8) are removed: one stays per file.
+   * file (older builds, another V8) and half-written ones are removed: one stays per file.
    */
   save(): Promise<void>;
 }
@@ -25,14 +25,14 @@ const WRAPPER_START = '(function (exports, require, module, __filename, __dirnam
 const WRAPPER_END = '\n})';
 
 /**
- * Loads a CommonJS file as Node's loader does (its `require` resolves from the file, so VS Code's
- * `require('vscode')` finds the extension that owns it), but compiled from a V8 code cache in
- * `cacheDir` when one was written for the same text by the same Node. Parsing a 1.9 MB bundle
- * costs about 80 ms of CPU and leaves some 15 MB of the parser's freed memory in the C heap,
- * which the process keeps; a cache skips the parse. The cache's name carries a hash of the text,
- * because V8 checks only a source's length before trusting a cache. The file has no `import()`
- * of its own (`vm`'s loader for it is experimental before Node 24 and warns): it imports through
- * its loader.
+ * Loads a CommonJS file as Node's loader does (its `require` resolves from the file, so the
+ * `vscode` module it gets from VS Code is the API of the extension that owns the file), but
+ * compiled from a V8 code cache in `cacheDir` when one was written for the same text by the same
+ * Node. Parsing a 2 MB bundle costs about 80 ms of CPU and leaves some 15 MB of the parser's
+ * freed memory in the C heap, which the process keeps; a cache skips the parse. The cache's name
+ * carries a hash of the text, because V8 checks only a source's length before trusting a cache.
+ * The file has no `import()` of its own (`vm`'s loader for it is experimental before Node 24 and
+ * warns): it imports through its loader.
  */
 export function loadWithCodeCache<T>(file: string, cacheDir: string): CachedModule<T> {
   const start = performance.now();
@@ -54,7 +54,8 @@ export function loadWithCodeCache<T>(file: string, cacheDir: string): CachedModu
     const partial = `${cacheFile}.${process.pid}.partial`;
     await fs.writeFile(partial, data);
     await fs.rename(partial, cacheFile);
-    const stale = (await fs.readdir(cacheDir)).filter((name) => name.startsWith(`${base}-`) && name.endsWith('.v8cache') && name !== path.basename(cacheFile));
+    // Caches of other builds, and what a window that ended while writing left.
+    const stale = (await fs.readdir(cacheDir)).filter((name) => name.startsWith(`${base}-`) && name !== path.basename(cacheFile));
     await Promise.all(stale.map((name) => fs.rm(path.join(cacheDir, name), { force: true })));
   };
   return { exports: scope.exports, cache, loadMs, save };

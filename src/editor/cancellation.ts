@@ -18,7 +18,7 @@ type ProgressStep = { message?: string; increment?: number };
  * screen for at least 800 ms once shown, so a call that ends in 20 ms would leave "Running…" with
  * its Cancel button beside the result it already gave.
  */
-export const PROGRESS_NOTIFICATION_DELAY_MS = 500;
+const PROGRESS_NOTIFICATION_DELAY_MS = 500;
 
 /**
  * A progress notification with a Cancel button that aborts the work, shown only once the work
