@@ -11,9 +11,11 @@
 //   memory once all 20 run, and when its CPU settles; and what starting 19 of them adds to a
 //   window that opened without them (MCP Host's servers waiting under "onDemand", the built-in's
 //   not started yet) once a first one runs, which leaves out what differs from one window to the
-//   next and what a window loads once for its first server.
+//   next and what a window loads once for its first server. The built-in's window has no MCP
+//   Host (as its users have it); MCP Host's windows open with the code cache its first window
+//   wrote, as every later one does.
 //   node out/bench/builtInComparison.js [reps=7] [calls=1000] [openReps=5] [only=starts,calls,big,open]
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { EditorSession, OUT, REPO } from '../test/editor/harness/editorSession';
 import { startHttpFixture } from '../test/unit/support/fixtures';
@@ -80,13 +82,39 @@ async function pageHeapUsed(editor: EditorSession): Promise<number> {
 /** The built-in's id for a server of the first folder's .vscode/mcp.json. */
 const builtInId = (name: string) => `mcp.config.ws0.${name}`;
 
-async function openEditor(builtIn: Record<string, unknown>, host: Record<string, unknown>, settings: Record<string, unknown> = {}): Promise<EditorSession> {
+interface WindowChoice {
+  /** A window with only the built-in, as its users have it (MCP Host not installed). */
+  readonly withoutMcpHost?: boolean;
+  /** Files for the user data folder: MCP Host's code cache, as any window after the first has it. */
+  readonly userDataFiles?: Readonly<Record<string, Uint8Array>>;
+}
+
+async function openEditor(builtIn: Record<string, unknown>, host: Record<string, unknown>, settings: Record<string, unknown> = {}, choice: WindowChoice = {}): Promise<EditorSession> {
   const autoApproved = Object.fromEntries(Object.entries(host).map(([id, s]) => [id, { ...(s as object), autoApprove: ['*'] }]));
   return EditorSession.start(
     { folders: ['ws'], settings: {}, files: { 'ws/.vscode/mcp.json': JSON.stringify({ servers: builtIn }) } },
     // Neither host asks before a tool runs: MCP Host's autoApprove, the built-in's global auto-approval.
-    { trusted: true, userSettings: { 'chat.disableAIFeatures': false, 'chat.tools.global.autoApprove': true, 'chat.tools.global.autoApprove.optIn': true, 'mcpHost.servers': autoApproved, ...settings } },
+    { trusted: true, userSettings: { 'chat.disableAIFeatures': false, 'chat.tools.global.autoApprove': true, 'chat.tools.global.autoApprove.optIn': true, 'mcpHost.servers': autoApproved, ...settings }, ...choice },
   );
+}
+
+const CODE_CACHE = 'User/globalStorage/mcp-host.mcp-host/code-cache';
+
+/** MCP Host's code cache as a first window writes it (see src/bootstrap.ts), for the windows measured after it. */
+async function warmCodeCache(): Promise<Record<string, Uint8Array>> {
+  const editor = await openEditor({}, {});
+  try {
+    const dir = path.join(editor.codeServer.userDataDir, CODE_CACHE);
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      const names = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.v8cache')) : [];
+      if (names.length) return Object.fromEntries(names.map((name) => [path.join(CODE_CACHE, name), readFileSync(path.join(dir, name))]));
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    throw new Error(`MCP Host wrote no code cache in ${dir} within 60 s`);
+  } finally {
+    await editor.stop();
+  }
 }
 
 const rows: string[] = [];
@@ -199,8 +227,8 @@ async function sideBySide(): Promise<void> {
 /** Window open with 20 servers configured in one host (none in the other): extension-host CPU and memory, interleaved, medians. */
 async function windowOpen(): Promise<void> {
   const twenty = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`s${i}`, legacyStdio(`s${i}`)]));
-  const measure = async (builtIn: Record<string, unknown>, host: Record<string, unknown>, settings: Record<string, unknown> = {}) => {
-    const editor = await openEditor(builtIn, host, settings);
+  const measure = async (builtIn: Record<string, unknown>, host: Record<string, unknown>, settings: Record<string, unknown> = {}, choice: WindowChoice = {}) => {
+    const editor = await openEditor(builtIn, host, settings, choice);
     try {
       const { pid } = await editor.control<Activation>('activation');
       const start = usage(pid);
@@ -246,27 +274,35 @@ async function windowOpen(): Promise<void> {
   const ours: Figures[] = [];
   const oursOnDemand: Figures[] = [];
   const theirs: Figures[] = [];
+  const theirsBesideUs: Figures[] = [];
+  // MCP Host's windows open as every window after its first does, with its code cache; the
+  // built-in's without MCP Host, as its users have it.
+  const userDataFiles = await warmCodeCache();
   const variants = [
-    async () => ours.push(await measure({}, twenty)),
-    async () => oursOnDemand.push(await measure({}, twenty, { 'mcpHost.autoStart': 'onDemand' })),
-    async () => theirs.push(await measure(twenty, {})),
+    async () => ours.push(await measure({}, twenty, {}, { userDataFiles })),
+    async () => oursOnDemand.push(await measure({}, twenty, { 'mcpHost.autoStart': 'onDemand' }, { userDataFiles })),
+    async () => theirs.push(await measure(twenty, {}, {}, { withoutMcpHost: true })),
+    // For reference: the built-in's window with MCP Host installed, without servers of its own.
+    async () => theirsBesideUs.push(await measure(twenty, {}, {}, { userDataFiles })),
   ];
   for (let rep = 0; rep < openReps; rep++) {
     // Each round starts with another variant, so a drift on the machine does not favour one.
     for (let i = 0; i < variants.length; i++) await variants[(rep + i) % variants.length]();
-    const figures = (key: 'openCpuMs' | 'settledMs') => `${ours[rep][key]} / ${oursOnDemand[rep][key]} (onDemand) / ${theirs[rep][key]} ms (built-in)`;
+    const figures = (key: 'openCpuMs' | 'settledMs') => `${ours[rep][key]} / ${oursOnDemand[rep][key]} (onDemand) / ${theirs[rep][key]} (built-in) / ${theirsBesideUs[rep][key]} ms (built-in, MCP Host installed)`;
     progress(`window open, round ${rep + 1} of ${openReps}: CPU ${figures('openCpuMs')}; idle after ${figures('settledMs')}`);
   }
   const of = (figures: Figures[], key: keyof Figures) => median(figures.map((f) => f[key]));
   const times = `median of ${openReps}`;
   row(`window open, 20 servers configured (MCP Host starts them with the window): extension-host CPU in the first ${OPEN_SECONDS} s, ${times}`, of(ours, 'openCpuMs'), of(theirs, 'openCpuMs'));
   row(`window open, 20 servers configured, "mcpHost.autoStart": "onDemand": extension-host CPU in the first ${OPEN_SECONDS} s, ${times}`, of(oursOnDemand, 'openCpuMs'), of(theirs, 'openCpuMs'));
+  row(`(reference) the built-in's window of the row above with MCP Host installed, without servers of its own: extension-host CPU in the first ${OPEN_SECONDS} s, ${times}`, of(theirsBesideUs, 'openCpuMs'), of(theirs, 'openCpuMs'));
   const settled = `until the extension host is idle (no second above ${BUSY_CPU_MS_PER_SECOND} ms of CPU) from the window's load, ${times}`;
   row(`window open, 20 servers configured (MCP Host starts them with the window): ${settled}`, of(ours, 'settledMs'), of(theirs, 'settledMs'));
   row(`window open, 20 servers configured, "mcpHost.autoStart": "onDemand": ${settled}`, of(oursOnDemand, 'settledMs'), of(theirs, 'settledMs'));
   row(`20 servers running (MCP Host started them with the window, the built-in's started in the open window): extension-host memory (RSS), ${times}`, of(ours, 'runningRssMb'), of(theirs, 'runningRssMb'), 'MB');
   row(`20 servers running (MCP Host started them with the window, the built-in's started in the open window): JavaScript heap in use after a collection, extension host + workbench page, ${times}`, of(ours, 'heapMb'), of(theirs, 'heapMb'), 'MB');
   row(`20 servers running, started in an open window ("onDemand" for MCP Host): extension-host memory (RSS), ${times}`, of(oursOnDemand, 'runningRssMb'), of(theirs, 'runningRssMb'), 'MB');
+  row(`(reference) the built-in's 20 running with MCP Host installed, without servers of its own: extension-host memory (RSS), ${times}`, of(theirsBesideUs, 'runningRssMb'), of(theirs, 'runningRssMb'), 'MB');
   row(`20 servers running, started in an open window ("onDemand" for MCP Host): JavaScript heap in use after a collection, extension host + workbench page, ${times}`, of(oursOnDemand, 'heapMb'), of(theirs, 'heapMb'), 'MB');
   // MCP Host's onDemand window opens as the built-in's does, with nothing started: the same start, added to the same kind of window.
   row(`19 servers started in an open window after a first one ("onDemand" for MCP Host): extension-host RSS they add, after a collection, ${times}`, of(oursOnDemand, 'addedRssMb'), of(theirs, 'addedRssMb'), 'MB');

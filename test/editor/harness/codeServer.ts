@@ -19,6 +19,8 @@ export interface CodeServerOptions {
   readonly env?: Record<string, string>;
   /** Keep the same profile across launches (the demo); tests use a fresh one each time. */
   readonly profileDir?: string;
+  /** Files written into the user data folder before the editor starts (path inside it → content). */
+  readonly userDataFiles?: Readonly<Record<string, Uint8Array>>;
   /** A fixed port (the demo); tests take a free one. */
   readonly port?: number;
 }
@@ -47,6 +49,10 @@ export async function startCodeServer(options: CodeServerOptions): Promise<Runni
   const userDataDir = path.join(profile, 'user-data');
   const extensionsDir = path.join(profile, 'extensions');
   mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
+  for (const [file, content] of Object.entries(options.userDataFiles ?? {})) {
+    mkdirSync(path.dirname(path.join(userDataDir, file)), { recursive: true });
+    writeFileSync(path.join(userDataDir, file), content);
+  }
   writeFileSync(
     path.join(userDataDir, 'User', 'settings.json'),
     JSON.stringify(

@@ -1,7 +1,7 @@
 // One real editor for a group of scenarios: code-server with MCP Host and the test-host extension,
 // a workspace on disk, our HTTP fixture server, and Chromium driving the workbench.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { removeTempDir, tempDir } from '../../support/tempDir';
 import { startCodeServer, freePort, type RunningCodeServer } from './codeServer';
@@ -13,18 +13,24 @@ export const OUT = path.join(REPO, 'out');
 export const EXTENSION_VSIX = path.join(REPO, 'dist', 'mcp-host.vsix');
 
 let install: EditorInstall | undefined;
-let testHostVsix: string | undefined;
+const testHostVsixes = new Map<boolean, string>();
 
 export function editorInstall(): EditorInstall {
   install ??= ensureEditorInstall();
   return install;
 }
 
-/** Packages the test-only extension (compiled by `npm run compile-tests`) into a .vsix. */
-export function packageTestHost(): string {
-  if (testHostVsix) return testHostVsix;
+/**
+ * Packages the test-only extension (compiled by `npm run compile-tests`) into a .vsix; `alone`
+ * drops its dependency on MCP Host, for a window without MCP Host.
+ */
+export function packageTestHost(alone = false): string {
+  const made = testHostVsixes.get(alone);
+  if (made) return made;
   const dir = tempDir('mcp-host-testhost-');
-  copyFileSync(path.join(REPO, 'test/editor/testHost/package.json'), path.join(dir, 'package.json'));
+  const manifest = JSON.parse(readFileSync(path.join(REPO, 'test/editor/testHost/package.json'), 'utf8')) as { extensionDependencies?: string[] };
+  if (alone) delete manifest.extensionDependencies;
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, undefined, 2));
   for (const file of ['extension.js', 'fixtureChatModel.js']) copyFileSync(path.join(OUT, 'test/editor/testHost', file), path.join(dir, file));
   writeFileSync(path.join(dir, 'README.md'), '# MCP Host test host\nTest-only extension.\n');
   writeFileSync(path.join(dir, 'LICENSE'), 'MIT\n');
@@ -34,7 +40,7 @@ export function packageTestHost(): string {
     cwd: dir,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  testHostVsix = vsix;
+  testHostVsixes.set(alone, vsix);
   return vsix;
 }
 
@@ -56,7 +62,17 @@ export class EditorSession {
     private readonly controlPort: number,
   ) {}
 
-  static async start(layout: WorkspaceLayout, options: { trusted: boolean; userSettings?: Record<string, unknown>; env?: Record<string, string> }): Promise<EditorSession> {
+  static async start(
+    layout: WorkspaceLayout,
+    options: {
+      trusted: boolean;
+      userSettings?: Record<string, unknown>;
+      env?: Record<string, string>;
+      /** Leave MCP Host out (a window with only VS Code's built-in MCP, for benchmarks). */
+      withoutMcpHost?: boolean;
+      userDataFiles?: Readonly<Record<string, Uint8Array>>;
+    },
+  ): Promise<EditorSession> {
     if (!existsSync(EXTENSION_VSIX)) throw new Error(`${EXTENSION_VSIX} is missing: run \`npm run package\` first`);
     const root = tempDir('mcp-host-ws-');
     for (const folder of layout.folders) mkdirSync(path.join(root, folder), { recursive: true });
@@ -69,11 +85,12 @@ export class EditorSession {
     const controlPort = await freePort();
     const codeServer = await startCodeServer({
       install: editorInstall(),
-      vsixes: [EXTENSION_VSIX, packageTestHost()],
+      vsixes: options.withoutMcpHost ? [packageTestHost(true)] : [EXTENSION_VSIX, packageTestHost()],
       open: workspaceFile,
       trustWorkspaces: options.trusted,
       userSettings: options.userSettings,
       env: { ...options.env, MCPHOST_TEST_CONTROL_PORT: String(controlPort) },
+      userDataFiles: options.userDataFiles,
     });
     const workbench = await Workbench.open(`${codeServer.url}?workspace=${encodeURIComponent(workspaceFile)}`, editorInstall().chromium);
     return new EditorSession(codeServer, workbench, workspaceFile, root, controlPort);

@@ -123,7 +123,25 @@ const operations: Record<string, Operation> = {
     }
     return process.memoryUsage().heapUsed;
   },
-  activation: async () => ({ mcpHostMs: (await hostApi()).activationMs, minimalMs: ownActivationMs, pid: process.pid }),
+  // A CPU profile of this extension host's main thread over the next `ms` (for benchmark investigations).
+  cpuProfile: async ({ ms }: { ms: number }) => {
+    const inspector = require('node:inspector') as typeof import('node:inspector');
+    const session = new inspector.Session();
+    session.connect();
+    const post = (method: string, params?: object) =>
+      new Promise<any>((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+    try {
+      await post('Profiler.enable');
+      await post('Profiler.setSamplingInterval', { interval: 500 });
+      await post('Profiler.start');
+      await new Promise((r) => setTimeout(r, ms));
+      return (await post('Profiler.stop')).profile;
+    } finally {
+      session.disconnect();
+    }
+  },
+  // In a window without MCP Host (the built-in's side of a benchmark) only the process is known.
+  activation: async () => ({ mcpHostMs: vscode.extensions.getExtension('mcp-host.mcp-host') ? (await hostApi()).activationMs : undefined, minimalMs: ownActivationMs, pid: process.pid }),
   runSuite: async ({ index, grep }) => {
     const suite = require(index) as { run(options?: { grep?: string }): Promise<unknown> };
     return suite.run({ grep });
