@@ -1,4 +1,5 @@
-import { buildAllowAttribute, type McpUiResourceCsp, type McpUiResourcePermissions } from '@modelcontextprotocol/ext-apps/app-bridge';
+import type { McpUiResourceCsp, McpUiResourcePermissions } from '@modelcontextprotocol/ext-apps/app-bridge';
+import { appBridgeLibrary } from '../lazyLibraries';
 
 /**
  * The policy an app runs under, from its resource's `_meta.ui.csp` and `_meta.ui.permissions`:
@@ -54,7 +55,7 @@ export function appSandboxPolicy(csp: unknown, permissions: unknown): AppSandbox
     }
   }
   const granted = permissionsOf(permissions);
-  const allow = buildAllowAttribute(granted);
+  const allow = appBridgeLibrary().buildAllowAttribute(granted);
   if (!declared) return { csp: DEFAULT_APP_CSP, allow, permissions: granted, approved: {}, refused };
   const join = (field: (typeof CSP_FIELDS)[number]) => (approved[field] ?? []).map((d) => ` ${d}`).join('');
   const resources = join('resourceDomains');

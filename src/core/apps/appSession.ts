@@ -1,11 +1,6 @@
 import type { CallToolResult, ReadResourceResult, Transport } from '@modelcontextprotocol/client';
-import {
-  AppBridge,
-  type McpUiDisplayMode,
-  type McpUiHostContext,
-  type McpUiMessageRequest,
-  type McpUiUpdateModelContextRequest,
-} from '@modelcontextprotocol/ext-apps/app-bridge';
+import type { AppBridge, McpUiDisplayMode, McpUiHostContext, McpUiMessageRequest, McpUiUpdateModelContextRequest } from '@modelcontextprotocol/ext-apps/app-bridge';
+import { appBridgeLibrary } from '../lazyLibraries';
 import type { AppResource } from './appResource';
 
 /** What an app may ask of the host; the editor (or a test) decides how each is answered. */
@@ -70,7 +65,7 @@ export class AppSession {
   ) {
     this.context = options.hostContext;
     const approvedCsp = options.resource.policy.approved;
-    this.bridge = new AppBridge(
+    this.bridge = new (appBridgeLibrary().AppBridge)(
       null,
       options.hostInfo,
       {

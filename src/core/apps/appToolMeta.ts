@@ -1,10 +1,12 @@
 import type { Tool } from '@modelcontextprotocol/client';
-import { getToolUiResourceUri, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/app-bridge';
+import { appBridgeLibrary } from '../lazyLibraries';
 
 /** The MCP Apps extension (SEP-1865): tools with interactive HTML user interfaces. */
 export const APPS_EXTENSION = 'io.modelcontextprotocol/ui';
 /** The one kind of app the 2026-01-26 specification defines. */
-export const APP_MIME_TYPE: string = RESOURCE_MIME_TYPE;
+export function appMimeType(): string {
+  return appBridgeLibrary().RESOURCE_MIME_TYPE;
+}
 
 /** Who may call a tool: the model (agents, `@mcp`, LM tools), its server's app, or both. */
 export type ToolAudience = 'model' | 'app';
@@ -18,7 +20,7 @@ const EVERYONE: readonly ToolAudience[] = ['model', 'app'];
  */
 export function appResourceUri(tool: Tool): string | undefined {
   try {
-    return getToolUiResourceUri(tool);
+    return appBridgeLibrary().getToolUiResourceUri(tool);
   } catch {
     throw new Error(`Tool "${tool.name}" names its app as ${JSON.stringify((tool._meta as { ui?: { resourceUri?: unknown } } | undefined)?.ui?.resourceUri ?? tool._meta?.['ui/resourceUri'])}, which is not a ui:// URI.`);
   }

@@ -1,4 +1,4 @@
-import { discoverOAuthServerInfo, InsufficientScopeError, OAuthClientFlowError, OAuthError, SdkError, SdkErrorCode, UnauthorizedError } from '@modelcontextprotocol/client';
+import { clientLibrary } from '../lazyLibraries';
 
 /** An error and its causes, nearest first (bounded: a cause chain can loop). */
 function* causes(error: unknown): Generator<unknown> {
@@ -7,6 +7,7 @@ function* causes(error: unknown): Generator<unknown> {
 
 /** Whether a failure means "authorize (again)": a 401 the provider could not fix, or a 403 step-up. */
 export function needsAuthorization(error: unknown): { scope?: string } | undefined {
+  const { InsufficientScopeError, UnauthorizedError, SdkError, SdkErrorCode } = clientLibrary();
   for (const e of causes(error)) {
     if (e instanceof InsufficientScopeError) return { scope: e.requiredScope };
     if (e instanceof UnauthorizedError) return {};
@@ -43,6 +44,7 @@ export async function authorizationOutcome(error: unknown, target: string): Prom
 
 /** Whether a failure happened inside the OAuth flow (discovery, registration, token endpoint). */
 export function isAuthorizationFlowError(error: unknown): boolean {
+  const { OAuthClientFlowError, OAuthError } = clientLibrary();
   for (const e of causes(error)) if (e instanceof OAuthClientFlowError || e instanceof OAuthError) return true;
   return false;
 }
@@ -53,7 +55,7 @@ export function isAuthorizationFlowError(error: unknown): boolean {
  */
 export async function describeAuthorizationFailure(error: unknown, serverUrl: string): Promise<string> {
   const url = new URL(serverUrl);
-  const info = await discoverOAuthServerInfo(url).catch(() => undefined);
+  const info = await clientLibrary().discoverOAuthServerInfo(url).catch(() => undefined);
   if (info && !info.resourceMetadata && !info.authorizationServerMetadata) {
     const prm = `${url.origin}/.well-known/oauth-protected-resource`;
     return (

@@ -1,11 +1,5 @@
-import {
-  ClientCredentialsProvider,
-  CrossAppAccessProvider,
-  PrivateKeyJwtProvider,
-  requestJwtAuthorizationGrant,
-  type FetchLike,
-  type OAuthClientProvider,
-} from '@modelcontextprotocol/client';
+import type { FetchLike, OAuthClientProvider } from '@modelcontextprotocol/client';
+import { clientLibrary } from '../lazyLibraries';
 import type { OAuthSettings, ResolvedServerDefinition } from '../config/serverDefinition';
 import { ServerOAuthProvider } from './serverOAuthProvider';
 import { authorizeWithoutBrowser, signIn, type AuthorizationBrowser } from './signIn';
@@ -98,6 +92,7 @@ export class HostAuthorization {
   private createProvider(resource: string, oauth: OAuthSettings): OAuthClientProvider {
     const scope = oauth.scopes?.join(' ') || undefined;
     const grant = oauth.grant ?? 'authorizationCode';
+    const { ClientCredentialsProvider, CrossAppAccessProvider, PrivateKeyJwtProvider, requestJwtAuthorizationGrant } = clientLibrary();
     if (grant === 'clientCredentials') {
       const clientId = required(oauth.clientId, 'oauth.clientId', grant);
       if (oauth.privateKey) return new PrivateKeyJwtProvider({ clientId, privateKey: oauth.privateKey, algorithm: oauth.signingAlgorithm ?? 'ES256', clientName: this.options.clientName, scope });

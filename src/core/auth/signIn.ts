@@ -1,4 +1,5 @@
-import { auth, computeScopeUnion, type FetchLike, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { FetchLike, OAuthClientProvider } from '@modelcontextprotocol/client';
+import { clientLibrary } from '../lazyLibraries';
 import type { ServerOAuthProvider } from './serverOAuthProvider';
 
 /** Shows the user an authorization page and brings back where the browser was sent afterwards. */
@@ -40,7 +41,7 @@ export interface SignInRequest {
  * `insufficient_scope` step-up widens it).
  */
 export async function signIn(provider: ServerOAuthProvider, request: SignInRequest): Promise<void> {
-  const scope = computeScopeUnion(request.scopes?.join(' '), provider.pendingScope);
+  const scope = clientLibrary().computeScopeUnion(request.scopes?.join(' '), provider.pendingScope);
   // A client registered for fewer scopes than this sign-in asks for is registered again first.
   if (provider.registersDynamically && !(await provider.registrationCovers(scope))) await provider.invalidateCredentials('client');
   try {
@@ -56,7 +57,7 @@ export async function signIn(provider: ServerOAuthProvider, request: SignInReque
 
 async function signInOnce(provider: ServerOAuthProvider, request: SignInRequest, scope: string | undefined): Promise<void> {
   provider.takePendingAuthorization();
-  const first = await auth(provider, { serverUrl: request.serverUrl, scope, forceReauthorization: true, fetchFn: request.fetchFn });
+  const first = await clientLibrary().auth(provider, { serverUrl: request.serverUrl, scope, forceReauthorization: true, fetchFn: request.fetchFn });
   if (first === 'AUTHORIZED') return;
   const pending = provider.takePendingAuthorization();
   if (!pending) throw new SignInError('the client library asked for a browser sign-in but prepared no authorization request');
@@ -72,12 +73,12 @@ async function signInOnce(provider: ServerOAuthProvider, request: SignInRequest,
     const error = raw === null ? null : /^[\x20-\x21\x23-\x5B\x5D-\x7E]{1,64}$/.test(raw) ? raw : 'an error code that is not one';
     throw new SignInError(error === 'access_denied' ? 'you declined the sign-in at the authorization server' : `the authorization server did not sign you in (${error ?? 'its answer had no authorization code'})`, error ?? undefined);
   }
-  const result = await auth(provider, { serverUrl: request.serverUrl, authorizationCode: code, iss: params.get('iss') ?? undefined, fetchFn: request.fetchFn });
+  const result = await clientLibrary().auth(provider, { serverUrl: request.serverUrl, authorizationCode: code, iss: params.get('iss') ?? undefined, fetchFn: request.fetchFn });
   if (result !== 'AUTHORIZED') throw new SignInError('the authorization server did not issue a token for the code it returned');
 }
 
 /** Non-interactive grants (client credentials, cross-app access): one `auth()` call, no browser. */
 export async function authorizeWithoutBrowser(provider: OAuthClientProvider, serverUrl: string, scopes?: readonly string[], fetchFn?: FetchLike): Promise<void> {
-  const result = await auth(provider, { serverUrl, scope: scopes?.join(' ') || undefined, fetchFn });
+  const result = await clientLibrary().auth(provider, { serverUrl, scope: scopes?.join(' ') || undefined, fetchFn });
   if (result !== 'AUTHORIZED') throw new SignInError('the authorization server asked for a browser sign-in, which this grant cannot do');
 }

@@ -1,9 +1,10 @@
-import { Client, ProtocolError, type ClientOptions } from '@modelcontextprotocol/client';
+import type { Client, ClientOptions } from '@modelcontextprotocol/client';
+import { clientLibrary, protocolError } from '../lazyLibraries';
 import { RequestRateLimiter } from '../host/requestRateLimiter';
 import { logServerMessage, type ServerLog } from './serverLog';
 import type { ServerConnectionDeps } from './serverConnectionDeps';
 import { TASKS_EXTENSION } from '../tasks/taskResults';
-import { APP_MIME_TYPE, APPS_EXTENSION } from '../apps/appToolMeta';
+import { APPS_EXTENSION, appMimeType } from '../apps/appToolMeta';
 
 export interface HostClientHooks {
   readonly listChanged: ClientOptions['listChanged'];
@@ -33,7 +34,7 @@ export function answerServerRequest(client: Client, method: string, params: unkn
  * handlers for what the server sends.
  */
 export function createHostClient(deps: ServerConnectionDeps, options: ClientOptions, hooks: HostClientHooks): Client {
-  const client = new Client(deps.clientInfo, {
+  const client = new (clientLibrary().Client)(deps.clientInfo, {
     ...options,
     capabilities: {
       roots: { listChanged: true },
@@ -41,7 +42,7 @@ export function createHostClient(deps: ServerConnectionDeps, options: ClientOpti
       ...(deps.elicitation ? { elicitation: { form: {}, url: {} } } : {}),
       // Any tools/call may come back as a task (2026-07-28, SEP-2663); the host follows it.
       // Apps: tools may come with an interactive HTML view (SEP-1865), which the editor shows.
-      extensions: { [TASKS_EXTENSION]: {}, ...(deps.apps ? { [APPS_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } : {}) },
+      extensions: { [TASKS_EXTENSION]: {}, ...(deps.apps ? { [APPS_EXTENSION]: { mimeTypes: [appMimeType()] } } : {}) },
     },
     listChanged: hooks.listChanged,
   });
@@ -84,6 +85,6 @@ function rateLimited(log: ServerLog, perMinute: number) {
     }
     if (!refusing.has(method)) log.warn(`The server sent more than ${perMinute} ${method} requests in a minute; MCP Host refuses the rest for ${wait} s (limits.serverRequestsPerMinute).`);
     refusing.add(method);
-    throw new ProtocolError(-32603, `Too many ${method} requests: MCP Host answers at most ${perMinute} a minute (next in ${wait} s).`);
+    throw protocolError(-32603, `Too many ${method} requests: MCP Host answers at most ${perMinute} a minute (next in ${wait} s).`);
   };
 }

@@ -1,4 +1,5 @@
-import { Client, LOG_LEVEL_META_KEY, SdkError, SdkErrorCode, type ClientOptions, type RequestOptions, type Resource } from '@modelcontextprotocol/client';
+import type { Client, ClientOptions, RequestOptions, Resource } from '@modelcontextprotocol/client';
+import { clientLibrary } from '../lazyLibraries';
 import { limitsOf, type ResolvedServerDefinition } from '../config/serverDefinition';
 import { Emitter, type Disposable } from '../events';
 import { HostWaits } from './hostWaits';
@@ -12,7 +13,7 @@ import { connectionSnapshot } from './connectionSnapshot';
 import { inspectorAddress } from './devInspector';
 import { StderrTail } from './stderrTail';
 import { closeThenEnd, endProcessTree, processTreeOf, settleExit } from './serverProcessEnd';
-import { openSession, type OpenedSession } from './sessionOpener';
+import type { OpenedSession } from './sessionOpener';
 import { describeExit, describeStartFailure, lastOutput } from './startFailure';
 import { redactSecrets } from './secretRedaction';
 import type { CreatedTransport } from './transportFactory';
@@ -23,6 +24,11 @@ import type { ServerConnectionDeps } from './serverConnectionDeps';
 import { authorizationOutcome, signInReasonMidSession } from '../auth/authorizationFailure';
 
 export type { ServerConnectionDeps } from './serverConnectionDeps';
+
+/** The session's modules (transports, the protocol eras' probing) load when a first server starts, not with the extension. */
+function sessionModules(): typeof import('./sessionOpener') {
+  return require('./sessionOpener') as typeof import('./sessionOpener');
+}
 
 /** One server: its state machine, its session, its cached lists, its restart policy. */
 export class ServerConnection implements Disposable {
@@ -163,7 +169,7 @@ export class ServerConnection implements Disposable {
     try {
       return await run(session.client, idle.requestOptions(this.definition.maxTotalTimeoutMs, onProgress));
     } catch (error) {
-      if (idle.signal.aborted && !signal?.aborted) throw describeRequestError(this.id, label, new SdkError(SdkErrorCode.RequestTimeout, 'idle timeout'), this.definition.requestTimeoutMs);
+      if (idle.signal.aborted && !signal?.aborted) throw describeRequestError(this.id, label, new (clientLibrary().SdkError)(clientLibrary().SdkErrorCode.RequestTimeout, 'idle timeout'), this.definition.requestTimeoutMs);
       const wantsSignIn = this.deps.authorization && signInReasonMidSession(error, this.deps.authorization, this.target);
       if (wantsSignIn) {
         await this.stop(wantsSignIn, 'needs-sign-in');
@@ -179,7 +185,7 @@ export class ServerConnection implements Disposable {
   /** `_meta` for outgoing requests: the 2026-07-28 era carries the log level per request. */
   requestMeta(): Record<string, unknown> | undefined {
     if (this.session?.client.getProtocolEra() !== 'modern' || this.deps.log.level === 'off') return undefined;
-    return { [LOG_LEVEL_META_KEY]: mcpLevelFor(this.deps.log.level) };
+    return { [clientLibrary().LOG_LEVEL_META_KEY]: mcpLevelFor(this.deps.log.level) };
   }
 
   /** Re-fetches every list of a running server (the user asked to refresh). */
@@ -249,7 +255,7 @@ export class ServerConnection implements Disposable {
     const endOvertaken = async (closing?: Promise<unknown>) => closeThenEnd(closing?.catch(() => undefined), await processTreeOf(started, true));
     const attempt = async () => {
       try {
-        const session = await openSession(this.definition, this.hash, this.sessionDeps(generation, (created) => (started = created)), abort.signal);
+        const session = await sessionModules().openSession(this.definition, this.hash, this.sessionDeps(generation, (created) => (started = created)), abort.signal);
         if (generation !== this.generation) {
           await endOvertaken(session.client.close());
           return;

@@ -1,4 +1,4 @@
-import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { clientLibrary } from '../lazyLibraries';
 import type { ServerStatus } from './serverSnapshot';
 
 /** A request failed; the message names the server, and `code` keeps the JSON-RPC or SDK code. */
@@ -27,6 +27,7 @@ export function describeRequestError(serverId: string, label: string, error: unk
   // The SDK reports a caller's abort like a timeout; the caller's signal tells them apart.
   if (cancelled) return new McpRequestError(serverId, `${label} on MCP server "${serverId}" was cancelled.`, 'CANCELLED', { cause: error });
   const e = error as { name?: string; message?: string; code?: number | string };
+  const { SdkError, SdkErrorCode } = clientLibrary();
   if (error instanceof SdkError) {
     switch (error.code) {
       case SdkErrorCode.ConnectionClosed:

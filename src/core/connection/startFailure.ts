@@ -1,4 +1,4 @@
-import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { clientLibrary } from '../lazyLibraries';
 import type { TransportKind } from '../config/serverDefinition';
 
 /** How a stdio server's process ended. */
@@ -124,12 +124,14 @@ function httpReason(chain: readonly ErrorNode[], ctx: StartFailureContext): stri
 }
 
 function timeoutReason(chain: readonly ErrorNode[], ctx: StartFailureContext): string | undefined {
+  const { SdkError, SdkErrorCode } = clientLibrary();
   const timedOut = chain.some((node) => node instanceof SdkError && node.code === SdkErrorCode.RequestTimeout);
   if (!timedOut) return undefined;
   return `the server did not answer the handshake within ${Math.round(ctx.startTimeoutMs / 1000)} s ("startTimeoutMs")`;
 }
 
 function otherReason(error: unknown, chain: readonly ErrorNode[], ctx: StartFailureContext): string {
+  const { SdkError, SdkErrorCode } = clientLibrary();
   const closed = chain.some((node) => node instanceof SdkError && (node.code === SdkErrorCode.ConnectionClosed || node.code === SdkErrorCode.NotConnected));
   if (closed) return ctx.kind === 'stdio' ? 'the process closed its output before the handshake finished' : `the connection to ${ctx.url} closed before the handshake finished`;
   return error instanceof Error ? error.message : String(error);

@@ -1,6 +1,7 @@
 import type { WireTask } from '../tasks/taskResults';
 import { abortableSleep, pollInterval } from '../tasks/taskPolling';
-import { isCallToolResult, type CallToolResult, type Client, type Progress, type RequestOptions, type Tool } from '@modelcontextprotocol/client';
+import type { CallToolResult, Client, Progress, RequestOptions, Tool } from '@modelcontextprotocol/client';
+import { clientLibrary } from '../lazyLibraries';
 
 /** The task methods have no result schema in the SDK's method map; results are checked where used. */
 export const passThrough = { '~standard': { version: 1 as const, vendor: 'mcp-host', validate: (value: unknown) => ({ value }) } };
@@ -72,7 +73,7 @@ async function runAsTask(
   let task = created.task;
   if (!task?.taskId) {
     // The server ran it at once instead of creating a task.
-    if (!isCallToolResult(created)) throw new Error('the task-augmented tools/call returned neither a task nor a result');
+    if (!clientLibrary().isCallToolResult(created)) throw new Error('the task-augmented tools/call returned neither a task nor a result');
     return created;
   }
   const signal = options.signal;
@@ -87,7 +88,7 @@ async function runAsTask(
     observer?.state(asWireTask(task));
     // tasks/result waits for the end and carries any requests the task makes of the client.
     const result = await client.request({ method: 'tasks/result', params: { taskId: task.taskId } }, passThrough, options);
-    if (!isCallToolResult(result)) throw new Error(`tasks/result for task ${task.taskId} is not a tools/call result`);
+    if (!clientLibrary().isCallToolResult(result)) throw new Error(`tasks/result for task ${task.taskId} is not a tools/call result`);
     return result;
   } catch (error) {
     if (signal?.aborted) {

@@ -1,4 +1,5 @@
-import { ProtocolError, type ElicitRequest, type ElicitRequestURLParams, type ElicitResult } from '@modelcontextprotocol/client';
+import type { ElicitRequest, ElicitRequestURLParams, ElicitResult } from '@modelcontextprotocol/client';
+import { protocolError } from '../lazyLibraries';
 import type { FieldProblem, ObjectField } from '../../shared/protocol/formModel';
 import { buildArgumentsForm } from '../forms/schemaForm';
 import { validateAgainstSchema } from '../forms/schemaValidation';
@@ -61,20 +62,20 @@ export class ElicitationRouter {
   async handle(serverId: string, params: ElicitParams, signal: AbortSignal): Promise<ElicitResult> {
     const limit = this.perMinute(serverId);
     const wait = this.limiter.refusal(serverId, limit);
-    if (wait !== undefined) throw new ProtocolError(-32603, `Elicitation rate limit reached for MCP server "${serverId}": at most ${limit} requests for input per minute (next in ${wait} s).`);
+    if (wait !== undefined) throw protocolError(-32603, `Elicitation rate limit reached for MCP server "${serverId}": at most ${limit} requests for input per minute (next in ${wait} s).`);
     if (params.mode === 'url') {
       const answer = await this.askUrl(serverId, params, signal);
       return { action: answer };
     }
     const schema = (params as { requestedSchema?: unknown }).requestedSchema;
     const problem = restrictedSchemaProblem(schema);
-    if (problem) throw new ProtocolError(INVALID_PARAMS, `MCP server "${serverId}" asked for input with a schema outside the spec's restricted subset: ${problem}.`);
+    if (problem) throw protocolError(INVALID_PARAMS, `MCP server "${serverId}" asked for input with a schema outside the spec's restricted subset: ${problem}.`);
     const validate = (content: Record<string, unknown>) => validateAgainstSchema(schema, content);
     const result = await this.port.askForm({ serverId, message: params.message, form: buildArgumentsForm(schema), validate }, signal);
     if (result.action === 'accept') {
       // The form checks as the user types; the host checks again before anything leaves.
       const problems = validate(result.content ?? {});
-      if (problems.length) throw new ProtocolError(-32603, `The answer does not match the requested schema: ${problems.map((p) => `${p.path || '/'} ${p.message}`).join('; ')}`);
+      if (problems.length) throw protocolError(-32603, `The answer does not match the requested schema: ${problems.map((p) => `${p.path || '/'} ${p.message}`).join('; ')}`);
       return { action: 'accept', content: result.content ?? {} };
     }
     return { action: result.action };
@@ -129,7 +130,7 @@ export class ElicitationRouter {
 
   private async askUrl(serverId: string, params: { message: string; url: string; elicitationId: string }, signal: AbortSignal): Promise<'accept' | 'decline' | 'cancel'> {
     const inspection = inspectUrl(params.url);
-    if (inspection.refusal) throw new ProtocolError(INVALID_PARAMS, `MCP server "${serverId}" asked to open ${JSON.stringify(params.url)}, which the host will not open: ${inspection.refusal}.`);
+    if (inspection.refusal) throw protocolError(INVALID_PARAMS, `MCP server "${serverId}" asked to open ${JSON.stringify(params.url)}, which the host will not open: ${inspection.refusal}.`);
     return this.port.askUrl({ serverId, message: params.message, elicitationId: params.elicitationId, inspection }, signal);
   }
 }

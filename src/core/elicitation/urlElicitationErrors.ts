@@ -1,4 +1,5 @@
-import { UrlElicitationRequiredError, type ElicitRequestURLParams } from '@modelcontextprotocol/client';
+import type { ElicitRequestURLParams } from '@modelcontextprotocol/client';
+import { clientLibrary } from '../lazyLibraries';
 
 /** How many times a tool call is retried after the user completed the URL elicitations it asked for. */
 export const MAX_URL_ELICITATION_ROUNDS = 3;
@@ -6,7 +7,7 @@ export const MAX_URL_ELICITATION_ROUNDS = 3;
 /** The URL elicitations a -32042 error lists, or undefined for any other error. */
 export function urlElicitationsOf(error: unknown): ElicitRequestURLParams[] | undefined {
   const cause = (error as { cause?: unknown })?.cause ?? error;
-  if (cause instanceof UrlElicitationRequiredError) return cause.elicitations;
+  if (cause instanceof clientLibrary().UrlElicitationRequiredError) return cause.elicitations;
   const e = cause as { code?: unknown; data?: { elicitations?: unknown } };
   return e?.code === -32042 && Array.isArray(e.data?.elicitations) ? (e.data.elicitations as ElicitRequestURLParams[]) : undefined;
 }

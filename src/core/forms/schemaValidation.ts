@@ -1,14 +1,22 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type { default as Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { FieldProblem } from '../../shared/protocol/formModel';
 import { escapePointer } from './schemaForm';
+import { ajvLibrary } from '../lazyLibraries';
 
 // MCP schemas default to JSON Schema 2020-12; a schema that names draft-07 gets a draft-07 validator.
-const draft2020 = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
-const draft07 = new Ajv({ allErrors: true, strict: false, validateFormats: true });
-addFormats(draft2020);
-addFormats(draft07);
+// Both are made with the first schema checked, not when the extension loads.
+let dialects: { readonly draft2020: Ajv; readonly draft07: Ajv } | undefined;
+
+function validatorsByDialect(): { readonly draft2020: Ajv; readonly draft07: Ajv } {
+  if (dialects) return dialects;
+  const { Ajv, Ajv2020, addFormats } = ajvLibrary();
+  const draft2020 = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
+  const draft07 = new Ajv({ allErrors: true, strict: false, validateFormats: true });
+  addFormats(draft2020);
+  addFormats(draft07);
+  return (dialects = { draft2020, draft07 });
+}
+
 const compiled = new WeakMap<object, ValidateFunction | Error>();
 
 export class SchemaCompileError extends Error {}
@@ -38,6 +46,7 @@ function compile(schema: unknown): ValidateFunction {
   let entry = compiled.get(target);
   if (!entry) {
     const dialect = (target as { $schema?: unknown }).$schema;
+    const { draft2020, draft07 } = validatorsByDialect();
     const ajv = typeof dialect === 'string' && /draft-0[4-7]/.test(dialect) ? draft07 : draft2020;
     try {
       const { $schema: _ignored, ...rest } = target as Record<string, unknown>;

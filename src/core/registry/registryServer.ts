@@ -1,4 +1,5 @@
-import Ajv, { type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import { ajvLibrary } from '../lazyLibraries';
 
 /**
  * What MCP Host reads of the MCP Registry's API (`GET /v0/servers`, `/v0/servers/{name}/versions`,
@@ -165,7 +166,7 @@ interface RawResponse {
 
 /** One `ServerResponse`, or undefined when it does not have the shape of one. */
 export function parseServerResponse(value: unknown): RegistryServer | undefined {
-  validResponse ??= new Ajv({ strict: false, allErrors: false }).compile(serverResponse);
+  validResponse ??= new (ajvLibrary().Ajv)({ strict: false, allErrors: false }).compile(serverResponse);
   if (!validResponse(value)) return undefined;
   const { server, _meta } = value as unknown as RawResponse;
   const official = (_meta?.[OFFICIAL] ?? {}) as Record<string, unknown>;

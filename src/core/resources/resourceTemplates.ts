@@ -1,4 +1,5 @@
-import { UriTemplate } from '@modelcontextprotocol/client';
+import type { UriTemplate } from '@modelcontextprotocol/client';
+import { clientLibrary } from '../lazyLibraries';
 
 /**
  * A resource template's URI template (RFC 6570, through the SDK's implementation): its variables
@@ -9,7 +10,7 @@ export class ResourceUriTemplate {
 
   constructor(readonly source: string) {
     try {
-      this.parsed = new UriTemplate(source);
+      this.parsed = new (clientLibrary().UriTemplate)(source);
     } catch (error) {
       throw new Error(`The URI template ${JSON.stringify(source)} is not valid: ${(error as Error).message}`);
     }

@@ -1,4 +1,5 @@
-import { ProtocolError, type CreateMessageRequest } from '@modelcontextprotocol/client';
+import type { CreateMessageRequest } from '@modelcontextprotocol/client';
+import { clientLibrary, protocolError } from '../lazyLibraries';
 import type { SamplingPolicy } from '../config/serverDefinition';
 import type { ModelPart } from '../models/modelMessages';
 import { isModelAllowed, selectModel, type ModelChoice, type ModelInfo } from './modelSelection';
@@ -106,7 +107,7 @@ export class SamplingRouter {
     };
     const refuse = (code: number, message: string) => {
       record('refused', undefined, message);
-      return new ProtocolError(code, message);
+      return protocolError(code, message);
     };
     const policy = this.options.policyFor(serverId);
     if (policy.mode === 'deny') throw refuse(USER_REJECTED, `Sampling is turned off for MCP server "${serverId}" (sampling.mode is "deny").`);
@@ -138,7 +139,7 @@ export class SamplingRouter {
         const decision = await untilAborted(review.decide(), signal);
         if (!decision.approved) {
           record('rejected', model.id);
-          throw new ProtocolError(USER_REJECTED, 'User rejected sampling request');
+          throw protocolError(USER_REJECTED, 'User rejected sampling request');
         }
         model = decision.model;
         approved = decision.params;
@@ -148,15 +149,15 @@ export class SamplingRouter {
       const final = review && policy.reviewResponse ? await untilAborted(review.reviewAnswer(result, dropped), signal) : result;
       if (!final) {
         record('rejected', model.id, 'answer discarded');
-        throw new ProtocolError(USER_REJECTED, 'User rejected sampling request (the model\'s answer was discarded)');
+        throw protocolError(USER_REJECTED, 'User rejected sampling request (the model\'s answer was discarded)');
       }
       record('answered', model.id, [final.stopReason, ...dropped].filter(Boolean).join('; '));
       return final;
     } catch (error) {
-      if (error instanceof ProtocolError) throw error;
+      if (error instanceof clientLibrary().ProtocolError) throw error;
       if (review?.userCancel.aborted && !signal.aborted) {
         record('rejected', model.id, 'cancelled while the model answered');
-        throw new ProtocolError(USER_REJECTED, 'User rejected sampling request (cancelled while the model was answering)');
+        throw protocolError(USER_REJECTED, 'User rejected sampling request (cancelled while the model was answering)');
       }
       if (signal.aborted) {
         record('cancelled', model.id, 'cancelled by the server');
@@ -164,7 +165,7 @@ export class SamplingRouter {
       }
       failure = `Sampling failed: ${(error as Error).message}`;
       record('failed', model.id, (error as Error).message);
-      throw new ProtocolError(INTERNAL_ERROR, failure);
+      throw protocolError(INTERNAL_ERROR, failure);
     } finally {
       review?.close(failure);
     }

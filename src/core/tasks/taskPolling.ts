@@ -4,7 +4,8 @@
  * each through the host's own elicitation / sampling / roots answers and sends them with
  * `tasks/update`, echoes the latest `requestState`, and gives up when the TTL has passed.
  */
-import { isCallToolResult, type CallToolResult } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { clientLibrary } from '../lazyLibraries';
 import type { WireTask } from './taskResults';
 
 /** How the host reaches the server that runs a task. */
@@ -63,7 +64,7 @@ export async function pollTask(channel: TaskChannel, seed: WireTask, hooks: Poll
     const name = `Task ${task.taskId}`;
     switch (task.status) {
       case 'completed':
-        if (!isCallToolResult(task.result)) throw new TaskEndedError(`${name} completed without a tool result.`, 'failed');
+        if (!clientLibrary().isCallToolResult(task.result)) throw new TaskEndedError(`${name} completed without a tool result.`, 'failed');
         return task.result;
       case 'failed':
         throw new TaskEndedError(`${name} failed: ${task.error?.message ?? task.statusMessage ?? 'the server gave no reason'}${task.error?.code !== undefined ? ` (${task.error.code})` : ''}.`, 'failed');

@@ -1,0 +1,48 @@
+import type * as ClientLibrary from '@modelcontextprotocol/client';
+import type * as AppBridgeLibrary from '@modelcontextprotocol/ext-apps/app-bridge';
+import type Ajv from 'ajv';
+import type Ajv2020 from 'ajv/dist/2020';
+import type addFormats from 'ajv-formats';
+
+/*
+ * Libraries loaded with their first use instead of with the extension. The MCP client library and
+ * the MCP Apps host bridge (which loads the client library too) build the protocol's zod schemas
+ * at their top level, about 50 ms of CPU and 3 MB of heap; ajv about 20 ms and 1 MB: a window whose
+ * servers start on demand need not pay for them. Modules loaded with the extension take these
+ * libraries' values from here and import their types only; the session's own modules
+ * (`sessionOpener` and what it imports), loaded when a first server starts, import them as usual.
+ * The build fails when one is reached from the extension's entry by imports alone
+ * (scripts/build.mjs).
+ */
+
+let client: typeof ClientLibrary | undefined;
+let appBridge: typeof AppBridgeLibrary | undefined;
+let ajv: AjvLibrary | undefined;
+
+export function clientLibrary(): typeof ClientLibrary {
+  return (client ??= require('@modelcontextprotocol/client') as typeof ClientLibrary);
+}
+
+export function appBridgeLibrary(): typeof AppBridgeLibrary {
+  return (appBridge ??= require('@modelcontextprotocol/ext-apps/app-bridge') as typeof AppBridgeLibrary);
+}
+
+/** The client library's error for a server request the host refuses, with its JSON-RPC error code. */
+export function protocolError(code: number, message: string): ClientLibrary.ProtocolError {
+  return new (clientLibrary().ProtocolError)(code, message);
+}
+
+export interface AjvLibrary {
+  readonly Ajv: typeof Ajv;
+  readonly Ajv2020: typeof Ajv2020;
+  readonly addFormats: typeof addFormats;
+}
+
+/** ajv, its 2020-12 dialect and its formats (CommonJS modules whose `default` is the export). */
+export function ajvLibrary(): AjvLibrary {
+  return (ajv ??= {
+    Ajv: (require('ajv') as { default: typeof Ajv }).default,
+    Ajv2020: (require('ajv/dist/2020') as { default: typeof Ajv2020 }).default,
+    addFormats: (require('ajv-formats') as { default: typeof addFormats }).default,
+  });
+}
