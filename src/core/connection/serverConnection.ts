@@ -169,7 +169,10 @@ export class ServerConnection implements Disposable {
     try {
       return await run(session.client, idle.requestOptions(this.definition.maxTotalTimeoutMs, onProgress));
     } catch (error) {
-      if (idle.signal.aborted && !signal?.aborted) throw describeRequestError(this.id, label, new (clientLibrary().SdkError)(clientLibrary().SdkErrorCode.RequestTimeout, 'idle timeout'), this.definition.requestTimeoutMs);
+      if (idle.signal.aborted && !signal?.aborted) {
+        const { SdkError, SdkErrorCode } = clientLibrary();
+        throw describeRequestError(this.id, label, new SdkError(SdkErrorCode.RequestTimeout, 'idle timeout'), this.definition.requestTimeoutMs);
+      }
       const wantsSignIn = this.deps.authorization && signInReasonMidSession(error, this.deps.authorization, this.target);
       if (wantsSignIn) {
         await this.stop(wantsSignIn, 'needs-sign-in');

@@ -5,9 +5,13 @@ import { ajvLibrary } from '../lazyLibraries';
 
 // MCP schemas default to JSON Schema 2020-12; a schema that names draft-07 gets a draft-07 validator.
 // Both are made with the first schema checked, not when the extension loads.
-let dialects: { readonly draft2020: Ajv; readonly draft07: Ajv } | undefined;
+interface Dialects {
+  readonly draft2020: Ajv;
+  readonly draft07: Ajv;
+}
+let dialects: Dialects | undefined;
 
-function validatorsByDialect(): { readonly draft2020: Ajv; readonly draft07: Ajv } {
+function validatorsByDialect(): Dialects {
   if (dialects) return dialects;
   const { Ajv, Ajv2020, addFormats } = ajvLibrary();
   const draft2020 = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
