@@ -56,6 +56,7 @@ import { SamplingApprovalPanels } from './editor/sampling/samplingApprovalPanel'
 import { registerSamplingHistoryCommand } from './editor/sampling/samplingHistoryCommand';
 import { updateServerField } from './editor/serverSettingsWriter';
 import type { CodeCacheOutcome } from './core/codeCache';
+import { whenLibraryLoads } from './core/lazyLibraries';
 
 let host: McpHost | undefined;
 let sandbox: SrtProcessSandbox | undefined;
@@ -78,6 +79,7 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
   const activationStart = performance.now();
   let activationMs = 0;
   const logs = new ServerLogChannels();
+  const libraryLoads = whenLibraryLoads((library, ms) => logs.hostLog.info(`Loaded ${library} in ${ms.toFixed(1)} ms (on its first use).`));
   const secrets = new SecretInputs(context.secrets);
   const resolver = new ExecutableResolver();
   // The login shell's PATH takes a few hundred ms to read; start now so the first server waits less.
@@ -186,6 +188,7 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
   invoker.watch(apps);
   context.subscriptions.push(
     network,
+    libraryLoads,
     logs,
     pending,
     registerSamplingHistoryCommand(sampling),

@@ -3,6 +3,7 @@ import type * as AppBridgeLibrary from '@modelcontextprotocol/ext-apps/app-bridg
 import type Ajv from 'ajv';
 import type Ajv2020 from 'ajv/dist/2020';
 import type addFormats from 'ajv-formats';
+import type { Disposable } from './events';
 
 /*
  * Libraries loaded with their first use instead of with the extension. The MCP client library and
@@ -18,13 +19,27 @@ import type addFormats from 'ajv-formats';
 let client: typeof ClientLibrary | undefined;
 let appBridge: typeof AppBridgeLibrary | undefined;
 let ajv: AjvLibrary | undefined;
+let loaded: ((library: string, ms: number) => void) | undefined;
+
+/** Tells `listener` when a library loads and how long that took (the editor writes it to the host log), until disposed. */
+export function whenLibraryLoads(listener: (library: string, ms: number) => void): Disposable {
+  loaded = listener;
+  return { dispose: () => void (loaded === listener && (loaded = undefined)) };
+}
+
+function load<T>(library: string, required: () => T): T {
+  const start = performance.now();
+  const exports = required();
+  loaded?.(library, performance.now() - start);
+  return exports;
+}
 
 export function clientLibrary(): typeof ClientLibrary {
-  return (client ??= require('@modelcontextprotocol/client') as typeof ClientLibrary);
+  return (client ??= load('the MCP client library', () => require('@modelcontextprotocol/client') as typeof ClientLibrary));
 }
 
 export function appBridgeLibrary(): typeof AppBridgeLibrary {
-  return (appBridge ??= require('@modelcontextprotocol/ext-apps/app-bridge') as typeof AppBridgeLibrary);
+  return (appBridge ??= load('the MCP Apps host bridge', () => require('@modelcontextprotocol/ext-apps/app-bridge') as typeof AppBridgeLibrary));
 }
 
 /** The client library's error for a server request the host refuses, with its JSON-RPC error code. */
@@ -40,9 +55,9 @@ export interface AjvLibrary {
 
 /** ajv, its 2020-12 dialect and its formats (CommonJS modules whose `default` is the export). */
 export function ajvLibrary(): AjvLibrary {
-  return (ajv ??= {
+  return (ajv ??= load('ajv', () => ({
     Ajv: (require('ajv') as { default: typeof Ajv }).default,
     Ajv2020: (require('ajv/dist/2020') as { default: typeof Ajv2020 }).default,
     addFormats: (require('ajv-formats') as { default: typeof addFormats }).default,
-  });
+  })));
 }

@@ -110,10 +110,9 @@ describe('A server that starts when needed, in a real VS Code', function () {
     await editor.workbench.waitForServerDescription('lazy', /^running · \d+ tools · 1 prompt/, 10_000);
   });
 
-  it('loads its code from the code cache an earlier window wrote, and says so in its log', async () => {
+  /** Reloads the window; reads the MCP Host log of the new window's extension host once it has activated. */
+  async function reloadForHostLog(): Promise<() => string> {
     const userData = editor.codeServer.userDataDir;
-    const cacheDir = path.join(userData, 'User/globalStorage/mcp-host.mcp-host/code-cache');
-    await waitFor('the code cache', () => existsSync(cacheDir) && readdirSync(cacheDir).some((name) => /^main\.js-[0-9a-f]{16}\.v8cache$/.test(name)), 30_000);
     // Each window's extension host logs to a folder of its own (logs/<session>/exthostN).
     const hostLogs = () =>
       readdirSync(path.join(userData, 'logs')).flatMap((session) =>
@@ -128,6 +127,27 @@ describe('A server that starts when needed, in a real VS Code', function () {
       return file ? readFileSync(file, 'utf8') : '';
     };
     await waitFor('the reloaded window\'s activation', () => /activated in/.test(hostLog()), 30_000);
+    return hostLog;
+  }
+
+  it('loads its code from the code cache an earlier window wrote, and says so in its log', async () => {
+    const cacheDir = path.join(editor.codeServer.userDataDir, 'User/globalStorage/mcp-host.mcp-host/code-cache');
+    await waitFor('the code cache', () => existsSync(cacheDir) && readdirSync(cacheDir).some((name) => /^main\.js-[0-9a-f]{16}\.v8cache$/.test(name)), 30_000);
+    const hostLog = await reloadForHostLog();
     assert.match(hostLog(), /MCP Host [\d.]+ activated in [\d.]+ ms\. Its code loaded in [\d.]+ ms, from the code cache\./);
+  });
+
+  it('loads the MCP client library only when a server first starts, not with a window whose servers wait', async () => {
+    const servers = await editor.control<Record<string, Record<string, unknown>>>('userSetting', { section: 'mcpHost.servers' });
+    await editor.control('updateUserSetting', { section: 'mcpHost.servers', value: { ...servers, eager: { ...servers.eager, autoStart: 'onDemand' } } });
+    const hostLog = await reloadForHostLog();
+    await editor.workbench.openMcpView();
+    await editor.workbench.waitForServerDescription('lazy', /^starts when needed · \d+ tools, 1 prompt from its last run$/, 30_000);
+    await editor.workbench.waitForServerDescription('eager', /^starts when needed/, 30_000);
+    assert.doesNotMatch(hostLog(), /Loaded the MCP client library/, 'a window whose servers all wait does not load the client library');
+    const result = await editor.control<{ content: { text: string }[] }>('callTool', { serverId: 'lazy', name: 'echo', args: { text: 'first use' } });
+    assert.match(result.content[0].text, /first use/);
+    assert.match(hostLog(), /Loaded the MCP client library in [\d.]+ ms \(on its first use\)\./);
+    await editor.workbench.waitForServerDescription('lazy', /^running · \d+ tools/, 10_000);
   });
 });
