@@ -3,13 +3,15 @@ import type * as AppBridgeLibrary from '@modelcontextprotocol/ext-apps/app-bridg
 import type Ajv from 'ajv';
 import type Ajv2020 from 'ajv/dist/2020';
 import type addFormats from 'ajv-formats';
+import type * as Undici from 'undici';
 import type { Disposable } from './events';
 
 /*
  * Libraries loaded with their first use instead of with the extension. The MCP client library and
  * the MCP Apps host bridge (which loads the client library too) build the protocol's zod schemas
- * at their top level, about 50 ms of CPU and 3 MB of heap; ajv about 20 ms and 1 MB: a window whose
- * servers start on demand need not pay for them. Modules loaded with the extension take these
+ * at their top level, about 50 ms of CPU and 3 MB of heap; ajv about 20 ms and 1 MB; undici (for
+ * HTTP servers) is half a megabyte of code: a window whose servers start on demand need not pay
+ * for them. Modules loaded with the extension take these
  * libraries' values from here and import their types only; the session's own modules
  * (`sessionOpener` and what it imports), loaded when a first server starts, import them as usual.
  * The build fails when one is reached from the extension's entry by imports alone
@@ -19,6 +21,7 @@ import type { Disposable } from './events';
 let client: typeof ClientLibrary | undefined;
 let appBridge: typeof AppBridgeLibrary | undefined;
 let ajv: AjvLibrary | undefined;
+let undici: typeof Undici | undefined;
 let loaded: ((library: string, ms: number) => void) | undefined;
 
 /** Tells `listener` when a library loads and how long that took (the editor writes it to the host log), until disposed. */
@@ -60,4 +63,8 @@ export function ajvLibrary(): AjvLibrary {
     Ajv2020: (require('ajv/dist/2020') as { default: typeof Ajv2020 }).default,
     addFormats: (require('ajv-formats') as { default: typeof addFormats }).default,
   })));
+}
+
+export function undiciLibrary(): typeof Undici {
+  return (undici ??= load('undici', () => require('undici') as typeof Undici));
 }

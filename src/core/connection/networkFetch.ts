@@ -1,13 +1,7 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { rootCertificates } from 'node:tls';
 import type { Agent, Dispatcher, ProxyAgent } from 'undici';
-
-type Undici = typeof import('undici');
-let loaded: Undici | undefined;
-/** undici is half a megabyte of code: loaded with the first HTTP request, not at activation. */
-function undici(): Undici {
-  return (loaded ??= require('undici') as Undici);
-}
+import { undiciLibrary } from '../lazyLibraries';
 
 /** How HTTP servers are reached: the editor's `http.*` settings (or the proxy environment variables). */
 export interface NetworkSettings {
@@ -39,7 +33,7 @@ export class NetworkFetch {
     const target = new URL(url);
     const dispatcher = this.dispatcherFor(target);
     try {
-      return (await undici().fetch(target, { ...(init as object), dispatcher })) as unknown as Response;
+      return (await undiciLibrary().fetch(target, { ...(init as object), dispatcher })) as unknown as Response;
     } catch (error) {
       const status = dispatcher === this.built?.proxied ? proxyRefusal(error) : undefined;
       if (status !== undefined) throw new ProxyRefusedError(new URL(this.settings().proxy!).host, target.host, status, error);
@@ -65,7 +59,7 @@ export class NetworkFetch {
     if (this.built?.settings !== settings) {
       void this.dispose();
       const tls = { ca: settings.extraCertificates.length > 0 ? [...rootCertificates, ...settings.extraCertificates] : undefined, rejectUnauthorized: settings.strictSSL };
-      this.built = { settings, direct: new (undici().Agent)({ connect: tls }), proxied: settings.proxy ? proxyAgent(settings, tls) : undefined };
+      this.built = { settings, direct: new (undiciLibrary().Agent)({ connect: tls }), proxied: settings.proxy ? proxyAgent(settings, tls) : undefined };
     }
     return this.usesProxy(url) && this.built.proxied ? this.built.proxied : this.built.direct;
   }
@@ -95,7 +89,7 @@ function proxyAgent(settings: NetworkSettings, tls: { ca?: string[]; rejectUnaut
   if (!token && uri.username) token = `Basic ${Buffer.from(`${decodeURIComponent(uri.username)}:${decodeURIComponent(uri.password)}`).toString('base64')}`;
   uri.username = '';
   uri.password = '';
-  return new (undici().ProxyAgent)({ uri: uri.href, token, requestTls: tls, proxyTls: tls });
+  return new (undiciLibrary().ProxyAgent)({ uri: uri.href, token, requestTls: tls, proxyTls: tls });
 }
 
 /** `NO_PROXY` matching as curl does it: exact host, domain suffix, optional port, `*` for all. */
