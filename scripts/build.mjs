@@ -67,7 +67,9 @@ const options = {
   external: ['@anthropic-ai/sandbox-runtime'],
   sourcemap: !production,
   minify: production,
-  // The SDK ships ESM and CJS; prefer the CJS entry so require() semantics hold in the bundle.
+  // Packages without an exports map resolve to their CommonJS `main`; those with one match their
+  // `import` condition first for import statements (the MCP SDK's ESM build), whatever is listed
+  // here, and the lazy-libraries plugin sends their require() calls to the same file.
   mainFields: ['main', 'module'],
   conditions: ['require', 'node'],
   // jsonc-parser's main entry is a UMD module that requires its parts at run time, which a

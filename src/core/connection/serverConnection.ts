@@ -27,6 +27,8 @@ export type { ServerConnectionDeps } from './serverConnectionDeps';
 
 /** The session's modules (transports, the protocol eras' probing) load when a first server starts, not with the extension. */
 function sessionModules(): typeof import('./sessionOpener') {
+  // They import the client library: load it first, so that the host log's time for it is its own.
+  clientLibrary();
   return require('./sessionOpener') as typeof import('./sessionOpener');
 }
 

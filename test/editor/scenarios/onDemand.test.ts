@@ -149,5 +149,11 @@ describe('A server that starts when needed, in a real VS Code', function () {
     assert.match(result.content[0].text, /first use/);
     assert.match(hostLog(), /Loaded the MCP client library in [\d.]+ ms \(on its first use\)\./);
     await editor.workbench.waitForServerDescription('lazy', /^running · \d+ tools/, 10_000);
+    // Where a user reads it: the MCP Host output.
+    await editor.workbench.runCommand('Output: Show Output Channels...');
+    await editor.workbench.pick('MCP Host');
+    // The output's editor renders spaces as no-break spaces.
+    await editor.workbench.page.locator('.view-line', { hasText: /Loaded\sthe\sMCP\sclient\slibrary\sin/ }).first().waitFor({ timeout: 10_000 });
+    await editor.workbench.screenshot('104-client-library-on-first-use');
   });
 });
