@@ -17,7 +17,7 @@
 //   node out/bench/builtInComparison.js [reps=7] [calls=1000] [openReps=5] [only=starts,calls,big,open]
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { EditorSession, OUT, REPO } from '../test/editor/harness/editorSession';
+import { CODE_CACHE_DIR, EditorSession, OUT, REPO } from '../test/editor/harness/editorSession';
 import { startHttpFixture } from '../test/unit/support/fixtures';
 
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`${name}=`))?.split('=')[1] ?? fallback);
@@ -98,17 +98,15 @@ async function openEditor(builtIn: Record<string, unknown>, host: Record<string,
   );
 }
 
-const CODE_CACHE = 'User/globalStorage/mcp-host.mcp-host/code-cache';
-
 /** MCP Host's code cache as a first window writes it (see src/bootstrap.ts), for the windows measured after it. */
 async function warmCodeCache(): Promise<Record<string, Uint8Array>> {
   const editor = await openEditor({}, {});
   try {
-    const dir = path.join(editor.codeServer.userDataDir, CODE_CACHE);
+    const dir = path.join(editor.codeServer.userDataDir, CODE_CACHE_DIR);
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
       const names = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.v8cache')) : [];
-      if (names.length) return Object.fromEntries(names.map((name) => [path.join(CODE_CACHE, name), readFileSync(path.join(dir, name))]));
+      if (names.length) return Object.fromEntries(names.map((name) => [path.join(CODE_CACHE_DIR, name), readFileSync(path.join(dir, name))]));
       await new Promise((r) => setTimeout(r, 500));
     }
     throw new Error(`MCP Host wrote no code cache in ${dir} within 60 s`);

@@ -11,6 +11,8 @@ import { Workbench } from './workbench';
 export const REPO = path.resolve(__dirname, '../../../..');
 export const OUT = path.join(REPO, 'out');
 export const EXTENSION_VSIX = path.join(REPO, 'dist', 'mcp-host.vsix');
+/** Where MCP Host keeps its code cache (src/bootstrap.ts), inside the editor's user data folder. */
+export const CODE_CACHE_DIR = 'User/globalStorage/mcp-host.mcp-host/code-cache';
 
 let install: EditorInstall | undefined;
 const testHostVsixes = new Map<boolean, string>();

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { closeEverythingAfterEach } from '../harness/scenarioEditor';
-import { EditorSession, OUT } from '../harness/editorSession';
+import { CODE_CACHE_DIR, EditorSession, OUT } from '../harness/editorSession';
 import { waitFor } from '../../unit/support/fixtures';
 import type { McpServerInfo } from '../../../src/editor/publicApi';
 
@@ -131,7 +131,7 @@ describe('A server that starts when needed, in a real VS Code', function () {
   }
 
   it('loads its code from the code cache an earlier window wrote, and says so in its log', async () => {
-    const cacheDir = path.join(editor.codeServer.userDataDir, 'User/globalStorage/mcp-host.mcp-host/code-cache');
+    const cacheDir = path.join(editor.codeServer.userDataDir, CODE_CACHE_DIR);
     await waitFor('the code cache', () => existsSync(cacheDir) && readdirSync(cacheDir).some((name) => /^main\.js-[0-9a-f]{16}\.v8cache$/.test(name)), 30_000);
     const hostLog = await reloadForHostLog();
     assert.match(hostLog(), /MCP Host [\d.]+ activated in [\d.]+ ms\. Its code loaded in [\d.]+ ms, from the code cache\./);
