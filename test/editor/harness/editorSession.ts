@@ -7,6 +7,7 @@ import { removeTempDir, tempDir } from '../../support/tempDir';
 import { startCodeServer, freePort, type RunningCodeServer } from './codeServer';
 import { ensureEditorInstall, type EditorInstall } from './editorInstall';
 import { Workbench } from './workbench';
+import { waitFor } from '../../unit/support/fixtures';
 
 export const REPO = path.resolve(__dirname, '../../../..');
 export const OUT = path.join(REPO, 'out');
@@ -101,6 +102,13 @@ export class EditorSession {
   /** Rewrites the workspace settings on disk, as a user editing the file would. */
   writeSettings(folders: readonly string[], settings: Record<string, unknown>): void {
     writeWorkspace(this.workspaceFile, folders, settings);
+  }
+
+  /** Reloads the window; returns once the new window's extension host answers the control channel. */
+  async reloadWindow(): Promise<void> {
+    const before = await this.control<number>('extensionHostPid');
+    await this.workbench.reloadWindow();
+    await waitFor('the reloaded window\'s extension host', async () => (await this.control<number>('extensionHostPid')) !== before, 60_000);
   }
 
   /** Asks the test-host extension (inside the editor) to do something; waits until it can answer. */

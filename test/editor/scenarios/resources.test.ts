@@ -192,7 +192,7 @@ describe('Resources in a real VS Code', function () {
     await quickInput().fill('fixture://readme');
     await editor().workbench.pick('fixture://readme', 'kit');
     await editorShowing('README of fixture-legacy').waitFor();
-    await editor().workbench.reloadWindow();
+    await editor().reloadWindow();
     // The reloaded window restores the editor before the servers run; it waits, then shows the text.
     await page().locator('.tab', { hasText: 'readme.txt' }).waitFor({ timeout: 60_000 });
     await editorShowing('README of fixture-legacy').waitFor({ timeout: 90_000 });

@@ -83,7 +83,7 @@ describe('Signing in to a remote server in a real VS Code', function () {
     const count = () => opened++;
     page().context().on('page', count);
     try {
-      await editor.workbench.reloadWindow();
+      await editor.reloadWindow();
       await editor.workbench.openMcpView();
       await editor.workbench.waitForServerDescription('remote', /^running · \d+ tools/, 60_000);
       await new Promise((resolve) => setTimeout(resolve, 21_000)); // the fixture's access tokens live 20 s

@@ -75,7 +75,7 @@ describe('Tasks in a real VS Code', function () {
     await openTasksView();
     void start('remote', 'task-sleep', { ms: 15_000 });
     await taskRow(/task-sleep.*remote · working/).waitFor({ timeout: 20_000 });
-    await editor().workbench.reloadWindow();
+    await editor().reloadWindow();
     await editor().workbench.openMcpView();
     await openTasksView();
     // Resumed: still working, or already done when the reload took long.

@@ -35,6 +35,8 @@ const operations: Record<string, Operation> = {
     return (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString());
   },
   isTrusted: async () => vscode.workspace.isTrusted,
+  // Which extension host answers (each window's runs in a process of its own).
+  extensionHostPid: async () => process.pid,
   modelRequests: async () => recorded,
   // What another agent does: find MCP Host's language-model tools and invoke one.
   invokeLmTool: async ({ name, input }) => {
@@ -176,16 +178,32 @@ export function activate(context: vscode.ExtensionContext): void {
         const operation = operations[op];
         if (!operation) throw new Error(`unknown operation ${op}`);
         const result = await operation(args ?? {});
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, result }));
+        res.writeHead(200, REPLY_HEADERS).end(JSON.stringify({ ok: true, result }));
       } catch (error) {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: false, error: (error as Error).message }));
+        res.writeHead(200, REPLY_HEADERS).end(JSON.stringify({ ok: false, error: (error as Error).message }));
       }
     });
   });
-  server.listen(port, '127.0.0.1');
+  listenOnceFree(server, port);
   ownActivationMs = performance.now() - started;
+}
+
+/**
+ * Each reply closes its connection: a connection kept alive would carry the runner's next request
+ * to this extension host after a window reload, while it shuts down, instead of the new window's.
+ */
+const REPLY_HEADERS = { 'content-type': 'application/json', connection: 'close' };
+
+/** Listens on the port once the previous window's extension host has let go of it. */
+function listenOnceFree(control: Server, port: number, attempts = 300): void {
+  control.once('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EADDRINUSE' || attempts <= 1) throw error;
+    setTimeout(() => listenOnceFree(control, port, attempts - 1), 100);
+  });
+  control.listen(port, '127.0.0.1');
 }
 
 export function deactivate(): void {
   server?.close();
+  server?.closeAllConnections();
 }
