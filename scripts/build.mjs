@@ -1,6 +1,7 @@
 // Bundles the extension (cjs, node, `vscode` external) with esbuild.
 import * as esbuild from 'esbuild';
 import { cpSync } from 'node:fs';
+import * as path from 'node:path';
 import { generateValidators } from './generate-validators.mjs';
 
 const production = process.argv.includes('--production');
@@ -19,36 +20,57 @@ const vscodeOnce = {
   },
 };
 
-// Libraries loaded on first use (src/core/lazyLibraries.ts), which the extension's entry must not
-// import. The MCP ones' require() gets the same ESM build the session's modules import: it would
-// otherwise bundle their CommonJS build beside it, a second copy whose classes fail instanceof.
-const LAZY_LIBRARIES = /^@modelcontextprotocol\/(client|ext-apps)(\/|$)/;
-const LOADED_ON_FIRST_USE = /node_modules\/(@modelcontextprotocol\/(client|ext-apps)\/|ajv\/dist\/(ajv|2020)\.js$|ajv-formats\/|undici\/)/;
-const lazyLibrariesOnce = {
-  name: 'lazy-libraries-once',
+// Libraries loaded on first use (src/core/lazyLibraries.ts), by the names the extension's code
+// requires or imports them by. They are bundled on their own, in dist/libraries.js, which a window
+// loads only when it first needs one of them: the extension's bundle holds none of their code.
+const LIBRARIES_APART = ['@modelcontextprotocol/client', '@modelcontextprotocol/client/stdio', '@modelcontextprotocol/ext-apps/app-bridge', 'ajv', 'ajv/dist/2020', 'ajv-formats', 'undici'];
+const LIBRARY_FILES = /node_modules\/(@modelcontextprotocol\/(client|ext-apps|core)\/|zod\/|ajv\/dist\/(ajv|2020)\.js$|ajv-formats\/|undici\/)/;
+
+// In the extension's bundle, each of those names becomes a module that takes the library from
+// dist/libraries.js (lazyLibraries.ts's libraryFromBundle); the rest of the bundle is unchanged.
+const librariesApart = {
+  name: 'libraries-apart',
   setup(build) {
-    build.onResolve({ filter: LAZY_LIBRARIES }, (args) => (args.kind === 'require-call' ? build.resolve(args.path, { kind: 'import-statement', resolveDir: args.resolveDir }) : undefined));
+    const names = new RegExp(`^(${LIBRARIES_APART.map((name) => name.replace(/[/.]/g, '\\$&')).join('|')})$`);
+    build.onResolve({ filter: names }, (args) => ({ path: args.path, namespace: 'library-apart' }));
+    build.onLoad({ filter: /.*/, namespace: 'library-apart' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(path.resolve('src/core/lazyLibraries.ts'))}).libraryFromBundle(${JSON.stringify(args.path)});`,
+      loader: 'js',
+      resolveDir: process.cwd(),
+    }));
+  },
+};
+
+// dist/libraries.js: each library as a function that runs it (esbuild runs a bundled module on its
+// first require). The MCP libraries' require() gets the ESM build their own imports get: it would
+// otherwise bundle their CommonJS build beside it, a second copy whose classes fail instanceof.
+const librariesEntry = `exports.libraries = {\n${LIBRARIES_APART.map((name) => `  ${JSON.stringify(name)}: () => require(${JSON.stringify(name)}),`).join('\n')}\n};\n`;
+const MCP_LIBRARIES = /^@modelcontextprotocol\/(client|ext-apps)(\/|$)/;
+const mcpLibrariesOnce = {
+  name: 'mcp-libraries-once',
+  setup(build) {
+    build.onResolve({ filter: MCP_LIBRARIES }, (args) => (args.kind === 'require-call' ? build.resolve(args.path, { kind: 'import-statement', resolveDir: args.resolveDir }) : undefined));
   },
 };
 
 /**
- * The chain of static imports by which the extension's entry reaches one of the lazy libraries, if
- * any: then they would load with every window again (require() calls count as lazy, so keep
- * them inside functions).
+ * The chain of static imports by which the extension's entry reaches one of the libraries loaded
+ * on first use, if any: then dist/libraries.js would load with every window again (require()
+ * calls count as lazy, so keep them inside functions).
  */
 function eagerLibraryChain(metafile, entry) {
   const from = new Map([[entry, undefined]]);
   for (const queue = [entry]; queue.length > 0; ) {
     const file = queue.shift();
-    for (const { path, kind, external } of metafile.inputs[file]?.imports ?? []) {
-      if (external || kind !== 'import-statement' || from.has(path)) continue;
-      from.set(path, file);
-      if (LOADED_ON_FIRST_USE.test(path)) {
+    for (const { path: imported, kind, external } of metafile.inputs[file]?.imports ?? []) {
+      if (external || kind !== 'import-statement' || from.has(imported)) continue;
+      from.set(imported, file);
+      if (imported.startsWith('library-apart:')) {
         const chain = [];
-        for (let at = path; at !== undefined; at = from.get(at)) chain.unshift(at);
+        for (let at = imported; at !== undefined; at = from.get(at)) chain.unshift(at);
         return chain;
       }
-      queue.push(path);
+      queue.push(imported);
     }
   }
   return undefined;
@@ -69,7 +91,7 @@ const options = {
   minify: production,
   // Packages without an exports map resolve to their CommonJS `main`; those with one match their
   // `import` condition first for import statements (the MCP SDK's ESM build), whatever is listed
-  // here, and the lazy-libraries plugin sends their require() calls to the same file.
+  // here (the libraries' bundle below sends their require() calls to the same file).
   mainFields: ['main', 'module'],
   conditions: ['require', 'node'],
   // jsonc-parser's main entry is a UMD module that requires its parts at run time, which a
@@ -77,7 +99,23 @@ const options = {
   alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   logLevel: 'info',
   metafile: true,
-  plugins: [vscodeOnce, lazyLibrariesOnce],
+  plugins: [vscodeOnce, librariesApart],
+};
+
+const librariesOptions = {
+  stdin: { contents: librariesEntry, resolveDir: process.cwd(), sourcefile: 'libraries.js', loader: 'js' },
+  bundle: true,
+  outfile: 'dist/libraries.js',
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: !production,
+  minify: production,
+  mainFields: options.mainFields,
+  conditions: options.conditions,
+  logLevel: 'warning',
+  metafile: true,
+  plugins: [mcpLibrariesOnce],
 };
 
 // Webviews: browser bundles, one per panel, with the VS Code-styled web components inside.
@@ -113,12 +151,17 @@ cpSync(`${SANDBOX_RUNTIME}/vendor/seccomp`, 'dist/sandbox/vendor/seccomp', { rec
 cpSync(`${SANDBOX_RUNTIME}/LICENSE`, 'dist/sandbox/LICENSE');
 
 if (watch) {
-  for (const config of [options, webviewOptions, sandboxOptions]) await (await esbuild.context(config)).watch();
+  for (const config of [options, librariesOptions, webviewOptions, sandboxOptions]) await (await esbuild.context(config)).watch();
 } else {
-  const [built] = await Promise.all([esbuild.build(options), esbuild.build(webviewOptions), esbuild.build(sandboxOptions)]);
+  const [built] = await Promise.all([esbuild.build(options), esbuild.build(librariesOptions), esbuild.build(webviewOptions), esbuild.build(sandboxOptions)]);
   const chain = eagerLibraryChain(built.metafile, 'src/extension.ts');
   if (chain) {
     console.error(`The extension's entry imports a library meant to load on first use (see src/core/lazyLibraries.ts):\n  ${chain.join('\n  > ')}`);
+    process.exit(1);
+  }
+  const bundledIn = Object.keys(built.metafile.inputs).filter((file) => LIBRARY_FILES.test(file));
+  if (bundledIn.length > 0) {
+    console.error(`The extension's bundle holds code of the libraries meant for dist/libraries.js (add the names the code requires them by to LIBRARIES_APART):\n  ${bundledIn.slice(0, 5).join('\n  ')}`);
     process.exit(1);
   }
 }

@@ -56,7 +56,7 @@ import { SamplingApprovalPanels } from './editor/sampling/samplingApprovalPanel'
 import { registerSamplingHistoryCommand } from './editor/sampling/samplingHistoryCommand';
 import { updateServerField } from './editor/serverSettingsWriter';
 import type { CodeCacheOutcome } from './core/codeCache';
-import { whenLibraryLoads } from './core/lazyLibraries';
+import { loadLibrariesWith, whenLibraryLoads, type LibraryBundle } from './core/lazyLibraries';
 
 let host: McpHost | undefined;
 let sandbox: SrtProcessSandbox | undefined;
@@ -67,6 +67,8 @@ export interface CodeLoad {
   readonly cache: CodeCacheOutcome;
   /** The loader's `import()`: code compiled from a cache has none of its own. */
   readonly importModule: (url: string) => Promise<unknown>;
+  /** Loads `dist/libraries.js`, the libraries loaded on first use (see lazyLibraries.ts). */
+  readonly loadLibraries: () => { readonly exports: { readonly libraries: LibraryBundle }; readonly loadMs: number; readonly cache: CodeCacheOutcome };
 }
 
 const CODE_LOAD_NOTES: Record<CodeCacheOutcome, string> = {
@@ -80,6 +82,11 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
   let activationMs = 0;
   const logs = new ServerLogChannels();
   const libraryLoads = whenLibraryLoads((library, ms) => logs.hostLog.info(`Loaded ${library} in ${ms.toFixed(1)} ms (on its first use).`));
+  loadLibrariesWith(() => {
+    const loaded = load.loadLibraries();
+    logs.hostLog.info(`Loaded the bundle of the libraries loaded on first use (dist/libraries.js) in ${loaded.loadMs.toFixed(1)} ms, ${CODE_LOAD_NOTES[loaded.cache]}.`);
+    return loaded.exports.libraries;
+  });
   const secrets = new SecretInputs(context.secrets);
   const resolver = new ExecutableResolver();
   // The login shell's PATH takes a few hundred ms to read; start now so the first server waits less.

@@ -18,6 +18,32 @@ import type { Disposable } from './events';
  * (scripts/build.mjs).
  */
 
+/**
+ * In the extension's bundle these libraries are not bundled in: they are in a bundle of their own,
+ * `dist/libraries.js`, which every window need not load, and the build sends each `require()`
+ * and import of one to `libraryFromBundle` (scripts/build.mjs). Outside the bundle (the headless
+ * client, unit tests) they are required from `node_modules` as usual.
+ */
+export type LibraryBundle = Readonly<Record<string, () => unknown>>;
+
+let loadBundle: (() => LibraryBundle) | undefined;
+let bundle: LibraryBundle | undefined;
+
+/** How the extension's bundle loads `dist/libraries.js` (through the code cache: see bootstrap.ts). */
+export function loadLibrariesWith(loader: () => LibraryBundle): void {
+  loadBundle = loader;
+  bundle = undefined;
+}
+
+/** The library `name` (as the code requires it) from `dist/libraries.js`, which loads with the first one asked for. */
+export function libraryFromBundle(name: string): unknown {
+  if (!loadBundle) throw new Error(`${name} is in MCP Host's library bundle, which is loaded only once the extension has activated`);
+  bundle ??= loadBundle();
+  const library = bundle[name];
+  if (!library) throw new Error(`MCP Host's library bundle has no ${name}: rebuild the extension`);
+  return library();
+}
+
 let client: typeof ClientLibrary | undefined;
 let appBridge: typeof AppBridgeLibrary | undefined;
 let ajv: AjvLibrary | undefined;
