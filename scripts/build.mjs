@@ -1,7 +1,7 @@
 // Bundles the extension (cjs, node, `vscode` external) with esbuild.
 import * as esbuild from 'esbuild';
 import { cpSync } from 'node:fs';
-import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { generateValidators } from './generate-validators.mjs';
 
 const production = process.argv.includes('--production');
@@ -34,7 +34,7 @@ const librariesApart = {
     const names = new RegExp(`^(${LIBRARIES_APART.map((name) => name.replace(/[/.]/g, '\\$&')).join('|')})$`);
     build.onResolve({ filter: names }, (args) => ({ path: args.path, namespace: 'library-apart' }));
     build.onLoad({ filter: /.*/, namespace: 'library-apart' }, (args) => ({
-      contents: `module.exports = require(${JSON.stringify(path.resolve('src/core/lazyLibraries.ts'))}).libraryFromBundle(${JSON.stringify(args.path)});`,
+      contents: `module.exports = require(${JSON.stringify(fileURLToPath(new URL('../src/core/lazyLibraries.ts', import.meta.url)))}).libraryFromBundle(${JSON.stringify(args.path)});`,
       loader: 'js',
       resolveDir: process.cwd(),
     }));

@@ -55,7 +55,7 @@ import { LanguageModelBackend } from './editor/sampling/languageModelBackend';
 import { SamplingApprovalPanels } from './editor/sampling/samplingApprovalPanel';
 import { registerSamplingHistoryCommand } from './editor/sampling/samplingHistoryCommand';
 import { updateServerField } from './editor/serverSettingsWriter';
-import type { CodeCacheOutcome } from './core/codeCache';
+import type { CachedModule, CodeCacheOutcome } from './core/codeCache';
 import { loadLibrariesWith, whenLibraryLoads, type LibraryBundle } from './core/lazyLibraries';
 
 let host: McpHost | undefined;
@@ -68,7 +68,7 @@ export interface CodeLoad {
   /** The loader's `import()`: code compiled from a cache has none of its own. */
   readonly importModule: (url: string) => Promise<unknown>;
   /** Loads `dist/libraries.js`, the libraries loaded on first use (see lazyLibraries.ts). */
-  readonly loadLibraries: () => { readonly exports: { readonly libraries: LibraryBundle }; readonly loadMs: number; readonly cache: CodeCacheOutcome };
+  readonly loadLibraries: () => CachedModule<{ readonly libraries: LibraryBundle }>;
 }
 
 const CODE_LOAD_NOTES: Record<CodeCacheOutcome, string> = {
