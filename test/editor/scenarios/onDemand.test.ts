@@ -147,8 +147,8 @@ describe('A server that starts when needed, in a real VS Code', function () {
     assert.doesNotMatch(hostLog(), /Loaded the (MCP client library|bundle of the libraries)/, 'a window whose servers all wait loads neither the client library nor the bundle it is in');
     const result = await editor.control<{ content: { text: string }[] }>('callTool', { serverId: 'lazy', name: 'echo', args: { text: 'first use' } });
     assert.match(result.content[0].text, /first use/);
-    // The editor writes an output channel's log file after the line is logged.
     const loadedOnFirstUse = /Loaded the bundle of the libraries loaded on first use \(dist\/libraries\.js\) in [\d.]+ ms, (from the code cache|parsed; the code cache is written for the next window)\.\n.*Loaded the MCP client library in [\d.]+ ms \(on its first use\)\./;
+    // The editor writes an output channel's log file after the line is logged.
     await waitFor('the library\'s load in the MCP Host log', () => loadedOnFirstUse.test(hostLog()), 10_000).catch((error: Error) => {
       throw new Error(`${error.message}. The log:\n${hostLog()}`);
     });
