@@ -98,18 +98,22 @@ async function openEditor(builtIn: Record<string, unknown>, host: Record<string,
   );
 }
 
-/** MCP Host's code cache as a first window writes it (see src/bootstrap.ts), for the windows measured after it. */
+/**
+ * MCP Host's code caches as an earlier window writes them (see src/bootstrap.ts), for the windows
+ * measured after it: that window starts a server, so the libraries loaded on first use have theirs.
+ */
 async function warmCodeCache(): Promise<Record<string, Uint8Array>> {
-  const editor = await openEditor({}, {});
+  const editor = await openEditor({}, { warm: legacyStdio('warm') });
   try {
     const dir = path.join(editor.codeServer.userDataDir, CODE_CACHE_DIR);
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
       const names = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.v8cache')) : [];
-      if (names.length) return Object.fromEntries(names.map((name) => [path.join(CODE_CACHE_DIR, name), readFileSync(path.join(dir, name))]));
+      if (['main.js-', 'libraries.js-'].every((bundle) => names.some((name) => name.startsWith(bundle))))
+        return Object.fromEntries(names.map((name) => [path.join(CODE_CACHE_DIR, name), readFileSync(path.join(dir, name))]));
       await new Promise((r) => setTimeout(r, 500));
     }
-    throw new Error(`MCP Host wrote no code cache in ${dir} within 60 s`);
+    throw new Error(`MCP Host did not write the code caches of main.js and libraries.js in ${dir} within 60 s`);
   } finally {
     await editor.stop();
   }
