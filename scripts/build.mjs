@@ -24,7 +24,8 @@ const vscodeOnce = {
 // requires or imports them by. They are bundled on their own, in dist/libraries.js, which a window
 // loads only when it first needs one of them: the extension's bundle holds none of their code.
 const LIBRARIES_APART = ['@modelcontextprotocol/client', '@modelcontextprotocol/client/stdio', '@modelcontextprotocol/ext-apps/app-bridge', 'ajv', 'ajv/dist/2020', 'ajv-formats', 'undici'];
-const LIBRARY_FILES = /node_modules\/(@modelcontextprotocol\/(client|ext-apps|core)\/|zod\/|ajv\/dist\/(ajv|2020)\.js$|ajv-formats\/|undici\/)/;
+// (The MCP Apps library's server entry is a few constants without schemas: the extension's bundle holds it.)
+const LIBRARY_FILES = /node_modules\/(@modelcontextprotocol\/(client\/|core\/|ext-apps\/(?!dist\/src\/server\/))|zod\/|ajv\/dist\/(ajv|2020)\.js$|ajv-formats\/|undici\/)/;
 
 // In the extension's bundle, each of those names becomes a module that takes the library from
 // dist/libraries.js (lazyLibraries.ts's libraryFromBundle); the rest of the bundle is unchanged.

@@ -1,6 +1,6 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import { appSandboxPolicy, type AppSandboxPolicy } from './appCsp';
-import { appMimeType } from './appToolMeta';
+import { APP_MIME_TYPE } from './appToolMeta';
 
 /** An app's HTML and the policy it runs under, read from its `ui://` resource. */
 export interface AppResource {
@@ -27,8 +27,8 @@ export async function loadAppResource(read: (uri: string) => Promise<ReadResourc
   const content = contents.find((c) => c?.uri === uri) ?? contents[0];
   if (!content) throw new Error(`Cannot show ${where}: resources/read returned no contents.`);
   const mimeType = typeof content.mimeType === 'string' ? content.mimeType.replace(/\s+/g, '').toLowerCase() : undefined;
-  if (mimeType !== appMimeType()) {
-    throw new Error(`Cannot show ${where}: its MIME type is ${content.mimeType === undefined ? 'missing' : JSON.stringify(content.mimeType)}; an MCP App must be "${appMimeType()}".`);
+  if (mimeType !== APP_MIME_TYPE) {
+    throw new Error(`Cannot show ${where}: its MIME type is ${content.mimeType === undefined ? 'missing' : JSON.stringify(content.mimeType)}; an MCP App must be "${APP_MIME_TYPE}".`);
   }
   const text = 'text' in content && typeof content.text === 'string' ? content.text : undefined;
   const blob = 'blob' in content && typeof content.blob === 'string' ? content.blob : undefined;

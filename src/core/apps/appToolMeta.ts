@@ -1,12 +1,14 @@
 import type { Tool } from '@modelcontextprotocol/client';
+// The library's constants come from its server entry, a few hundred bytes without schemas; its host
+// bridge builds the extension's zod schemas when it loads (hundreds of them), so it loads only for
+// a tool that has an app.
+import { EXTENSION_ID, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import { appBridgeLibrary } from '../lazyLibraries';
 
 /** The MCP Apps extension (SEP-1865): tools with interactive HTML user interfaces. */
-export const APPS_EXTENSION = 'io.modelcontextprotocol/ui';
+export const APPS_EXTENSION = EXTENSION_ID;
 /** The one kind of app the 2026-01-26 specification defines. */
-export function appMimeType(): string {
-  return appBridgeLibrary().RESOURCE_MIME_TYPE;
-}
+export const APP_MIME_TYPE = RESOURCE_MIME_TYPE;
 
 /** Who may call a tool: the model (agents, `@mcp`, LM tools), its server's app, or both. */
 export type ToolAudience = 'model' | 'app';
@@ -19,10 +21,13 @@ const EVERYONE: readonly ToolAudience[] = ['model', 'app'];
  * URI is the server's mistake, reported as such.
  */
 export function appResourceUri(tool: Tool): string | undefined {
+  const meta = tool._meta as { ui?: { resourceUri?: unknown }; [RESOURCE_URI_META_KEY]?: unknown } | undefined;
+  const named = meta?.ui?.resourceUri === undefined ? meta?.[RESOURCE_URI_META_KEY] : meta.ui.resourceUri;
+  if (named === undefined) return undefined;
   try {
     return appBridgeLibrary().getToolUiResourceUri(tool);
   } catch {
-    throw new Error(`Tool "${tool.name}" names its app as ${JSON.stringify((tool._meta as { ui?: { resourceUri?: unknown } } | undefined)?.ui?.resourceUri ?? tool._meta?.['ui/resourceUri'])}, which is not a ui:// URI.`);
+    throw new Error(`Tool "${tool.name}" names its app as ${JSON.stringify(named)}, which is not a ui:// URI.`);
   }
 }
 

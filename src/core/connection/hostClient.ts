@@ -4,7 +4,7 @@ import { RequestRateLimiter } from '../host/requestRateLimiter';
 import { logServerMessage, type ServerLog } from './serverLog';
 import type { ServerConnectionDeps } from './serverConnectionDeps';
 import { TASKS_EXTENSION } from '../tasks/taskResults';
-import { APPS_EXTENSION, appMimeType } from '../apps/appToolMeta';
+import { APP_MIME_TYPE, APPS_EXTENSION } from '../apps/appToolMeta';
 
 export interface HostClientHooks {
   readonly listChanged: ClientOptions['listChanged'];
@@ -42,7 +42,7 @@ export function createHostClient(deps: ServerConnectionDeps, options: ClientOpti
       ...(deps.elicitation ? { elicitation: { form: {}, url: {} } } : {}),
       // Any tools/call may come back as a task (2026-07-28, SEP-2663); the host follows it.
       // Apps: tools may come with an interactive HTML view (SEP-1865), which the editor shows.
-      extensions: { [TASKS_EXTENSION]: {}, ...(deps.apps ? { [APPS_EXTENSION]: { mimeTypes: [appMimeType()] } } : {}) },
+      extensions: { [TASKS_EXTENSION]: {}, ...(deps.apps ? { [APPS_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } : {}) },
     },
     listChanged: hooks.listChanged,
   });

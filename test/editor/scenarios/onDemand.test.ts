@@ -144,6 +144,13 @@ describe('A server that starts when needed, in a real VS Code', function () {
     await editor.workbench.openMcpView();
     await editor.workbench.waitForServerDescription('lazy', /^starts when needed · \d+ tools, 1 prompt from its last run$/, 30_000);
     await editor.workbench.waitForServerDescription('eager', /^starts when needed/, 30_000);
+    // Its tools from the last run, listed under it: each is looked at for an app it may have.
+    await editor.workbench.serverRow('lazy').click();
+    await editor.workbench.page.keyboard.press('ArrowRight');
+    const toolsGroup = editor.workbench.page.locator('.pane .monaco-list-row', { hasText: /^Tools \(\d+\)/ });
+    await toolsGroup.click();
+    await editor.workbench.page.keyboard.press('ArrowRight');
+    await editor.workbench.page.locator('.pane .monaco-list-row .label-name', { hasText: /^echo$/ }).waitFor();
     assert.doesNotMatch(hostLog(), /Loaded the (MCP client library|bundle of the libraries)/, 'a window whose servers all wait loads neither the client library nor the bundle it is in');
     const result = await editor.control<{ content: { text: string }[] }>('callTool', { serverId: 'lazy', name: 'echo', args: { text: 'first use' } });
     assert.match(result.content[0].text, /first use/);
@@ -156,6 +163,8 @@ describe('A server that starts when needed, in a real VS Code', function () {
     const cacheDir = path.join(editor.codeServer.userDataDir, CODE_CACHE_DIR);
     await waitFor('the libraries\' code cache', () => readdirSync(cacheDir).some((name) => /^libraries\.js-[0-9a-f]{16}\.v8cache$/.test(name)), 30_000);
     await editor.workbench.waitForServerDescription('lazy', /^running · \d+ tools/, 10_000);
+    // The MCP Apps host bridge builds the extension's schemas when it loads: not for servers without apps.
+    assert.doesNotMatch(hostLog(), /Loaded the MCP Apps host bridge/, 'neither a start nor a list of tools without apps loads the MCP Apps host bridge');
     // Where a user reads it: the MCP Host output.
     await editor.workbench.runCommand('Output: Show Output Channels...');
     await editor.workbench.pick('MCP Host');

@@ -71,6 +71,8 @@ describe('MCP Apps: tool visibility', () => {
     assert.equal(appResourceUri(tool({ 'ui/resourceUri': 'ui://flat' })), 'ui://flat');
     assert.equal(appResourceUri(tool()), undefined);
     assert.throws(() => appResourceUri(tool({ ui: { resourceUri: 'https://x' } })), /not a ui:\/\/ URI/);
+    assert.throws(() => appResourceUri(tool({ ui: { resourceUri: null } })), /names its app as null, which is not a ui:\/\/ URI/);
+    assert.throws(() => appResourceUri(tool({ 'ui/resourceUri': 7 })), /names its app as 7, which is not a ui:\/\/ URI/);
     assert.deepEqual([offeredToModel(tool()), callableFromApp(tool())], [true, true]);
     assert.deepEqual([offeredToModel(tool({ ui: { visibility: ['app'] } })), callableFromApp(tool({ ui: { visibility: ['app'] } }))], [false, true]);
     assert.deepEqual([offeredToModel(tool({ ui: { visibility: ['model'] } })), callableFromApp(tool({ ui: { visibility: ['model'] } }))], [true, false]);
