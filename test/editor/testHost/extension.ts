@@ -125,6 +125,18 @@ const operations: Record<string, Operation> = {
     }
     return process.memoryUsage().heapUsed;
   },
+  // A heap snapshot of this extension host, after a collection, written to `file` (for benchmark investigations).
+  heapSnapshot: async ({ file }: { file: string }) => {
+    const inspector = require('node:inspector') as typeof import('node:inspector');
+    const session = new inspector.Session();
+    session.connect();
+    try {
+      await new Promise((resolve, reject) => session.post('HeapProfiler.collectGarbage', (error) => (error ? reject(error) : resolve(undefined))));
+    } finally {
+      session.disconnect();
+    }
+    return (require('node:v8') as typeof import('node:v8')).writeHeapSnapshot(file);
+  },
   // A CPU profile of this extension host's main thread over the next `ms` (for benchmark investigations).
   cpuProfile: async ({ ms }: { ms: number }) => {
     const inspector = require('node:inspector') as typeof import('node:inspector');
