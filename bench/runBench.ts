@@ -87,8 +87,9 @@ row('  login-shell PATH lookup (once per window)', fmt(shell, 'ms', 0), '', unde
 
 // 3. Many servers at once.
 const counts = quick ? [1, 5] : [1, 5, 20];
-const many: Record<number, Record<string, number>> = {};
-for (const servers of counts) many[servers] = compare('manyServers', ['host', 'raw'], { servers }, quick ? 1 : 3, 'ms');
+const manyFigures: Record<number, Record<string, Figures>> = {};
+for (const servers of counts) manyFigures[servers] = compareAll('manyServers', ['host', 'raw'], { servers }, quick ? 1 : 3);
+const many = Object.fromEntries(counts.map((servers) => [servers, { host: manyFigures[servers].host.ms, raw: manyFigures[servers].raw.ms }]));
 results.manyServers = many;
 for (const servers of counts) {
   row(
@@ -99,6 +100,10 @@ for (const servers of counts) {
     servers === 20 ? '≤ 1.5 × one' : '',
   );
 }
+// What those starts cost the host's own process (spawning included; the servers' CPU is theirs).
+const most = manyFigures[counts[counts.length - 1]];
+results.manyServersCpuMs = { host: most.host.cpuMs, raw: most.raw.cpuMs };
+row(`  CPU of the host's process for the ${counts[counts.length - 1]}`, fmt(most.host.cpuMs, 'ms', 0), `${fmt(most.raw.cpuMs, 'ms', 0)} raw SDK`, most.host.cpuMs / most.raw.cpuMs);
 
 // 3a. What running servers hold: the heap per server, 20 running, after a collection.
 const held = compare('heldHeap', ['host', 'raw'], { servers: quick ? 5 : 20 }, reps, 'kbPerServer');
@@ -154,9 +159,11 @@ row('stop a server that ignores stdin EOF and SIGTERM', fmt(stopped.host, 'ms', 
 const bundle = statSync(path.join(REPO, 'dist/main.js')).size;
 results.bundleBytes = bundle;
 row('bundle dist/main.js (loaded with every window)', fmt(bundle / 1024, 'KB', 0), '', undefined);
-const libraries = statSync(path.join(REPO, 'dist/libraries.js')).size;
-results.librariesBytes = libraries;
-row('bundle dist/libraries.js (loaded on first use)', fmt(libraries / 1024, 'KB', 0), '', undefined);
+for (const [bundle, when] of [['libraries', 'with the first server'], ['libraries-undici', 'with the first HTTP server'], ['libraries-ajv', 'with the first form checked']]) {
+  const bytes = statSync(path.join(REPO, `dist/${bundle}.js`)).size;
+  results[`${bundle}Bytes`] = bytes;
+  row(`bundle dist/${bundle}.js (loaded ${when})`, fmt(bytes / 1024, 'KB', 0), '', undefined);
+}
 try {
   const vsix = statSync(path.join(REPO, 'dist/mcp-host.vsix')).size;
   results.vsixBytes = vsix;

@@ -1,6 +1,7 @@
 // Bundles the extension (cjs, node, `vscode` external) with esbuild.
 import * as esbuild from 'esbuild';
 import { cpSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { generateValidators } from './generate-validators.mjs';
 
@@ -21,31 +22,38 @@ const vscodeOnce = {
 };
 
 // Libraries loaded on first use (src/core/lazyLibraries.ts), by the names the extension's code
-// requires or imports them by. They are bundled on their own, in dist/libraries.js, which a window
-// loads only when it first needs one of them: the extension's bundle holds none of their code.
-const LIBRARIES_APART = ['@modelcontextprotocol/client', '@modelcontextprotocol/client/stdio', '@modelcontextprotocol/ext-apps/app-bridge', 'ajv', 'ajv/dist/2020', 'ajv-formats', 'undici'];
+// requires or imports them by, in the bundles of their own a window loads only when it first needs
+// one of them (dist/<bundle>.js): the extension's bundle holds none of their code. A bundle holds
+// what is needed together: a stdio server's start loads the MCP libraries alone (their zod
+// schemas shared), not the HTTP client or the form validator beside them.
+const LIBRARY_BUNDLES = {
+  libraries: ['@modelcontextprotocol/client', '@modelcontextprotocol/client/stdio', '@modelcontextprotocol/ext-apps/app-bridge'],
+  'libraries-ajv': ['ajv', 'ajv/dist/2020', 'ajv-formats'],
+  'libraries-undici': ['undici'],
+};
+const bundleOf = new Map(Object.entries(LIBRARY_BUNDLES).flatMap(([bundle, names]) => names.map((name) => [name, bundle])));
 // (The MCP Apps library's server entry is a few constants without schemas: the extension's bundle holds it.)
 const LIBRARY_FILES = /node_modules\/(@modelcontextprotocol\/(client\/|core\/|ext-apps\/(?!dist\/src\/server\/))|zod\/|ajv\/dist\/(ajv|2020)\.js$|ajv-formats\/|undici\/)/;
 
 // In the extension's bundle, each of those names becomes a module that takes the library from
-// dist/libraries.js (lazyLibraries.ts's libraryFromBundle); the rest of the bundle is unchanged.
+// its bundle (lazyLibraries.ts's libraryFromBundle); the rest of the bundle is unchanged.
 const librariesApart = {
   name: 'libraries-apart',
   setup(build) {
-    const names = new RegExp(`^(${LIBRARIES_APART.map((name) => name.replace(/[/.]/g, '\\$&')).join('|')})$`);
+    const names = new RegExp(`^(${[...bundleOf.keys()].map((name) => name.replace(/[/.]/g, '\\$&')).join('|')})$`);
     build.onResolve({ filter: names }, (args) => ({ path: args.path, namespace: 'library-apart' }));
     build.onLoad({ filter: /.*/, namespace: 'library-apart' }, (args) => ({
-      contents: `module.exports = require(${JSON.stringify(fileURLToPath(new URL('../src/core/lazyLibraries.ts', import.meta.url)))}).libraryFromBundle(${JSON.stringify(args.path)});`,
+      contents: `module.exports = require(${JSON.stringify(fileURLToPath(new URL('../src/core/lazyLibraries.ts', import.meta.url)))}).libraryFromBundle(${JSON.stringify(args.path)}, ${JSON.stringify(bundleOf.get(args.path))});`,
       loader: 'js',
       resolveDir: process.cwd(),
     }));
   },
 };
 
-// dist/libraries.js: each library as a function that runs it (esbuild runs a bundled module on its
+// Each library bundle: each library as a function that runs it (esbuild runs a bundled module on its
 // first require). The MCP libraries' require() gets the ESM build their own imports get: it would
 // otherwise bundle their CommonJS build beside it, a second copy whose classes fail instanceof.
-const librariesEntry = `exports.libraries = {\n${LIBRARIES_APART.map((name) => `  ${JSON.stringify(name)}: () => require(${JSON.stringify(name)}),`).join('\n')}\n};\n`;
+const libraryBundleEntry = (names) => `exports.libraries = {\n${names.map((name) => `  ${JSON.stringify(name)}: () => require(${JSON.stringify(name)}),`).join('\n')}\n};\n`;
 const MCP_LIBRARIES = /^@modelcontextprotocol\/(client|ext-apps)(\/|$)/;
 const mcpLibrariesOnce = {
   name: 'mcp-libraries-once',
@@ -54,9 +62,30 @@ const mcpLibrariesOnce = {
   },
 };
 
+// The MCP Apps host bridge imports zod's namespace as a value (`import { z } from "zod/v4"`), which
+// keeps the whole namespace, with its 250 locales, in the bundle (zod's own note on this: #6050),
+// where the client library's `import * as z` keeps only what is used: 350 KB more to load with the
+// first server. Where the bridge uses `z` only for its members, a namespace import is the same
+// thing and lets the bundler leave the rest out; otherwise the file is bundled as it is.
+const zodMembersOnly = {
+  name: 'zod-members-only',
+  setup(build) {
+    build.onLoad({ filter: /node_modules\/@modelcontextprotocol\/ext-apps\/dist\/.*\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const imported = /import\{z as ([A-Za-z_$][\w$]*)\}from"zod\/v4";?/.exec(source);
+      if (!imported) return undefined;
+      const name = imported[1].replace(/\$/g, '\\$');
+      const uses = source.match(new RegExp(`(?<![\\w$.])${name}(?![\\w$])(?!\\.)`, 'g')) ?? [];
+      // The one use that is not a member access is the import itself.
+      if (uses.length !== 1) return undefined;
+      return { contents: source.replace(imported[0], `import*as ${imported[1]} from"zod/v4";`), loader: 'js' };
+    });
+  },
+};
+
 /**
  * The chain of static imports by which the extension's entry reaches one of the libraries loaded
- * on first use, if any: then dist/libraries.js would load with every window again (require()
+ * on first use, if any: then its bundle would load with every window again (require()
  * calls count as lazy, so keep them inside functions).
  */
 function eagerLibraryChain(metafile, entry) {
@@ -103,10 +132,10 @@ const options = {
   plugins: [vscodeOnce, librariesApart],
 };
 
-const librariesOptions = {
-  stdin: { contents: librariesEntry, resolveDir: process.cwd(), sourcefile: 'libraries.js', loader: 'js' },
+const libraryBundleOptions = Object.entries(LIBRARY_BUNDLES).map(([bundle, names]) => ({
+  stdin: { contents: libraryBundleEntry(names), resolveDir: process.cwd(), sourcefile: `${bundle}.js`, loader: 'js' },
   bundle: true,
-  outfile: 'dist/libraries.js',
+  outfile: `dist/${bundle}.js`,
   format: 'cjs',
   platform: 'node',
   target: 'node20',
@@ -116,8 +145,8 @@ const librariesOptions = {
   conditions: options.conditions,
   logLevel: 'warning',
   metafile: true,
-  plugins: [mcpLibrariesOnce],
-};
+  plugins: [mcpLibrariesOnce, zodMembersOnly],
+}));
 
 // Webviews: browser bundles, one per panel, with the VS Code-styled web components inside.
 const webviewOptions = {
@@ -152,9 +181,20 @@ cpSync(`${SANDBOX_RUNTIME}/vendor/seccomp`, 'dist/sandbox/vendor/seccomp', { rec
 cpSync(`${SANDBOX_RUNTIME}/LICENSE`, 'dist/sandbox/LICENSE');
 
 if (watch) {
-  for (const config of [options, librariesOptions, webviewOptions, sandboxOptions]) await (await esbuild.context(config)).watch();
+  for (const config of [options, ...libraryBundleOptions, webviewOptions, sandboxOptions]) await (await esbuild.context(config)).watch();
 } else {
-  const [built] = await Promise.all([esbuild.build(options), esbuild.build(librariesOptions), esbuild.build(webviewOptions), esbuild.build(sandboxOptions)]);
+  const [built, ...libraryBundles] = await Promise.all([esbuild.build(options), ...libraryBundleOptions.map((config) => esbuild.build(config)), esbuild.build(webviewOptions), esbuild.build(sandboxOptions)]);
+  // A package in two library bundles would load twice (twice the memory, classes that fail instanceof).
+  const inBundles = new Map();
+  for (const [i, bundle] of Object.keys(LIBRARY_BUNDLES).entries()) {
+    const packages = new Set(Object.keys(libraryBundles[i].metafile.inputs).map((file) => /.*node_modules\/((@[^/]+\/)?[^/]+)/.exec(file)?.[1]).filter(Boolean));
+    for (const name of packages) inBundles.set(name, [...(inBundles.get(name) ?? []), bundle]);
+  }
+  const twice = [...inBundles].filter(([, bundles]) => bundles.length > 1);
+  if (twice.length > 0) {
+    console.error(`Packages in more than one library bundle (put the libraries that share them in one bundle of LIBRARY_BUNDLES):\n  ${twice.slice(0, 5).map(([name, bundles]) => `${name} (${bundles.join(', ')})`).join('\n  ')}`);
+    process.exit(1);
+  }
   const chain = eagerLibraryChain(built.metafile, 'src/extension.ts');
   if (chain) {
     console.error(`The extension's entry imports a library meant to load on first use (see src/core/lazyLibraries.ts):\n  ${chain.join('\n  > ')}`);
@@ -162,7 +202,7 @@ if (watch) {
   }
   const bundledIn = Object.keys(built.metafile.inputs).filter((file) => LIBRARY_FILES.test(file));
   if (bundledIn.length > 0) {
-    console.error(`The extension's bundle holds code of the libraries meant for dist/libraries.js (add the names the code requires them by to LIBRARIES_APART):\n  ${bundledIn.slice(0, 5).join('\n  ')}`);
+    console.error(`The extension's bundle holds code of the libraries meant for their own bundles (add the names the code requires them by to LIBRARY_BUNDLES):\n  ${bundledIn.slice(0, 5).join('\n  ')}`);
     process.exit(1);
   }
 }

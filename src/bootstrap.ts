@@ -9,7 +9,7 @@ import type * as Main from './extension';
  * The file VS Code loads (`dist/extension.js`): it loads the extension's bundle (`dist/main.js`)
  * through a V8 code cache in the extension's global storage, so a window after the first skips
  * parsing it (less CPU at window open, and none of the parser's memory kept by the extension host).
- * The libraries loaded on first use (`dist/libraries.js`) load the same way when first needed.
+ * The bundles of the libraries loaded on first use (`dist/libraries*.js`) load the same way when first needed.
  */
 let main: typeof Main | undefined;
 const saving = new Set<NodeJS.Timeout>();
@@ -38,7 +38,7 @@ export function activate(context: vscode.ExtensionContext): Promise<McpHostApi> 
     loadMs: loaded.loadMs,
     cache: loaded.cache,
     importModule: (url) => import(url),
-    loadLibraries: () => loadCached<{ libraries: LibraryBundle }>('libraries.js', cacheDir),
+    loadLibraries: (bundle) => loadCached<{ libraries: LibraryBundle }>(`${bundle}.js`, cacheDir),
   });
 }
 

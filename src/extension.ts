@@ -67,8 +67,8 @@ export interface CodeLoad {
   readonly cache: CodeCacheOutcome;
   /** The loader's `import()`: code compiled from a cache has none of its own. */
   readonly importModule: (url: string) => Promise<unknown>;
-  /** Loads `dist/libraries.js`, the libraries loaded on first use (see lazyLibraries.ts). */
-  readonly loadLibraries: () => CachedModule<{ readonly libraries: LibraryBundle }>;
+  /** Loads `dist/<bundle>.js`, a bundle of libraries loaded on first use (see lazyLibraries.ts). */
+  readonly loadLibraries: (bundle: string) => CachedModule<{ readonly libraries: LibraryBundle }>;
 }
 
 const CODE_LOAD_NOTES: Record<CodeCacheOutcome, string> = {
@@ -82,9 +82,9 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
   let activationMs = 0;
   const logs = new ServerLogChannels();
   const libraryLoads = whenLibraryLoads((library, ms) => logs.hostLog.info(`Loaded ${library} in ${ms.toFixed(1)} ms (on its first use).`));
-  loadLibrariesWith(() => {
-    const loaded = load.loadLibraries();
-    logs.hostLog.info(`Loaded the bundle of the libraries loaded on first use (dist/libraries.js) in ${loaded.loadMs.toFixed(1)} ms, ${CODE_LOAD_NOTES[loaded.cache]}.`);
+  loadLibrariesWith((bundle) => {
+    const loaded = load.loadLibraries(bundle);
+    logs.hostLog.info(`Loaded the bundle of the libraries loaded on first use (dist/${bundle}.js) in ${loaded.loadMs.toFixed(1)} ms, ${CODE_LOAD_NOTES[loaded.cache]}.`);
     return loaded.exports.libraries;
   });
   const secrets = new SecretInputs(context.secrets);

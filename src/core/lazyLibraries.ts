@@ -19,28 +19,31 @@ import type { Disposable } from './events';
  */
 
 /**
- * In the extension's bundle these libraries are not bundled in: they are in a bundle of their own,
- * `dist/libraries.js`, which every window need not load, and the build sends each `require()`
- * and import of one to `libraryFromBundle` (scripts/build.mjs). Outside the bundle (the headless
- * client, unit tests) they are required from `node_modules` as usual.
+ * In the extension's bundle these libraries are not bundled in: they are in bundles of their own
+ * (`dist/libraries.js` for the MCP libraries, `dist/libraries-ajv.js`, `dist/libraries-undici.js`),
+ * which a window loads when it first needs one of their libraries, and the build sends each
+ * `require()` and import of one to `libraryFromBundle` with its bundle's name (scripts/build.mjs).
+ * Outside the extension's bundle (the headless client, unit tests) they are required from
+ * `node_modules` as usual.
  */
 export type LibraryBundle = Readonly<Record<string, () => unknown>>;
 
-let loadBundle: (() => LibraryBundle) | undefined;
-let bundle: LibraryBundle | undefined;
+let loadBundle: ((bundle: string) => LibraryBundle) | undefined;
+const bundles = new Map<string, LibraryBundle>();
 
-/** How the extension's bundle loads `dist/libraries.js` (through the code cache: see bootstrap.ts). */
-export function loadLibrariesWith(loader: () => LibraryBundle): void {
+/** How the extension's bundle loads a library bundle, `dist/<bundle>.js` (through the code cache: see bootstrap.ts). */
+export function loadLibrariesWith(loader: (bundle: string) => LibraryBundle): void {
   loadBundle = loader;
-  bundle = undefined;
+  bundles.clear();
 }
 
-/** The library `name` (as the code requires it) from `dist/libraries.js`, which loads with the first one asked for. */
-export function libraryFromBundle(name: string): unknown {
-  if (!loadBundle) throw new Error(`${name} is in MCP Host's library bundle, which is loaded only once the extension has activated`);
-  bundle ??= loadBundle();
-  const library = bundle[name];
-  if (!library) throw new Error(`MCP Host's library bundle has no ${name}: rebuild the extension`);
+/** The library `name` (as the code requires it) from `dist/<bundle>.js`, which loads with the first of its libraries asked for. */
+export function libraryFromBundle(name: string, bundle: string): unknown {
+  if (!loadBundle) throw new Error(`${name} is in MCP Host's library bundle ${bundle}, which is loaded only once the extension has activated`);
+  let libraries = bundles.get(bundle);
+  if (!libraries) bundles.set(bundle, (libraries = loadBundle(bundle)));
+  const library = libraries[name];
+  if (!library) throw new Error(`MCP Host's library bundle ${bundle} has no ${name}: rebuild the extension`);
   return library();
 }
 

@@ -165,6 +165,8 @@ describe('A server that starts when needed, in a real VS Code', function () {
     await editor.workbench.waitForServerDescription('lazy', /^running · \d+ tools/, 10_000);
     // The MCP Apps host bridge builds the extension's schemas when it loads: not for servers without apps.
     assert.doesNotMatch(hostLog(), /Loaded the MCP Apps host bridge/, 'neither a start nor a list of tools without apps loads the MCP Apps host bridge');
+    // Nor are the HTTP client's and the form validator's bundles loaded for a stdio server's tool call.
+    assert.doesNotMatch(hostLog(), /dist\/libraries-(undici|ajv)\.js/, 'a stdio server\'s first use loads the MCP libraries\' bundle alone');
     // Where a user reads it: the MCP Host output.
     await editor.workbench.runCommand('Output: Show Output Channels...');
     await editor.workbench.pick('MCP Host');
