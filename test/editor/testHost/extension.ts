@@ -115,26 +115,12 @@ const operations: Record<string, Operation> = {
   // The extension host's JavaScript heap in use after a full garbage collection (through the
   // inspector protocol in this same process), for memory comparisons that do not count garbage.
   heapUsed: async () => {
-    const inspector = require('node:inspector') as typeof import('node:inspector');
-    const session = new inspector.Session();
-    session.connect();
-    try {
-      await new Promise((resolve, reject) => session.post('HeapProfiler.collectGarbage', (error) => (error ? reject(error) : resolve(undefined))));
-    } finally {
-      session.disconnect();
-    }
+    await collectGarbage();
     return process.memoryUsage().heapUsed;
   },
   // A heap snapshot of this extension host, after a collection, written to `file` (for benchmark investigations).
   heapSnapshot: async ({ file }: { file: string }) => {
-    const inspector = require('node:inspector') as typeof import('node:inspector');
-    const session = new inspector.Session();
-    session.connect();
-    try {
-      await new Promise((resolve, reject) => session.post('HeapProfiler.collectGarbage', (error) => (error ? reject(error) : resolve(undefined))));
-    } finally {
-      session.disconnect();
-    }
+    await collectGarbage();
     return (require('node:v8') as typeof import('node:v8')).writeHeapSnapshot(file);
   },
   // A CPU profile of this extension host's main thread over the next `ms` (for benchmark investigations).
@@ -161,6 +147,18 @@ const operations: Record<string, Operation> = {
     return suite.run({ grep });
   },
 };
+
+/** A full garbage collection of this extension host, through the inspector protocol in this same process. */
+async function collectGarbage(): Promise<void> {
+  const inspector = require('node:inspector') as typeof import('node:inspector');
+  const session = new inspector.Session();
+  session.connect();
+  try {
+    await new Promise((resolve, reject) => session.post('HeapProfiler.collectGarbage', (error) => (error ? reject(error) : resolve(undefined))));
+  } finally {
+    session.disconnect();
+  }
+}
 
 /** The names of the debug sessions that run. */
 const debugSessions = new Set<string>();
