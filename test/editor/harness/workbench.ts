@@ -85,6 +85,15 @@ export class Workbench {
     return this.serversPane().locator('.monaco-list-row').filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(id)}$`) }) });
   }
 
+  /** Expands a server's row and then its Tools group (`group` names it) with the keyboard, as a user does. */
+  async expandServerTools(id: string, group: string | RegExp = /^Tools \(\d+\)/): Promise<void> {
+    await this.serverRow(id).click();
+    await this.page.keyboard.press('ArrowRight');
+    const tools = this.serversPane().locator('.monaco-list-row', { hasText: group });
+    await tools.click();
+    await this.page.keyboard.press('ArrowRight');
+  }
+
   async serverDescription(id: string): Promise<string> {
     return (await this.serverRow(id).locator('.label-description').textContent({ timeout: 5_000 }))?.trim() ?? '';
   }

@@ -145,11 +145,7 @@ describe('A server that starts when needed, in a real VS Code', function () {
     await editor.workbench.waitForServerDescription('lazy', /^starts when needed · \d+ tools, 1 prompt from its last run$/, 30_000);
     await editor.workbench.waitForServerDescription('eager', /^starts when needed/, 30_000);
     // Its tools from the last run, listed under it: each is looked at for an app it may have.
-    await editor.workbench.serverRow('lazy').click();
-    await editor.workbench.page.keyboard.press('ArrowRight');
-    const toolsGroup = editor.workbench.page.locator('.pane .monaco-list-row', { hasText: /^Tools \(\d+\)/ });
-    await toolsGroup.click();
-    await editor.workbench.page.keyboard.press('ArrowRight');
+    await editor.workbench.expandServerTools('lazy');
     await editor.workbench.page.locator('.pane .monaco-list-row .label-name', { hasText: /^echo$/ }).waitFor();
     assert.doesNotMatch(hostLog(), /Loaded the (MCP client library|bundle of the libraries)/, 'a window whose servers all wait loads neither the client library nor the bundle it is in');
     const result = await editor.control<{ content: { text: string }[] }>('callTool', { serverId: 'lazy', name: 'echo', args: { text: 'first use' } });

@@ -63,12 +63,7 @@ describe('Workspace servers in a real VS Code', function () {
   });
 
   it('lists a server’s tools and prompts under it', async () => {
-    await editor.workbench.serverRow('fixture').click();
-    await editor.workbench.page.keyboard.press('ArrowRight');
-    const toolsGroup = editor.workbench.page.locator('.pane .monaco-list-row', { hasText: 'Tools (16)' });
-    await toolsGroup.waitFor();
-    await toolsGroup.click();
-    await editor.workbench.page.keyboard.press('ArrowRight');
+    await editor.workbench.expandServerTools('fixture', 'Tools (16)');
     await editor.workbench.page.locator('.pane .monaco-list-row .label-name', { hasText: /^echo$/ }).waitFor();
     await editor.workbench.page.locator('.pane .monaco-list-row', { hasText: 'Prompts (1)' }).waitFor();
     await editor.workbench.screenshot('03-server-tools');
