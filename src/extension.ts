@@ -121,6 +121,7 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
   const sandboxRuntime = pathToFileURL(context.asAbsolutePath('dist/sandbox/sandboxRuntime.mjs')).href;
   sandbox = new SrtProcessSandbox(() => load.importModule(sandboxRuntime) as Promise<SandboxRuntimeModule>);
   const tasks = new TaskTracker(mementoTaskStore(context.workspaceState));
+  const runStore = new MementoRunStore(context.globalState);
   // Literal secrets of other hosts' files read live (mcpHost.otherHosts.readLive), by ${input:} id.
   const liveSecrets = new Map<string, string>();
   host = new McpHost({
@@ -135,7 +136,7 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version) },
     resolver,
     eraPins: new MementoEraPinStore(context.globalState),
-    lastRuns: new LastRuns(new MementoRunStore(context.globalState)),
+    lastRuns: new LastRuns(runStore),
     env: {
       prompts: new EditorUserPrompts(),
       consent: new MementoConsentStore(context.workspaceState),
@@ -194,6 +195,7 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
   });
   invoker.watch(apps);
   context.subscriptions.push(
+    runStore,
     network,
     libraryLoads,
     logs,

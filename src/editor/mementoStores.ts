@@ -1,4 +1,4 @@
-import type { Memento } from 'vscode';
+import type { Disposable, Memento } from 'vscode';
 import type { PriorDiscovery } from '@modelcontextprotocol/client';
 import type { EraPinStore } from '../core/connection/eraPins';
 import type { ConsentRecord, ConsentStore } from '../core/host/ports';
@@ -28,7 +28,15 @@ class MementoRecord<T> {
     return this.all()[id];
   }
   set(id: string, value: T): Promise<void> {
-    const all = { ...this.all(), [id]: value };
+    return this.setAll([[id, value]]);
+  }
+  /** Sets these values in one write; each counts as the newest. */
+  setAll(values: Iterable<readonly [string, T]>): Promise<void> {
+    const all = { ...this.all() };
+    for (const [id, value] of values) {
+      delete all[id];
+      all[id] = value;
+    }
     const ids = Object.keys(all);
     for (const stale of ids.slice(0, Math.max(0, ids.length - this.limit))) delete all[stale];
     return Promise.resolve(this.memento.update(this.key, all));
@@ -50,10 +58,42 @@ export class MementoEraPinStore extends MementoRecord<PriorDiscovery> implements
   }
 }
 
-/** Each server's tools, prompts and instructions of its last run, in global state (the newest 100 servers). */
-export class MementoRunStore extends MementoRecord<StoredRun> implements RunStore {
+/** A last run waits this long to be written, with the others that come meanwhile. */
+export const LAST_RUNS_WRITE_DELAY_MS = 500;
+
+/**
+ * Each server's tools, prompts and instructions of its last run, in global state (the newest 100
+ * servers). Runs are written together: the editor copies a key's whole record on each write and
+ * sends every key of the extension's state, so a window starting 20 servers would otherwise copy
+ * and send the record 20 times as it grows.
+ */
+export class MementoRunStore implements RunStore, Disposable {
+  private readonly record: MementoRecord<StoredRun>;
+  private readonly pending = new Map<string, StoredRun>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
   constructor(memento: Memento) {
-    super(memento, LAST_RUNS, MAX_LAST_RUNS);
+    this.record = new MementoRecord(memento, LAST_RUNS, MAX_LAST_RUNS);
+  }
+  get(id: string): StoredRun | undefined {
+    return this.pending.get(id) ?? this.record.get(id);
+  }
+  set(id: string, value: StoredRun): void {
+    this.pending.delete(id);
+    this.pending.set(id, value);
+    this.timer ??= setTimeout(() => void this.flush(), LAST_RUNS_WRITE_DELAY_MS);
+  }
+  /** Writes what waits, now. */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.size === 0) return Promise.resolve();
+    const values = [...this.pending];
+    this.pending.clear();
+    return this.record.setAll(values);
+  }
+  dispose(): void {
+    void this.flush();
   }
 }
 

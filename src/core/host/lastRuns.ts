@@ -48,13 +48,20 @@ export class LastRuns {
     return { tools: stored.tools, prompts, ...(stored.instructions ? { instructions: stored.instructions } : {}) };
   }
 
-  /** Keeps the tools, prompts and instructions of a running server (once: the same ones again write nothing). */
+  /**
+   * Keeps the tools, prompts and instructions of a running server. The same ones again write
+   * nothing, nor do the ones its last window kept: a window's starts would otherwise write every
+   * server's lists back unchanged, and the editor copies and sends its whole record on each write.
+   */
   remember(serverId: string, hash: string, { tools, prompts, instructions }: LastRun): void {
     const kept = this.kept.get(serverId);
     if (kept?.tools === tools && kept.prompts === prompts && kept.instructions === instructions) return;
     this.kept.set(serverId, { tools, prompts, instructions });
     const whole = { hash, tools, prompts, ...(instructions ? { instructions } : {}) };
-    const value = JSON.stringify(whole).length <= MAX_KEPT_RUN_CHARS ? whole : { hash, tools: [], prompts: [] };
+    const json = JSON.stringify(whole);
+    const value = json.length <= MAX_KEPT_RUN_CHARS ? whole : { hash, tools: [], prompts: [] };
+    // Compared as JSON: what the store gives back went through JSON, with the same key order.
+    if (!kept && (value === whole ? json : JSON.stringify(value)) === JSON.stringify(this.store.get(serverId))) return;
     this.read.set(serverId, value);
     void Promise.resolve(this.store.set(serverId, value)).catch(() => undefined);
   }

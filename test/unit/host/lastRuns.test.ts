@@ -31,6 +31,26 @@ describe('LastRuns', () => {
     assert.equal(new LastRuns(store).lastRunOf('other', 'h1'), undefined);
   });
 
+  it('writes nothing when a server starts again with what its last window kept, and writes what differs', () => {
+    const store = storeOf();
+    const tools = [tool('a', 'first')];
+    new LastRuns(store).remember('s', 'h1', { tools, prompts: [], instructions: 'Use a.' });
+    new LastRuns(store).remember('big', 'h1', { tools: [tool('huge', 'x'.repeat(MAX_KEPT_RUN_CHARS))], prompts: [] });
+    assert.deepEqual(store.writes, ['s', 'big']);
+    // The next window: its own copies of the same lists, as a new session loads them.
+    const next = new LastRuns(store);
+    next.remember('s', 'h1', { tools: structuredClone(tools), prompts: [], instructions: 'Use a.' });
+    next.remember('big', 'h1', { tools: [tool('huge', 'x'.repeat(MAX_KEPT_RUN_CHARS))], prompts: [] });
+    assert.deepEqual(store.writes, ['s', 'big'], 'the same lists, instructions and definition write nothing (a run too long to keep included)');
+    next.remember('s', 'h1', { tools: [tool('a', 'changed')], prompts: [], instructions: 'Use a.' });
+    assert.equal(new LastRuns(store).lastRunOf('s', 'h1')?.tools[0].description, 'changed');
+    const third = new LastRuns(store);
+    third.remember('s', 'h2', { tools: [tool('a', 'changed')], prompts: [], instructions: 'Use a.' });
+    third.remember('other', 'h1', { tools, prompts: [], instructions: 'Use a.' });
+    assert.deepEqual(store.writes, ['s', 'big', 's', 's', 'other'], 'changed lists, another definition and a server not kept before are written');
+    assert.deepEqual(new LastRuns(store).lastRunOf('s', 'h2')?.tools.map((t) => t.name), ['a']);
+  });
+
   it('keeps a server that has prompts and no tools, and not one that has neither', () => {
     const store = storeOf();
     const runs = new LastRuns(store);
