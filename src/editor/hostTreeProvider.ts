@@ -9,11 +9,14 @@ export abstract class HostTreeProvider<Node> implements vscode.TreeDataProvider<
 
   constructor(protected readonly host: McpHost) {
     // list_changed refreshes a server's lists, which fires this too.
-    this.subscription = host.onDidChangeServers(() => this.hostChanged());
+    this.subscription = host.onDidChangeServers((serverId) => this.hostChanged(serverId));
   }
 
-  /** A server or its lists changed: redraws the whole tree, unless the tree knows which rows changed. */
-  protected hostChanged(): void {
+  /**
+   * A server or its lists changed (`serverId`; `undefined`: any server, or which servers there
+   * are): redraws the whole tree, unless the tree knows which rows changed.
+   */
+  protected hostChanged(_serverId?: string): void {
     this.refresh();
   }
 

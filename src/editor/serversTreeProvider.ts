@@ -60,12 +60,43 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
    * that is redrawn whole until it has fetched it again, and drops a check box click on a row it
    * does not know: one server's change must not cost a click on another's tools.
    */
-  protected override hostChanged(): void {
-    const before = this.drawn;
-    this.draw();
-    const redraw = rowsToRedraw(before, this.drawn);
+  protected override hostChanged(serverId?: string): void {
+    const redraw = (serverId !== undefined && this.drawServer(serverId)) || this.drawChanges();
     if (redraw === 'all') this.refresh();
     else this.refresh(redraw.map((key) => this.nodes.get(key)!));
+  }
+
+  /** Draws the whole tree again: the rows that changed. */
+  private drawChanges(): 'all' | string[] {
+    const before = this.drawn;
+    this.draw();
+    return rowsToRedraw(before, this.drawn);
+  }
+
+  /**
+   * Draws one server's rows again, when the servers are the ones drawn: the rows that changed.
+   * A window's starts change each server several times; drawing every server's rows each time
+   * would cost the square of their number.
+   */
+  private drawServer(serverId: string): string[] | undefined {
+    const key = `server/${serverId}`;
+    const server = this.host.server(serverId);
+    const ids = this.host.serverIds();
+    if (!server || ids.length !== this.drawn.roots.length || ids.some((id, i) => this.drawn.roots[i] !== `server/${id}`)) return undefined;
+    const rows = this.drawn.rows as Map<string, DrawnRow>;
+    const was = subtree(rows, key);
+    const drawnRows = new Map<string, DrawnRow>();
+    const drawnNodes = new Map<string, Node>();
+    this.drawRow({ key, kind: 'server', server }, drawnRows, drawnNodes);
+    for (const gone of was.keys()) {
+      if (drawnRows.has(gone)) continue;
+      rows.delete(gone);
+      this.nodes.delete(gone);
+      this.opened.delete(gone);
+    }
+    for (const [row, drawn] of drawnRows) rows.set(row, drawn);
+    for (const [row, node] of drawnNodes) this.nodes.set(row, node);
+    return rowsToRedraw({ roots: [key], rows: was }, { roots: [key], rows: drawnRows }) as string[];
   }
 
   /** Applies the user's clicks on the check boxes (the view manages them itself, one by one). */
@@ -145,6 +176,19 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
     }
     return item;
   }
+}
+
+/** A row and the rows below it, as drawn. */
+function subtree(rows: ReadonlyMap<string, DrawnRow>, key: string): Map<string, DrawnRow> {
+  const found = new Map<string, DrawnRow>();
+  const visit = (at: string): void => {
+    const row = rows.get(at);
+    if (!row) return;
+    found.set(at, row);
+    for (const child of row.children) visit(child);
+  };
+  visit(key);
+  return found;
 }
 
 /** A row's children, fresh from its server's snapshot. */

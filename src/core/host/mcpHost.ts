@@ -48,7 +48,8 @@ export interface McpHostOptions {
 export class McpHost implements Disposable {
   private readonly entries = new Map<string, HostEntry>();
   private readonly roots = new RootsPublisher();
-  private readonly changed = new Emitter<void>();
+  private readonly changed = new Emitter<string | undefined>();
+  /** A server changed (its id), or the set of servers may have (`undefined`). */
   readonly onDidChangeServers = this.changed.event;
   private readonly resourceUpdated = new Emitter<{ readonly serverId: string; readonly uri: string }>();
   /** A server said a resource changed (`notifications/resources/updated`). */
@@ -74,6 +75,11 @@ export class McpHost implements Disposable {
 
   servers(): ServerSnapshot[] {
     return [...this.entries.values()].map((entry) => this.snapshotOf(entry));
+  }
+
+  /** The servers' ids, in the order of {@link servers}. */
+  serverIds(): string[] {
+    return [...this.entries.keys()];
   }
 
   server(id: string): ServerSnapshot | undefined {
@@ -315,7 +321,7 @@ export class McpHost implements Disposable {
       this.entries.delete(id);
       await this.dropConnection(entry);
     }
-    this.changed.fire();
+    this.changed.fire(undefined);
     if (wantConsent.length > 0) {
       const allowed = await this.consent.obtain(wantConsent, false);
       for (const entry of wantConsent) {
@@ -369,9 +375,9 @@ export class McpHost implements Disposable {
     entry.placeholder = undefined;
     entry.connectionListener = connection.onDidChange((snapshot) => {
       if (snapshot.status === 'running') this.options.lastRuns?.remember(def.id, lastRunKey, snapshot);
-      this.changed.fire();
+      this.changed.fire(def.id);
     });
-    this.changed.fire();
+    this.changed.fire(def.id);
     if (autoStart) void connection.start();
   }
 
@@ -391,7 +397,7 @@ export class McpHost implements Disposable {
 
   private setPlaceholder(entry: HostEntry, status: ServerStatus, reason: string): void {
     entry.placeholder = { status, reason };
-    this.changed.fire();
+    this.changed.fire(entry.id);
   }
 
   private requireEntry(id: string): HostEntry {

@@ -4,7 +4,7 @@ import { formatDuration } from '../../shared/formatDuration';
 
 export interface ServersSource {
   server(id: string): ServerSnapshot | undefined;
-  readonly onDidChangeServers: Event<void>;
+  readonly onDidChangeServers: Event<unknown>;
   /** Settles once settings have been applied at least once (before that no server is known). */
   readonly settingsApplied: Promise<void>;
 }

@@ -206,13 +206,16 @@ describe('McpHost', () => {
     const log = env.logFor('a') as RecordingLog;
     log.setLevel('trace');
     const before = log.lines.filter((l) => l.includes('"method":"tools/list"')).length;
-    let fired = 0;
-    host.onDidChangeServers(() => fired++);
+    const fired: (string | undefined)[] = [];
+    host.onDidChangeServers((id) => fired.push(id));
     await host.refresh(entries({ a: legacy(), b: legacy() }));
     assert.equal(log.lines.filter((l) => l.startsWith('trace → ') && l.includes('"method":"tools/list"')).length, before + 1);
     assert.equal(host.server('a')!.pid, pid, 'refresh does not restart an unchanged server');
     assert.ok(host.server('b'), 'refresh picks up a server added to settings');
-    assert.ok(fired > 0);
+    assert.deepEqual(host.serverIds(), ['a', 'b']);
+    // Each change names its server; a change to which servers there are names none.
+    assert.ok(fired.includes('b') && fired.includes(undefined), JSON.stringify(fired));
+    assert.ok(fired.every((id) => id === undefined || id === 'a' || id === 'b'), JSON.stringify(fired));
   });
 
   it('bounds each server\'s log by its own limits settings', async () => {
