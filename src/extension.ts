@@ -60,6 +60,8 @@ import { loadLibrariesWith, whenLibraryLoads, type LibraryBundle } from './core/
 
 let host: McpHost | undefined;
 let sandbox: SrtProcessSandbox | undefined;
+/** The servers' last runs, written a little after they come: what waits is written before the window goes. */
+let runStore: MementoRunStore | undefined;
 
 /** How the extension's code was loaded (see bootstrap.ts). */
 export interface CodeLoad {
@@ -121,7 +123,7 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
   const sandboxRuntime = pathToFileURL(context.asAbsolutePath('dist/sandbox/sandboxRuntime.mjs')).href;
   sandbox = new SrtProcessSandbox(() => load.importModule(sandboxRuntime) as Promise<SandboxRuntimeModule>);
   const tasks = new TaskTracker(mementoTaskStore(context.workspaceState));
-  const runStore = new MementoRunStore(context.globalState);
+  runStore = new MementoRunStore(context.globalState);
   // Literal secrets of other hosts' files read live (mcpHost.otherHosts.readLive), by ${input:} id.
   const liveSecrets = new Map<string, string>();
   host = new McpHost({
@@ -195,7 +197,6 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
   });
   invoker.watch(apps);
   context.subscriptions.push(
-    runStore,
     network,
     libraryLoads,
     logs,
@@ -250,8 +251,12 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
 
 /** Stops every server and waits for their processes to end, so none outlives the window. */
 export async function deactivate(): Promise<void> {
+  // Sent while the servers stop; waited for after them, for a second at most.
+  const written = runStore?.flush().catch(() => undefined);
+  runStore = undefined;
   await host?.dispose();
   host = undefined;
   await sandbox?.dispose(); // after the servers: its proxy served them
   sandbox = undefined;
+  await Promise.race([written, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
 }

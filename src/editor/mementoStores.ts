@@ -1,4 +1,4 @@
-import type { Disposable, Memento } from 'vscode';
+import type { Memento } from 'vscode';
 import type { PriorDiscovery } from '@modelcontextprotocol/client';
 import type { EraPinStore } from '../core/connection/eraPins';
 import type { ConsentRecord, ConsentStore } from '../core/host/ports';
@@ -58,19 +58,22 @@ export class MementoEraPinStore extends MementoRecord<PriorDiscovery> implements
   }
 }
 
-/** A last run waits this long to be written, with the others that come meanwhile. */
+/** After a write of last runs, the next waits this long, with the others that come meanwhile. */
 export const LAST_RUNS_WRITE_DELAY_MS = 500;
 
 /**
  * Each server's tools, prompts and instructions of its last run, in global state (the newest 100
- * servers). Runs are written together: the editor copies a key's whole record on each write and
- * sends every key of the extension's state, so a window starting 20 servers would otherwise copy
- * and send the record 20 times as it grows.
+ * servers). A run is written at once unless another was written less than
+ * {@link LAST_RUNS_WRITE_DELAY_MS} before; then it waits, and the runs that come meanwhile are
+ * written together: the editor copies a key's whole record on each write and sends every key of
+ * the extension's state to the window, so 20 starts would copy and send the growing record 20
+ * times. (A remote window keeps the state: what is written once it has gone is lost.)
  */
-export class MementoRunStore implements RunStore, Disposable {
+export class MementoRunStore implements RunStore {
   private readonly record: MementoRecord<StoredRun>;
   private readonly pending = new Map<string, StoredRun>();
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Set while writes wait: until the delay after the last write has passed. */
+  private cooldown: ReturnType<typeof setTimeout> | undefined;
 
   constructor(memento: Memento) {
     this.record = new MementoRecord(memento, LAST_RUNS, MAX_LAST_RUNS);
@@ -81,19 +84,17 @@ export class MementoRunStore implements RunStore, Disposable {
   set(id: string, value: StoredRun): void {
     this.pending.delete(id);
     this.pending.set(id, value);
-    this.timer ??= setTimeout(() => void this.flush(), LAST_RUNS_WRITE_DELAY_MS);
+    if (!this.cooldown) void this.flush();
   }
-  /** Writes what waits, now. */
+  /** Writes what waits, now; the next write waits for the delay. */
   flush(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    clearTimeout(this.cooldown);
+    this.cooldown = undefined;
     if (this.pending.size === 0) return Promise.resolve();
     const values = [...this.pending];
     this.pending.clear();
+    this.cooldown = setTimeout(() => void this.flush(), LAST_RUNS_WRITE_DELAY_MS);
     return this.record.setAll(values);
-  }
-  dispose(): void {
-    void this.flush();
   }
 }
 

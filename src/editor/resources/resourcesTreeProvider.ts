@@ -17,6 +17,17 @@ export type ResourceNode =
  * group) and resources. Resources come a page at a time: "Load more…" fetches the next page.
  */
 export class ResourcesTreeProvider extends HostTreeProvider<ResourceNode> {
+  /** The servers the view shows, as of its last redraw: each with the lists it showed (lists are replaced, never changed). */
+  private shown: readonly (readonly [string, ...unknown[]])[] = [];
+
+  /** Redraws the view when a server's resources or templates changed, or which servers have some; not for every change of a server. */
+  protected override hostChanged(): void {
+    const now = this.host.servers().filter(offersResources).map((s) => [s.id, s.resources, s.resourceTemplates, s.moreResources] as const);
+    if (now.length === this.shown.length && now.every((row, i) => row.every((value, j) => value === this.shown[i][j]))) return;
+    this.shown = now;
+    this.refresh();
+  }
+
   async getChildren(node?: ResourceNode): Promise<ResourceNode[]> {
     if (!node) return this.host.servers().filter(offersResources).map((server) => ({ kind: 'server', server }));
     if (node.kind === 'templates') return node.templates.map((template) => ({ kind: 'template', serverId: node.serverId, template }));

@@ -22,23 +22,28 @@ const run = (hash: string): StoredRun => ({ hash, tools: [{ name: 't', inputSche
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('MementoRunStore', () => {
-  it('writes the runs that come together once, reads them back before and after, and writes what waits when disposed', async () => {
+  it('writes a run at once, the runs that come within the delay after it together, and what waits when flushed', async () => {
     const state = memento();
     const store = new MementoRunStore(state);
-    for (let i = 0; i < 20; i++) store.set(`s${i}`, run(`h${i}`));
+    store.set('s0', run('h0'));
+    assert.equal(state.writes, 1, 'a run is written at once');
+    for (let i = 1; i < 20; i++) store.set(`s${i}`, run(`h${i}`));
     store.set('s3', run('h3b'));
-    assert.equal(state.writes, 0, 'nothing is written at once');
+    assert.equal(state.writes, 1, 'the runs that come right after wait');
     assert.equal(store.get('s3')?.hash, 'h3b', 'a run waiting to be written reads back');
     await sleep(LAST_RUNS_WRITE_DELAY_MS + 100);
-    assert.equal(state.writes, 1, 'twenty-one runs, one write');
+    assert.equal(state.writes, 2, 'twenty more runs, one more write');
     const next = new MementoRunStore(state);
     assert.deepEqual([next.get('s0')?.hash, next.get('s3')?.hash, next.get('s19')?.hash], ['h0', 'h3b', 'h19'], 'the next window reads them');
-    store.set('s0', run('h0b'));
-    store.dispose();
-    assert.equal(state.writes, 2, 'disposing writes what waits');
-    assert.equal(new MementoRunStore(state).get('s0')?.hash, 'h0b');
     await sleep(LAST_RUNS_WRITE_DELAY_MS + 100);
-    assert.equal(state.writes, 2, 'and leaves no write behind');
+    store.set('s0', run('h0b'));
+    assert.equal(state.writes, 3, 'once the delay has passed with nothing to write, a run is written at once again');
+    store.set('s1', run('h1b'));
+    await store.flush();
+    assert.equal(state.writes, 4, 'flushing writes what waits');
+    assert.deepEqual([new MementoRunStore(state).get('s0')?.hash, new MementoRunStore(state).get('s1')?.hash], ['h0b', 'h1b']);
+    await sleep(LAST_RUNS_WRITE_DELAY_MS + 100);
+    assert.equal(state.writes, 4, 'and leaves no write behind');
   });
 
   it('keeps the 100 servers written last, a server written again counting as new', async () => {
