@@ -16,15 +16,19 @@ export class ServerStatusNotices implements vscode.Disposable {
     private readonly status: ServerStatus,
     private readonly notify: (id: string, reason: string) => Promise<void>,
   ) {
-    this.subscription = host.onDidChangeServers(() => this.update());
+    this.subscription = host.onDidChangeServers((id) => this.update(id));
     this.update();
   }
 
-  private update(): void {
-    const servers = this.host.servers();
-    for (const id of [...this.notified]) {
-      if (!servers.some((s) => s.id === id && s.status === this.status)) this.notified.delete(id);
-    }
+  /** Looks at the server that changed (`id`), or at every server. */
+  private update(id?: string): void {
+    const one = id === undefined ? undefined : this.host.server(id);
+    const servers = one ? [one] : this.host.servers();
+    if (!one) {
+      for (const known of [...this.notified]) {
+        if (!servers.some((s) => s.id === known && s.status === this.status)) this.notified.delete(known);
+      }
+    } else if (one.status !== this.status) this.notified.delete(one.id);
     for (const server of servers) {
       if (server.status !== this.status || this.notified.has(server.id)) continue;
       this.notified.add(server.id);
