@@ -23,10 +23,10 @@ export class DevModeWatcher implements vscode.Disposable {
   private readonly debugListener: { dispose(): void };
 
   constructor(
-    private readonly host: Pick<McpHost, 'servers' | 'definition' | 'server' | 'restart' | 'onDidChangeServers' | 'onDebuggerListening'>,
+    private readonly host: Pick<McpHost, 'serverIds' | 'definition' | 'server' | 'restart' | 'onDidChangeServers' | 'onDebuggerListening'>,
     private readonly logFor: (id: string) => ServerLog,
   ) {
-    this.listener = host.onDidChangeServers(() => this.update());
+    this.listener = host.onDidChangeServers((id) => this.update(id));
     this.debugListener = host.onDebuggerListening((e) => void this.attach(e.serverId, e.address));
     this.update();
   }
@@ -37,13 +37,16 @@ export class DevModeWatcher implements vscode.Disposable {
     for (const id of [...this.watches.keys()]) this.unwatch(id);
   }
 
-  private update(): void {
+  /** Watches what the servers' dev settings say: of the server that changed (`only`), or of every server. */
+  private update(only?: string): void {
     const wanted = new Map<string, ServerDefinition>();
-    for (const server of this.host.servers()) {
-      const definition = this.host.definition(server.id);
-      if (definition?.dev?.watch.length && definition.transport === 'stdio') wanted.set(server.id, definition);
+    const all = this.host.serverIds();
+    const ids = only !== undefined && all.includes(only) ? [only] : all;
+    for (const id of ids) {
+      const definition = this.host.definition(id);
+      if (definition?.dev?.watch.length && definition.transport === 'stdio') wanted.set(id, definition);
     }
-    for (const id of [...this.watches.keys()]) if (!wanted.has(id)) this.unwatch(id);
+    for (const id of ids === all ? [...this.watches.keys()] : ids) if (!wanted.has(id)) this.unwatch(id);
     for (const [id, definition] of wanted) {
       const base = baseFolder(definition);
       const key = JSON.stringify([definition.dev, base]);
