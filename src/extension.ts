@@ -60,7 +60,7 @@ import { loadLibrariesWith, whenLibraryLoads, type LibraryBundle } from './core/
 
 let host: McpHost | undefined;
 let sandbox: SrtProcessSandbox | undefined;
-/** The servers' last runs, written a little after they come: what waits is written before the window goes. */
+/** The servers' last runs: one waiting to be written (see MementoRunStore) is written as the window goes. */
 let runStore: MementoRunStore | undefined;
 
 /** How the extension's code was loaded (see bootstrap.ts). */
