@@ -69,9 +69,12 @@ describe('The first hour in a real VS Code', function () {
     for (const action of ['Show Output', 'Open Settings', 'Restart']) assert.equal(await notice.getByRole('button', { name: action }).count(), 1, action);
     await editor.workbench.screenshot('60-start-failure');
     await notice.getByRole('button', { name: 'Show Output' }).click();
-    // The whole story in view: the panel maximized.
+    // The server's output shows in the panel; then the whole story in view: the panel maximized
+    // (maximizing a closed panel would open it on its default view, the terminal).
+    const outputView = page().locator('.part.panel .monaco-editor .view-lines');
+    await outputView.waitFor({ timeout: 30_000 });
     await editor.control('executeCommand', { command: 'workbench.action.toggleMaximizedPanel' });
-    const output = async () => ((await page().locator('.part.panel .monaco-editor .view-lines').textContent()) ?? '').replace(/\u00a0/g, ' ');
+    const output = async () => ((await outputView.textContent()) ?? '').replace(/\u00a0/g, ' ');
     await waitFor('the story of the start', async () => (await output()).includes('Failed to start: the process exited with code 1'), 30_000);
     const story = await output();
     assert.match(story, /Starting: .*node -e /);
