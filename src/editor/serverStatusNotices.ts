@@ -22,14 +22,8 @@ export class ServerStatusNotices implements vscode.Disposable {
 
   /** Looks at the server that changed (`id`), or at every server. */
   private update(id?: string): void {
-    const one = id === undefined ? undefined : this.host.server(id);
-    const servers = one ? [one] : this.host.servers();
-    if (!one) {
-      for (const known of [...this.notified]) {
-        if (!servers.some((s) => s.id === known && s.status === this.status)) this.notified.delete(known);
-      }
-    } else if (one.status !== this.status) this.notified.delete(one.id);
-    for (const server of servers) {
+    for (const known of [...this.notified]) if (this.host.server(known)?.status !== this.status) this.notified.delete(known);
+    for (const server of this.host.changedServers(id)) {
       if (server.status !== this.status || this.notified.has(server.id)) continue;
       this.notified.add(server.id);
       void this.notify(server.id, server.reason ?? vscode.l10n.t('no reason was given'));

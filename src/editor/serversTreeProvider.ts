@@ -79,10 +79,10 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
    * would cost the square of their number.
    */
   private drawServer(serverId: string): string[] | undefined {
-    const key = `server/${serverId}`;
+    const key = serverKey(serverId);
     const server = this.host.server(serverId);
     const ids = this.host.serverIds();
-    if (!server || ids.length !== this.drawn.roots.length || ids.some((id, i) => this.drawn.roots[i] !== `server/${id}`)) return undefined;
+    if (!server || ids.length !== this.drawn.roots.length || ids.some((id, i) => this.drawn.roots[i] !== serverKey(id))) return undefined;
     const rows = this.drawn.rows as Map<string, DrawnRow>;
     const was = subtree(rows, key);
     const drawnRows = new Map<string, DrawnRow>();
@@ -130,7 +130,7 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
   private draw(): void {
     const rows = new Map<string, DrawnRow>();
     const nodes = new Map<string, Node>();
-    const roots = this.host.servers().map((server) => this.drawRow({ key: `server/${server.id}`, kind: 'server', server }, rows, nodes));
+    const roots = this.host.servers().map((server) => this.drawRow({ key: serverKey(server.id), kind: 'server', server }, rows, nodes));
     for (const key of this.opened) if (!nodes.has(key)) this.opened.delete(key);
     this.drawn = { roots, rows };
     this.nodes = nodes;
@@ -177,6 +177,9 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
     return item;
   }
 }
+
+/** A server's row's key (and its tree item's id). */
+const serverKey = (id: string) => `server/${id}`;
 
 /** A row and the rows below it, as drawn. */
 function subtree(rows: ReadonlyMap<string, DrawnRow>, key: string): Map<string, DrawnRow> {
@@ -254,7 +257,7 @@ export function describeServer(server: ServerSnapshot): string {
 function serverItem(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | undefined): vscode.TreeItem {
   const hasChildren = server.tools.length + server.prompts.length > 0;
   const item = new vscode.TreeItem(server.id, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
-  item.id = `server/${server.id}`;
+  item.id = serverKey(server.id);
   const described = describeServer(server).split(' · ');
   // Where a live server comes from goes right after its state, where a narrow view still shows it.
   if (server.origin) described.splice(1, 0, vscode.l10n.t('from {0}', server.origin.host));

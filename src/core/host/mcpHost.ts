@@ -77,6 +77,12 @@ export class McpHost implements Disposable {
     return [...this.entries.values()].map((entry) => this.snapshotOf(entry));
   }
 
+  /** The server a change named (`id`, from {@link onDidChangeServers}), or every server when it named none or one that has gone. */
+  changedServers(id: string | undefined): ServerSnapshot[] {
+    const one = id === undefined ? undefined : this.server(id);
+    return one ? [one] : this.servers();
+  }
+
   /** The servers' ids, in the order of {@link servers}. */
   serverIds(): string[] {
     return [...this.entries.keys()];

@@ -51,7 +51,7 @@ export function callToolOrTask(
   return callToolAsTask(client, params, options, connection.definition.maxTotalTimeoutMs, tracker.observe(connection.id, params.name, options.signal));
 }
 
-type TaskHost = Pick<McpHost, 'onDidChangeServers' | 'servers' | 'server' | 'connection' | 'tasks'>;
+type TaskHost = Pick<McpHost, 'onDidChangeServers' | 'changedServers' | 'connection' | 'tasks'>;
 
 /**
  * A tools/call result that is a 2026-07-28 task handle becomes the task's end result (followed
@@ -64,10 +64,8 @@ export async function followIfTask(host: TaskHost, serverId: string, toolName: s
 
 /** Picks up a server's stored tasks (from an earlier window) once it runs. */
 export function resumeTasksWhenRunning(host: TaskHost): Disposable {
-  /** Looks at the server that changed (`id`), or at every server. */
   const resume = (id?: string) => {
-    const one = id === undefined ? undefined : host.server(id);
-    for (const server of one ? [one] : host.servers()) {
+    for (const server of host.changedServers(id)) {
       if (server.status === 'running' && host.tasks.storedFor(server.id).length > 0) host.tasks.resume(server.id, serverTaskChannel(() => host.connection(server.id)));
     }
   };

@@ -213,6 +213,7 @@ describe('McpHost', () => {
     assert.equal(host.server('a')!.pid, pid, 'refresh does not restart an unchanged server');
     assert.ok(host.server('b'), 'refresh picks up a server added to settings');
     assert.deepEqual(host.serverIds(), ['a', 'b']);
+    assert.deepEqual([host.changedServers('b'), host.changedServers(undefined), host.changedServers('gone')].map((servers) => servers.map((s) => s.id)), [['b'], ['a', 'b'], ['a', 'b']]);
     // Each change names its server; a change to which servers there are names none.
     assert.ok(fired.includes('b') && fired.includes(undefined), JSON.stringify(fired));
     assert.ok(fired.every((id) => id === undefined || id === 'a' || id === 'b'), JSON.stringify(fired));
