@@ -1,7 +1,8 @@
 import type { RequestOptions } from '@modelcontextprotocol/client';
 import { getEventListeners } from 'node:events';
+import { performance } from 'node:perf_hooks';
 import { abortWith } from '../abortWith';
-import { Emitter, type Disposable } from '../events';
+import type { Disposable } from '../events';
 
 /** Spare controllers kept per connection (enough for the requests one usually has in flight). */
 const MAX_SPARE_CONTROLLERS = 16;
@@ -25,13 +26,19 @@ export class SpareControllers {
 }
 
 /**
- * Whether a server is waiting for the host: a request of its own (sampling now, elicitation
- * later) is in front of the user or a model. While it is, the idle timeout of the host's requests
- * to that server stands still: the delay is ours, not the server's. The total cap still holds.
+ * Whether a server is waiting for the host: a request of its own (sampling, elicitation) is in
+ * front of the user or a model. While it is, the idle timeout of the host's requests to that
+ * server stands still: the delay is ours, not the server's. The total cap still holds.
+ *
+ * It also keeps the idle deadlines of the connection's requests on one timer, set for the
+ * earliest of them: a request in flight costs no timer and no listener of its own.
  */
 export class HostWaits {
   private count = 0;
-  private readonly changed = new Emitter<void>();
+  private readonly deadlines = new Set<IdleDeadline>();
+  private timer?: NodeJS.Timeout;
+  /** When the timer fires (performance.now()), or Infinity when none is set. */
+  private timerAt = Infinity;
   /** Controllers for the idle deadlines of this connection's requests. */
   readonly spares = new SpareControllers();
 
@@ -41,13 +48,12 @@ export class HostWaits {
 
   /** Runs a server's request; the server counts as waiting until it settles. */
   async during<T>(work: () => Promise<T>): Promise<T> {
-    this.count++;
-    if (this.count === 1) this.changed.fire();
+    if (++this.count === 1) this.stopTimer();
     try {
       return await work();
     } finally {
-      this.count--;
-      if (this.count === 0) this.changed.fire();
+      // The wait is over: every request gets its full idle period again.
+      if (--this.count === 0) this.restartAll();
     }
   }
 
@@ -56,11 +62,51 @@ export class HostWaits {
    * not counting time while the server waits for the host.
    */
   deadline(ms: number, signal?: AbortSignal): IdleDeadline {
-    return new IdleDeadline(ms, this, signal);
+    const deadline = new IdleDeadline(ms, this, signal);
+    this.deadlines.add(deadline);
+    this.armFor(deadline.dueAt);
+    return deadline;
   }
 
-  onDidChange(listener: () => void): Disposable {
-    return this.changed.event(listener);
+  /** A deadline that settled or expired. */
+  forget(deadline: IdleDeadline): void {
+    this.deadlines.delete(deadline);
+    if (this.deadlines.size === 0) this.stopTimer();
+  }
+
+  /** Sets the timer for `at` unless it fires sooner (a deadline that moved later is found when it fires). */
+  private armFor(at: number): void {
+    if (this.count > 0 || at >= this.timerAt) return;
+    clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => this.expireDue(), Math.max(0, at - performance.now()));
+  }
+
+  private stopTimer(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = Infinity;
+  }
+
+  /** Aborts the requests whose idle period has passed, and sets the timer for the next. */
+  private expireDue(): void {
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    // Timers run on a millisecond clock: what is due within the next one counts as due.
+    const now = performance.now() + 1;
+    let next = Infinity;
+    for (const deadline of [...this.deadlines]) {
+      if (deadline.dueAt <= now) deadline.expire();
+      else next = Math.min(next, deadline.dueAt);
+    }
+    if (next < Infinity) this.armFor(next);
+  }
+
+  private restartAll(): void {
+    const now = performance.now();
+    let next = Infinity;
+    for (const deadline of this.deadlines) next = Math.min(next, deadline.restart(now));
+    if (next < Infinity) this.armFor(next);
   }
 }
 
@@ -71,9 +117,9 @@ export class HostWaits {
  */
 export class IdleDeadline implements Disposable {
   private readonly controller: AbortController;
-  private timer?: NodeJS.Timeout;
-  private readonly subscription: Disposable;
   private readonly following: Disposable;
+  /** When the idle period ends (performance.now()). */
+  private due: number;
 
   constructor(
     private readonly ms: number,
@@ -81,9 +127,8 @@ export class IdleDeadline implements Disposable {
     outer?: AbortSignal,
   ) {
     this.controller = waits.spares.take();
-    this.subscription = waits.onDidChange(() => this.touch());
     this.following = abortWith(this.controller, outer);
-    this.touch();
+    this.due = performance.now() + ms;
   }
 
   /** Aborts when the deadline passes or the caller's signal aborts. */
@@ -91,12 +136,24 @@ export class IdleDeadline implements Disposable {
     return this.controller.signal;
   }
 
-  /** Starts the full idle period again (progress arrived, or the host stopped making the server wait). */
+  get dueAt(): number {
+    return this.due;
+  }
+
+  /** Starts the full idle period again (progress arrived). */
   touch(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.controller.signal.aborted || this.waits.waiting) return;
-    this.timer = setTimeout(() => this.controller.abort(new Error('idle timeout')), this.ms);
+    this.due = performance.now() + this.ms;
+  }
+
+  /** Starts the full idle period from `now`; returns when it ends. */
+  restart(now: number): number {
+    return (this.due = now + this.ms);
+  }
+
+  /** The idle period passed: the request is aborted. */
+  expire(): void {
+    this.waits.forget(this);
+    this.controller.abort(new Error('idle timeout'));
   }
 
   /**
@@ -117,8 +174,7 @@ export class IdleDeadline implements Disposable {
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
-    this.subscription.dispose();
+    this.waits.forget(this);
     this.following.dispose();
     this.waits.spares.giveBack(this.controller);
   }
