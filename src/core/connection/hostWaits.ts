@@ -31,7 +31,9 @@ export class SpareControllers {
  * server stands still: the delay is ours, not the server's. The total cap still holds.
  *
  * It also keeps the idle deadlines of the connection's requests on one timer, set for the
- * earliest of them: a request in flight costs no timer and no listener of its own.
+ * earliest of them: a request in flight costs no timer and no listener of its own. The timer is
+ * left to run out when the requests settle (requests one after another then set no timer at
+ * all), and keeps nothing alive: the requests' own transport does.
  */
 export class HostWaits {
   private count = 0;
@@ -71,7 +73,6 @@ export class HostWaits {
   /** A deadline that settled or expired. */
   forget(deadline: IdleDeadline): void {
     this.deadlines.delete(deadline);
-    if (this.deadlines.size === 0) this.stopTimer();
   }
 
   /** Sets the timer for `at` unless it fires sooner (a deadline that moved later is found when it fires). */
@@ -79,7 +80,7 @@ export class HostWaits {
     if (this.count > 0 || at >= this.timerAt) return;
     clearTimeout(this.timer);
     this.timerAt = at;
-    this.timer = setTimeout(() => this.expireDue(), Math.max(0, at - performance.now()));
+    this.timer = setTimeout(() => this.expireDue(), Math.max(0, at - performance.now())).unref();
   }
 
   private stopTimer(): void {

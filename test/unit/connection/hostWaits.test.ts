@@ -72,13 +72,29 @@ describe('HostWaits (idle deadlines of a connection’s requests)', () => {
     third.dispose();
   });
 
-  it('keeps one timer for all the requests in flight, and none once they settled', () => {
+  it('keeps one timer for all the requests in flight, set once for requests one after another, and nothing alive', async () => {
+    const armed: number[] = [];
+    const setTimeoutBefore = global.setTimeout;
+    global.setTimeout = ((fn: () => void, ms?: number) => {
+      armed.push(ms ?? 0);
+      return setTimeoutBefore(fn, ms);
+    }) as typeof setTimeout;
     const timers = () => (process as unknown as { getActiveResourcesInfo(): string[] }).getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
     const before = timers();
-    const waits = new HostWaits();
-    const requests = Array.from({ length: 1000 }, () => waits.deadline(60_000));
-    assert.equal(timers(), before + 1);
-    for (const r of requests) r.dispose();
-    assert.equal(timers(), before);
+    try {
+      const waits = new HostWaits();
+      const requests = Array.from({ length: 1000 }, () => waits.deadline(60_000));
+      for (const r of requests) r.dispose();
+      for (let i = 0; i < 1000; i++) waits.deadline(60_000).dispose();
+      assert.equal(armed.length, 1, 'one timer for 2,000 requests');
+      assert.equal(timers(), before, 'the timer keeps nothing alive');
+      // A shorter period than the armed one sets the timer for it.
+      const short = waits.deadline(30);
+      assert.equal(armed.length, 2);
+      await aborted(short.signal);
+      short.dispose();
+    } finally {
+      global.setTimeout = setTimeoutBefore;
+    }
   });
 });
