@@ -182,16 +182,33 @@ export class Workbench {
   }
 
   /** Types a request into the chat input and sends it. */
+  /**
+   * Types a request into the chat input and sends it, then waits until the chat shows it. A
+   * window busy right after a reload can drop the keys typed into an input that has just
+   * appeared; then the request is typed once more, as a user would.
+   */
   async sendChat(text: string): Promise<void> {
     const input = this.page.locator('.interactive-input-part .monaco-editor').first();
-    await input.waitFor({ timeout: 30_000 });
-    await input.click();
-    await this.page.keyboard.press('ControlOrMeta+A');
-    await this.page.keyboard.press('Backspace');
-    await this.page.keyboard.type(text, { delay: 5 });
-    await this.page.keyboard.press('Escape'); // close any suggestion so Enter sends
-    await input.click();
-    await this.page.keyboard.press('Enter');
+    // The request as the chat renders it (the participant as a pill): compared without spaces.
+    const bare = (t: string) => t.replace(/[\s\u00a0]+/g, '');
+    const shown = async () => (await this.page.locator('.interactive-item-container.interactive-request').allTextContents()).filter((t) => bare(t).includes(bare(text))).length;
+    const before = await shown();
+    for (let attempt = 1; ; attempt++) {
+      await input.waitFor({ timeout: 30_000 });
+      await input.click();
+      await this.page.keyboard.press('ControlOrMeta+A');
+      await this.page.keyboard.press('Backspace');
+      await this.page.keyboard.type(text, { delay: 5 });
+      await this.page.keyboard.press('Escape'); // close any suggestion so Enter sends
+      await input.click();
+      await this.page.keyboard.press('Enter');
+      const deadline = Date.now() + 15_000;
+      while (Date.now() < deadline) {
+        if ((await shown()) > before) return;
+        await this.page.waitForTimeout(250);
+      }
+      if (attempt === 2) throw new Error(`the chat never showed the request "${text}"`);
+    }
   }
 
   /** The text of the newest chat response once it matches. */
