@@ -162,6 +162,24 @@ const scenarios: Record<string, () => Promise<Record<string, number>>> = {
     await c.close();
     return { callsPerSecond: count / seconds };
   },
+  /**
+   * This process's CPU per call over bursts of concurrent calls on one connection that has warmed
+   * up (200 calls one after another, then a burst not counted): what the host's request path
+   * costs once its code is compiled, apart from a fresh process's start.
+   */
+  async bursts() {
+    const c = await caller();
+    await timeEach(200, () => c.call('echo', { text: 'warm' }));
+    const size = num('calls', 1000);
+    const burst = () => Promise.all(Array.from({ length: size }, (_, i) => c.call('echo', { text: String(i) })));
+    await burst();
+    const count = num('bursts', 10);
+    const before = process.cpuUsage();
+    for (let i = 0; i < count; i++) await burst();
+    const used = process.cpuUsage(before);
+    await c.close();
+    return { cpuMicrosPerCall: (used.user + used.system) / (count * size) };
+  },
   async loginShellPath() {
     const start = performance.now();
     await new ExecutableResolver().searchPath();
