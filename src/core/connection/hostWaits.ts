@@ -120,7 +120,7 @@ export class IdleDeadline implements Disposable {
   private readonly controller: AbortController;
   private readonly following: Disposable;
   /** When the idle period ends (performance.now()). */
-  private due: number;
+  private due = 0;
 
   constructor(
     private readonly ms: number,
@@ -129,7 +129,7 @@ export class IdleDeadline implements Disposable {
   ) {
     this.controller = waits.spares.take();
     this.following = abortWith(this.controller, outer);
-    this.due = performance.now() + ms;
+    this.restart(performance.now());
   }
 
   /** Aborts when the deadline passes or the caller's signal aborts. */
@@ -143,7 +143,7 @@ export class IdleDeadline implements Disposable {
 
   /** Starts the full idle period again (progress arrived). */
   touch(): void {
-    this.due = performance.now() + this.ms;
+    this.restart(performance.now());
   }
 
   /** Starts the full idle period from `now`; returns when it ends. */

@@ -181,7 +181,6 @@ export class Workbench {
     await input.waitFor({ timeout: 30_000 });
   }
 
-  /** Types a request into the chat input and sends it. */
   /**
    * Types a request into the chat input and sends it, then waits until the chat shows it. A
    * window busy right after a reload can drop the keys typed into an input that has just
