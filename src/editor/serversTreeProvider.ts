@@ -42,6 +42,8 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
   private nodes = new Map<string, Node>();
   /** Rows whose children VS Code has asked for: only those are drawn below (it holds no others). */
   private readonly opened = new Set<string>();
+  /** The servers whose row has children (tools or prompts), as drawn. */
+  private readonly collapsibleServers = new Set<string>();
 
   constructor(
     host: McpHost,
@@ -61,9 +63,15 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
    * does not know: one server's change must not cost a click on another's tools.
    */
   protected override hostChanged(serverId?: string): void {
+    const aligned = this.collapsibleServers.size === 0;
     const redraw = (serverId !== undefined && this.drawServer(serverId)) || this.drawChanges();
-    if (redraw === 'all') this.refresh();
-    else this.refresh(redraw.map((key) => this.nodes.get(key)!));
+    if (redraw === 'all') return this.refresh();
+    // VS Code draws a row without a twistie's space when none of its siblings has children, and
+    // works that out only when it draws the row: when the first server gets tools, or the last
+    // one loses them, every server's row is drawn again (a server that failed before any had
+    // tools kept its row flush left, its check box out of line with the others').
+    const keys = aligned === (this.collapsibleServers.size === 0) ? redraw : [...new Set([...redraw, ...this.drawn.roots])];
+    this.refresh(keys.map((key) => this.nodes.get(key)!));
   }
 
   /** Draws the whole tree again: the rows that changed. */
@@ -130,6 +138,7 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
   private draw(): void {
     const rows = new Map<string, DrawnRow>();
     const nodes = new Map<string, Node>();
+    this.collapsibleServers.clear();
     const roots = this.host.servers().map((server) => this.drawRow({ key: serverKey(server.id), kind: 'server', server }, rows, nodes));
     for (const key of this.opened) if (!nodes.has(key)) this.opened.delete(key);
     this.drawn = { roots, rows };
@@ -142,7 +151,12 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
     const node = kept && kept.kind === fresh.kind ? Object.assign(kept, fresh) : fresh;
     nodes.set(node.key, node);
     const children = this.opened.has(node.key) ? childrenOf(node).map((child) => this.drawRow(child, rows, nodes)) : [];
-    rows.set(node.key, { look: lookOf(this.getTreeItem(node)), children });
+    const item = this.getTreeItem(node);
+    if (node.kind === 'server') {
+      if (item.collapsibleState === vscode.TreeItemCollapsibleState.None) this.collapsibleServers.delete(node.key);
+      else this.collapsibleServers.add(node.key);
+    }
+    rows.set(node.key, { look: lookOf(item), children });
     return node.key;
   }
 

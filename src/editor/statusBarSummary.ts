@@ -17,7 +17,8 @@ export class StatusBarSummary implements vscode.Disposable {
 
   private update(): void {
     const servers = this.host.servers().filter((s) => s.status !== 'disabled');
-    const lines = servers.map((s) => `${s.id}: ${s.status}${s.reason ? ` — ${s.reason}` : ''}`);
+    // A server that waits for its first use is not "stopped" to the user: it says so as the view does.
+    const lines = servers.map((s) => (s.startsWhenNeeded ? `${s.id}: ${s.reason ?? vscode.l10n.t('starts when needed')}` : `${s.id}: ${s.status}${s.reason ? ` — ${s.reason}` : ''}`));
     const failing = servers.some((s) => s.status === 'error' || s.status === 'invalid' || s.configError);
     // Most changes (a server's lists, its log level) change nothing here; each setting of the item
     // is a message to the window.

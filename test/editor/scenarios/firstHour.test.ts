@@ -67,6 +67,9 @@ describe('The first hour in a real VS Code', function () {
     await notice.waitFor({ timeout: 30_000 });
     assert.equal(await notice.count(), 1, 'one notification per failure');
     for (const action of ['Show Output', 'Open Settings', 'Restart']) assert.equal(await notice.getByRole('button', { name: action }).count(), 1, action);
+    // The failed servers' check boxes line up with the running ones' (see the on-demand scenario).
+    const checkboxAt = async (id: string) => (await editor.workbench.serverRow(id).locator('.custom-view-tree-node-item-checkbox').boundingBox())?.x;
+    assert.equal(await checkboxAt('broken'), await checkboxAt('refused'));
     await editor.workbench.screenshot('60-start-failure');
     await notice.getByRole('button', { name: 'Show Output' }).click();
     // The server's output shows in the panel; then the whole story in view: the panel maximized

@@ -47,6 +47,9 @@ describe('A server that starts when needed, in a real VS Code', function () {
     const before = (await editor.control<McpServerInfo[]>('listServers')).find((s) => s.id === 'lazy')!;
     assert.deepEqual([before.status, before.pid], ['stopped', undefined]);
     await editor.workbench.screenshot('102-starts-when-needed');
+    // The status bar's summary says the same, not "stopped".
+    const summary = await editor.workbench.tooltip(editor.workbench.page.locator('.statusbar-item', { hasText: 'MCP 1/2' }).first(), 'lazy:');
+    assert.match((await summary.textContent()) ?? '', /lazy:\s+starts\s+when\s+needed/);
     assert.deepEqual(await editor.control('chatModels'), ['fixture-model'], 'the stand-in chat model is ready');
     await editor.workbench.openChat();
     const seenBefore = (await editor.control<RecordedRequest[]>('modelRequests')).length;
@@ -169,5 +172,30 @@ describe('A server that starts when needed, in a real VS Code', function () {
     // The output's editor renders spaces as no-break spaces.
     await editor.workbench.page.locator('.view-line', { hasText: /Loaded\sthe\sMCP\sclient\slibrary\sin/ }).first().waitFor({ timeout: 10_000 });
     await editor.workbench.screenshot('104-client-library-on-first-use');
+  });
+
+  it('keeps a failed server\'s check box in line with the others\' once a server beside it gets tools', async () => {
+    // While no row has children, VS Code draws the rows without a twistie's space; beside a row
+    // with a twistie, a row keeps that space so that the check boxes line up. It works that out
+    // only when it draws the row.
+    await editor.control('updateUserSetting', {
+      section: 'mcpHost.servers',
+      value: {
+        waits: { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--name', 'waits'] },
+        fails: { command: process.execPath, args: ['-e', 'process.exit(1)'], autoStart: 'startup', restart: { enabled: false } },
+      },
+    });
+    await editor.workbench.openMcpView();
+    await editor.workbench.waitForServerDescription('fails', /^error: /, 30_000);
+    await editor.workbench.waitForServerDescription('waits', /^starts when needed$/, 30_000);
+    const checkboxAt = async (id: string) => (await editor.workbench.serverRow(id).locator('.custom-view-tree-node-item-checkbox').boundingBox())!.x;
+    const flush = await checkboxAt('fails');
+    assert.equal(await checkboxAt('waits'), flush, 'no row has children: the check boxes line up');
+    await editor.control('hostStart', { ids: ['waits'] }, 60_000);
+    await editor.workbench.waitForServerDescription('waits', /^running · \d+ tools/, 30_000);
+    const besideTwistie = await waitFor('the running row\'s check box after its twistie', async () => ((await checkboxAt('waits')) > flush ? checkboxAt('waits') : undefined), 10_000);
+    await waitFor('the failed row\'s check box in line with it', async () => (await checkboxAt('fails')) === besideTwistie, 10_000).catch(async (error: Error) => {
+      throw new Error(`${error.message}: the failed row's check box at x=${await checkboxAt('fails')}, the running row's at x=${besideTwistie}`);
+    });
   });
 });
