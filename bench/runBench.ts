@@ -139,6 +139,10 @@ const calls = quick ? 200 : 1000;
 const tp = compare('throughput', ['host', 'raw'], { calls }, reps, 'callsPerSecond');
 results.throughput = tp;
 row(`${calls} concurrent tool calls`, fmt(tp.host, 'calls/s', 0), `${fmt(tp.raw, 'calls/s', 0)} raw SDK`, tp.host / tp.raw, '(higher is better)');
+// The same bursts once the process has warmed up: the host process's CPU per call.
+const bursts = compare('bursts', ['host', 'raw'], { calls, bursts: quick ? 2 : 10 }, reps, 'cpuMicrosPerCall');
+results.bursts = bursts;
+row('  CPU of the host\'s process per call, bursts once warmed up', fmt(bursts.host, 'µs', 0), `${fmt(bursts.raw, 'µs', 0)} raw SDK`, bursts.host / bursts.raw);
 
 // 6a. Stopping a server that ignores stdin EOF and SIGTERM.
 const stopped = compare('stop', ['host', 'raw'], { stubborn: 1 }, quick ? 1 : 3, 'ms');
