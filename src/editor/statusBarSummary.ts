@@ -1,39 +1,52 @@
 import * as vscode from 'vscode';
+import type { ServerSnapshot } from '../core/connection/serverSnapshot';
 import type { McpHost } from '../core/host/mcpHost';
+import { sameEntries } from '../core/view/sameEntries';
 
 /** `MCP 3/4` in the status bar: running servers over enabled ones; warns when one is in error. */
 export class StatusBarSummary implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('mcpHost.status', vscode.StatusBarAlignment.Left, 50);
   private readonly subscription: { dispose(): void };
-  /** What the item shows, as last set. */
-  private shown: string | undefined;
+  /** Each server as the item shows it, in the host's order (disabled ones count for nothing). */
+  private readonly lines = new Map<string, ServerLine | undefined>();
 
   constructor(private readonly host: McpHost) {
     this.item.name = vscode.l10n.t('MCP Servers');
     this.item.command = 'mcpHost.servers.focus';
-    this.subscription = host.onDidChangeServers(() => this.update());
+    this.subscription = host.onDidChangeServers((id) => this.update(id));
     this.update();
   }
 
-  private update(): void {
-    const servers = this.host.servers().filter((s) => s.status !== 'disabled');
-    // A server that waits for its first use is not "stopped" to the user: it says so as the view does.
-    const lines = servers.map((s) => (s.startsWhenNeeded ? `${s.id}: ${s.reason ?? vscode.l10n.t('starts when needed')}` : `${s.id}: ${s.status}${s.reason ? ` — ${s.reason}` : ''}`));
-    const failing = servers.some((s) => s.status === 'error' || s.status === 'invalid' || s.configError);
-    // Most changes (a server's lists, its log level) change nothing here; each setting of the item
-    // is a message to the window.
-    const shown = JSON.stringify([lines, failing]);
-    if (shown === this.shown) return;
-    this.shown = shown;
+  /** Looks at the server that changed (`id`), or at every server when the set may have changed. */
+  private update(id?: string): void {
+    const one = id === undefined || !this.lines.has(id) ? undefined : this.host.server(id);
+    if (one) {
+      const line = lineOf(one);
+      // Most changes (a server's lists, its log level) change nothing here; each setting of the
+      // item is a message to the window.
+      if (sameLine(line, this.lines.get(one.id))) return;
+      this.lines.set(one.id, line);
+    } else {
+      const before = [...this.lines];
+      this.lines.clear();
+      for (const server of this.host.servers()) this.lines.set(server.id, lineOf(server));
+      if (sameEntries(before, [...this.lines], sameLine)) return;
+    }
+    this.show();
+  }
+
+  private show(): void {
+    const servers = [...this.lines.values()].filter((line) => line !== undefined);
     if (servers.length === 0) {
       this.item.hide();
       return;
     }
-    const running = servers.filter((s) => s.status === 'running').length;
+    const running = servers.filter((s) => s.running).length;
+    const failing = servers.some((s) => s.failing);
     this.item.text = `$(${failing ? 'warning' : 'plug'}) MCP ${running}/${servers.length}`;
     this.item.backgroundColor = failing ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     const tooltip = new vscode.MarkdownString();
-    for (const line of lines) tooltip.appendText(`${line}\n\n`);
+    for (const s of servers) tooltip.appendText(`${s.text}\n\n`);
     this.item.tooltip = tooltip;
     this.item.accessibilityInformation = { label: vscode.l10n.t('MCP: {0} of {1} servers running', running, servers.length) };
     this.item.show();
@@ -44,3 +57,19 @@ export class StatusBarSummary implements vscode.Disposable {
     this.item.dispose();
   }
 }
+
+/** What the item shows of one server. */
+interface ServerLine {
+  readonly text: string;
+  readonly running: boolean;
+  readonly failing: boolean;
+}
+
+function lineOf(s: ServerSnapshot): ServerLine | undefined {
+  if (s.status === 'disabled') return undefined;
+  // A server that waits for its first use is not "stopped" to the user: it says so as the view does.
+  const text = s.startsWhenNeeded ? `${s.id}: ${s.reason ?? vscode.l10n.t('starts when needed')}` : `${s.id}: ${s.status}${s.reason ? ` — ${s.reason}` : ''}`;
+  return { text, running: s.status === 'running', failing: s.status === 'error' || s.status === 'invalid' || !!s.configError };
+}
+
+const sameLine = (a: ServerLine | undefined, b: ServerLine | undefined) => a === b || (!!a && !!b && a.text === b.text && a.running === b.running && a.failing === b.failing);

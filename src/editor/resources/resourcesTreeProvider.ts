@@ -2,6 +2,7 @@ import type { Resource, ResourceTemplateType } from '@modelcontextprotocol/clien
 import * as vscode from 'vscode';
 import type { ServerSnapshot } from '../../core/connection/serverSnapshot';
 import { HostTreeProvider } from '../hostTreeProvider';
+import { sameEntries } from '../../core/view/sameEntries';
 import { plural } from '../../shared/plural';
 import { resourceEditorUri } from './resourceFileSystem';
 
@@ -17,14 +18,24 @@ export type ResourceNode =
  * group) and resources. Resources come a page at a time: "Load more…" fetches the next page.
  */
 export class ResourcesTreeProvider extends HostTreeProvider<ResourceNode> {
-  /** The servers the view shows, as of its last redraw: each with the lists it showed (lists are replaced, never changed). */
-  private shown: readonly (readonly [string, ...unknown[]])[] = [];
+  /** The servers the view shows, as of its last redraw, in order: each with the lists it showed (lists are replaced, never changed). */
+  private shown = new Map<string, readonly unknown[]>();
 
-  /** Redraws the view when a server's resources or templates changed, or which servers have some; not for every change of a server. */
-  protected override hostChanged(): void {
-    const now = this.host.servers().filter(offersResources).map((s) => [s.id, s.resources, s.resourceTemplates, s.moreResources] as const);
-    if (now.length === this.shown.length && now.every((row, i) => row.every((value, j) => value === this.shown[i][j]))) return;
+  /**
+   * Redraws the view when a server's resources or templates changed, or which servers have some;
+   * not for every change of a server. A change to one server looks at that server only.
+   */
+  protected override hostChanged(serverId?: string): void {
+    const one = serverId === undefined ? undefined : this.host.server(serverId);
+    if (one && sameLists(shownLists(one), this.shown.get(one.id))) return;
+    const now = new Map<string, readonly unknown[]>();
+    for (const server of this.host.servers()) {
+      const lists = shownLists(server);
+      if (lists) now.set(server.id, lists);
+    }
+    const before = [...this.shown];
     this.shown = now;
+    if (sameEntries(before, [...now], sameLists)) return;
     this.refresh();
   }
 
@@ -101,6 +112,11 @@ export class ResourcesTreeProvider extends HostTreeProvider<ResourceNode> {
 }
 
 const offersResources = (s: ServerSnapshot) => s.status === 'running' && (s.resources.length > 0 || s.resourceTemplates.length > 0);
+
+/** What the view shows of a server: its lists, or nothing when it offers no resources. */
+const shownLists = (s: ServerSnapshot): readonly unknown[] | undefined => (offersResources(s) ? [s.resources, s.resourceTemplates, s.moreResources] : undefined);
+
+const sameLists = (a: readonly unknown[] | undefined, b: readonly unknown[] | undefined) => a === b || (!!a && !!b && a.every((list, i) => list === b[i]));
 
 /** Server strings are untrusted: plain text only. */
 function plainTooltip(...lines: (string | undefined)[]): vscode.MarkdownString {
