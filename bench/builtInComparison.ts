@@ -8,7 +8,8 @@
 //   MCP Host's mcpHost_callTool (and, for reference, MCP Host's API without the editor's tool hops);
 // - a 10 MB tool result, the same way;
 // - window open with 20 servers configured: the extension host's CPU over the first 20 s and its
-//   memory once all 20 run, and when its CPU settles; and what starting 19 of them adds to a
+//   memory once all 20 run, and when its CPU settles; and what starting 19 of them costs (CPU of
+//   the extension host and the workbench page) and adds (memory) to a
 //   window that opened without them (MCP Host's servers waiting under "onDemand", the built-in's
 //   not started yet) once a first one runs, which leaves out what differs from one window to the
 //   next and what a window loads once for its first server. The built-in's window has no MCP
@@ -78,6 +79,26 @@ async function pageHeapUsed(editor: EditorSession): Promise<number> {
     await cdp.detach();
   }
 }
+
+/**
+ * The workbench page's main-thread task time (Chrome's TaskDuration) from now on, in ms: the
+ * page's metrics count from when they are enabled, on one DevTools session.
+ */
+async function pageTaskClock(editor: EditorSession): Promise<{ read(): Promise<number>; stop(): Promise<void> }> {
+  const cdp = await editor.workbench.page.context().newCDPSession(editor.workbench.page);
+  await cdp.send('Performance.enable');
+  return {
+    async read() {
+      const task = (await cdp.send('Performance.getMetrics')).metrics.find((metric) => metric.name === 'TaskDuration');
+      if (!task) throw new Error('the workbench page reports no TaskDuration');
+      return task.value * 1000;
+    },
+    stop: () => cdp.detach(),
+  };
+}
+
+/** How long after the last of the 19 starts has its tools the CPU they take is still counted (lists kept, views drawn). */
+const AFTER_STARTS_MS = 3000;
 
 /** The built-in's id for a server of the first folder's .vscode/mcp.json. */
 const builtInId = (name: string) => `mcp.config.ws0.${name}`;
@@ -255,7 +276,7 @@ async function windowOpen(): Promise<void> {
         const notRunning = servers.filter((server) => server.status !== 'running').map((server) => `${server.id} (${server.status})`);
         if (servers.length !== 20 || notRunning.length) throw new Error(`20 servers should run ${OPEN_SECONDS} s after the window opened; not running: ${notRunning.join(', ') || `${20 - servers.length} missing`}`);
         const running = await memory();
-        return { ...figures, runningRssMb: running.rssMb, heapMb: running.heapMb, addedRssMb: NaN, addedHeapMb: NaN };
+        return { ...figures, runningRssMb: running.rssMb, heapMb: running.heapMb, addedRssMb: NaN, addedHeapMb: NaN, startsCpuMs: NaN, startsHostCpuMs: NaN, quietCpuMs: NaN };
       }
       // Then all 20 running in that host, for its memory: one first, so that what a first start
       // loads and compiles once in a window (code, regular expressions) is not counted as what
@@ -265,9 +286,32 @@ async function windowOpen(): Promise<void> {
         Object.keys(builtIn).length ? editor.control('builtInStart', { ids: ids.map(builtInId) }) : editor.control('hostStart', { ids });
       await startServers([first]);
       const withOne = await memory();
+      // The CPU the 19 starts take: the built-in's clients run in the workbench page, MCP Host's
+      // views are drawn there; both hosts spawn and pipe in the extension host. Counted until
+      // a while after the last has its tools, for what follows a start (lists kept, views drawn).
+      const page = await pageTaskClock(editor);
+      const cpuNow = async () => ({ host: usage(pid).cpuMs, page: await page.read() });
+      const spent = (from: { host: number; page: number }, to: { host: number; page: number }) => ({ host: to.host - from.host, all: to.host - from.host + to.page - from.page });
+      // For reference: what the window takes in as many seconds when nothing starts.
+      const quietFrom = await cpuNow();
+      await new Promise((r) => setTimeout(r, AFTER_STARTS_MS));
+      const quiet = spent(quietFrom, await cpuNow());
+      const startsFrom = await cpuNow();
       await startServers(others);
+      await new Promise((r) => setTimeout(r, AFTER_STARTS_MS));
+      const starts = spent(startsFrom, await cpuNow());
+      await page.stop();
       const running = await memory();
-      return { ...figures, runningRssMb: running.rssMb, heapMb: running.heapMb, addedRssMb: running.rssMb - withOne.rssMb, addedHeapMb: running.heapMb - withOne.heapMb };
+      return {
+        ...figures,
+        runningRssMb: running.rssMb,
+        heapMb: running.heapMb,
+        addedRssMb: running.rssMb - withOne.rssMb,
+        addedHeapMb: running.heapMb - withOne.heapMb,
+        startsCpuMs: starts.all,
+        startsHostCpuMs: starts.host,
+        quietCpuMs: quiet.all,
+      };
     } finally {
       await editor.stop();
     }
@@ -292,6 +336,8 @@ async function windowOpen(): Promise<void> {
     for (let i = 0; i < variants.length; i++) await variants[(rep + i) % variants.length]();
     const figures = (key: 'openCpuMs' | 'settledMs') => `${ours[rep][key]} / ${oursOnDemand[rep][key]} (onDemand) / ${theirs[rep][key]} (built-in) / ${theirsBesideUs[rep][key]} ms (built-in, MCP Host installed)`;
     progress(`window open, round ${rep + 1} of ${openReps}: CPU ${figures('openCpuMs')}; idle after ${figures('settledMs')}`);
+    const starts = (f: Figures) => `${f.startsCpuMs.toFixed(0)} (${f.startsHostCpuMs} in the extension host; ${f.quietCpuMs.toFixed(0)} in ${AFTER_STARTS_MS / 1000} s without starts)`;
+    progress(`  19 starts in the open window: CPU ${starts(oursOnDemand[rep])} (onDemand) / ${starts(theirs[rep])} (built-in) / ${starts(theirsBesideUs[rep])} ms (built-in, MCP Host installed)`);
   }
   const of = (figures: Figures[], key: keyof Figures) => median(figures.map((f) => f[key]));
   const times = `median of ${openReps}`;
@@ -307,6 +353,9 @@ async function windowOpen(): Promise<void> {
   row(`(reference) the built-in's 20 running with MCP Host installed, without servers of its own: extension-host memory (RSS), ${times}`, of(theirsBesideUs, 'runningRssMb'), of(theirs, 'runningRssMb'), 'MB');
   row(`20 servers running, started in an open window ("onDemand" for MCP Host): JavaScript heap in use after a collection, extension host + workbench page, ${times}`, of(oursOnDemand, 'heapMb'), of(theirs, 'heapMb'), 'MB');
   // MCP Host's onDemand window opens as the built-in's does, with nothing started: the same start, added to the same kind of window.
+  row(`19 servers started in an open window after a first one ("onDemand" for MCP Host): CPU of the starts, extension host + workbench page's main thread, until ${AFTER_STARTS_MS / 1000} s after the last has its tools, ${times}`, of(oursOnDemand, 'startsCpuMs'), of(theirs, 'startsCpuMs'));
+  row(`  the same starts: extension host's CPU alone, ${times}`, of(oursOnDemand, 'startsHostCpuMs'), of(theirs, 'startsHostCpuMs'));
+  row(`  (reference) the same window before the starts, ${AFTER_STARTS_MS / 1000} s without any: extension host + workbench page's main thread, ${times}`, of(oursOnDemand, 'quietCpuMs'), of(theirs, 'quietCpuMs'));
   row(`19 servers started in an open window after a first one ("onDemand" for MCP Host): extension-host RSS they add, after a collection, ${times}`, of(oursOnDemand, 'addedRssMb'), of(theirs, 'addedRssMb'), 'MB');
   row(`19 servers started in an open window after a first one ("onDemand" for MCP Host): JavaScript heap they add, extension host + workbench page, after a collection, ${times}`, of(oursOnDemand, 'addedHeapMb'), of(theirs, 'addedHeapMb'), 'MB');
 }
