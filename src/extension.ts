@@ -15,7 +15,7 @@ import { ToolInvoker } from './core/tools/toolInvoker';
 import { ModelToolSwitches } from './core/tools/modelToolSwitches';
 import { registerChatParticipant } from './editor/chat/mcpChatParticipant';
 import { registerLanguageModelTools } from './editor/chat/languageModelTools';
-import { MementoApprovalStore, MementoConsentStore, MementoEraPinStore, mementoSwitchStore, mementoTaskStore, MementoRunStore } from './editor/mementoStores';
+import { MementoApprovalStore, MementoConsentStore, MementoEraPinStore, mementoSwitchStore, mementoTaskStore, MementoRunStore, StateWrites } from './editor/mementoStores';
 import { LastRuns } from './core/host/lastRuns';
 import { TaskTracker } from './core/tasks/taskTracker';
 import { resumeTasksWhenRunning } from './core/tasks/serverTaskChannel';
@@ -60,8 +60,8 @@ import { loadLibrariesWith, whenLibraryLoads, type LibraryBundle } from './core/
 
 let host: McpHost | undefined;
 let sandbox: SrtProcessSandbox | undefined;
-/** The servers' last runs: one waiting to be written (see MementoRunStore) is written as the window goes. */
-let runStore: MementoRunStore | undefined;
+/** Global state that starts write (era pins, last runs): what waits to be written (see StateWrites) is written as the window goes. */
+let stateWrites: StateWrites | undefined;
 
 /** How the extension's code was loaded (see bootstrap.ts). */
 export interface CodeLoad {
@@ -123,7 +123,7 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
   const sandboxRuntime = pathToFileURL(context.asAbsolutePath('dist/sandbox/sandboxRuntime.mjs')).href;
   sandbox = new SrtProcessSandbox(() => load.importModule(sandboxRuntime) as Promise<SandboxRuntimeModule>);
   const tasks = new TaskTracker(mementoTaskStore(context.workspaceState));
-  runStore = new MementoRunStore(context.globalState);
+  stateWrites = new StateWrites();
   // Literal secrets of other hosts' files read live (mcpHost.otherHosts.readLive), by ${input:} id.
   const liveSecrets = new Map<string, string>();
   host = new McpHost({
@@ -137,8 +137,8 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
     ledger,
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version) },
     resolver,
-    eraPins: new MementoEraPinStore(context.globalState),
-    lastRuns: new LastRuns(runStore),
+    eraPins: new MementoEraPinStore(context.globalState, stateWrites),
+    lastRuns: new LastRuns(new MementoRunStore(context.globalState, stateWrites)),
     env: {
       prompts: new EditorUserPrompts(),
       consent: new MementoConsentStore(context.workspaceState),
@@ -252,8 +252,8 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
 /** Stops every server and waits for their processes to end, so none outlives the window. */
 export async function deactivate(): Promise<void> {
   // Sent while the servers stop; waited for after them, for a second at most.
-  const written = runStore?.flush().catch(() => undefined);
-  runStore = undefined;
+  const written = stateWrites?.flush().catch(() => undefined);
+  stateWrites = undefined;
   await host?.dispose();
   host = undefined;
   await sandbox?.dispose(); // after the servers: its proxy served them

@@ -30,12 +30,12 @@ class MementoRecord<T> {
   set(id: string, value: T): Promise<void> {
     return this.setAll([[id, value]]);
   }
-  /** Sets these values in one write; each counts as the newest. */
-  setAll(values: Iterable<readonly [string, T]>): Promise<void> {
+  /** Sets these values (`undefined`: deletes the entry) in one write; each value counts as the newest. */
+  setAll(values: Iterable<readonly [string, T | undefined]>): Promise<void> {
     const all = { ...this.all() };
     for (const [id, value] of values) {
       delete all[id];
-      all[id] = value;
+      if (value !== undefined) all[id] = value;
     }
     const ids = Object.keys(all);
     for (const stale of ids.slice(0, Math.max(0, ids.length - this.limit))) delete all[stale];
@@ -51,50 +51,116 @@ class MementoRecord<T> {
   }
 }
 
-/** Era pins in global state: the same definition in any window skips the probe. */
-export class MementoEraPinStore extends MementoRecord<PriorDiscovery> implements EraPinStore {
-  constructor(memento: Memento) {
-    super(memento, ERA_PINS, MAX_PINS);
+/** After a write of global state that waits (see {@link StateWrites}), the next waits this long, with the others that come meanwhile. */
+export const STATE_WRITE_DELAY_MS = 500;
+
+/**
+ * When a record's change is written: `now` unless a write went less than
+ * {@link STATE_WRITE_DELAY_MS} before, or `withNext`: with the next write, and at the latest that
+ * long after it came.
+ */
+export type WriteUrgency = 'now' | 'withNext';
+
+/**
+ * Writes to the extension's global state that starts make (era pins, last runs), made together:
+ * the editor copies a key's whole record on each write and sends every key of the extension's
+ * state to the window (which sends it back), so 20 starts would copy and send the growing state
+ * 20 times or more. What comes within {@link STATE_WRITE_DELAY_MS} of a write waits, and the
+ * writes that wait go together, in one tick (the editor sends the updates of one tick as one).
+ * A start's era pin waits for its last run, which comes a moment later: a single start is one
+ * write, and goes at once. What waits is written when the window goes (`flush`); a remote window
+ * keeps the state, and what is written after it has gone (a reload's) is lost: a pin is found
+ * again by the next start's probe, a last run by the next run.
+ */
+export class StateWrites {
+  private readonly waiting = new Set<() => Promise<void>>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the last write went (performance.now()). */
+  private lastWrite = -Infinity;
+
+  /** A record has values to write. */
+  schedule(write: () => Promise<void>, urgency: WriteUrgency): void {
+    this.waiting.add(write);
+    const writableAt = this.lastWrite + STATE_WRITE_DELAY_MS;
+    if (urgency === 'now' && performance.now() >= writableAt) {
+      void this.flush();
+      return;
+    }
+    this.timer ??= setTimeout(() => void this.flush(), urgency === 'now' ? writableAt - performance.now() : STATE_WRITE_DELAY_MS);
+  }
+
+  /** Writes what waits, now. */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.waiting.size === 0) return Promise.resolve();
+    const writes = [...this.waiting];
+    this.waiting.clear();
+    this.lastWrite = performance.now();
+    return Promise.all(writes.map((write) => write())).then(() => undefined);
   }
 }
 
-/** After a write of last runs, the next waits this long, with the others that come meanwhile. */
-export const LAST_RUNS_WRITE_DELAY_MS = 500;
+/** A record of global state whose changes are written with the window's other state writes (see {@link StateWrites}). */
+class WaitingRecord<T> {
+  private readonly record: MementoRecord<T>;
+  /** Values not yet written; `undefined` for an entry to delete. */
+  private readonly pending = new Map<string, T | undefined>();
 
-/**
- * Each server's tools, prompts and instructions of its last run, in global state (the newest 100
- * servers). A run is written at once unless another was written less than
- * {@link LAST_RUNS_WRITE_DELAY_MS} before; then it waits, and the runs that come meanwhile are
- * written together: the editor copies a key's whole record on each write and sends every key of
- * the extension's state to the window, so 20 starts would copy and send the growing record 20
- * times. (A remote window keeps the state: what is written once it has gone is lost.)
- */
-export class MementoRunStore implements RunStore {
-  private readonly record: MementoRecord<StoredRun>;
-  private readonly pending = new Map<string, StoredRun>();
-  /** Set while writes wait: until the delay after the last write has passed. */
-  private cooldown: ReturnType<typeof setTimeout> | undefined;
-
-  constructor(memento: Memento) {
-    this.record = new MementoRecord(memento, LAST_RUNS, MAX_LAST_RUNS);
+  constructor(
+    memento: Memento,
+    key: string,
+    limit: number,
+    private readonly writes: StateWrites,
+    private readonly urgency: WriteUrgency,
+  ) {
+    this.record = new MementoRecord(memento, key, limit);
   }
-  get(id: string): StoredRun | undefined {
-    return this.pending.get(id) ?? this.record.get(id);
+  get(id: string): T | undefined {
+    return this.pending.has(id) ? this.pending.get(id) : this.record.get(id);
   }
-  set(id: string, value: StoredRun): void {
+  set(id: string, value: T | undefined): void {
+    // Deleted first, so that a value set again counts as the newest.
     this.pending.delete(id);
     this.pending.set(id, value);
-    if (!this.cooldown) void this.flush();
+    this.writes.schedule(this.write, this.urgency);
   }
-  /** Writes what waits, now; the next write waits for the delay. */
-  flush(): Promise<void> {
-    clearTimeout(this.cooldown);
-    this.cooldown = undefined;
+  private readonly write = (): Promise<void> => {
     if (this.pending.size === 0) return Promise.resolve();
     const values = [...this.pending];
     this.pending.clear();
-    this.cooldown = setTimeout(() => void this.flush(), LAST_RUNS_WRITE_DELAY_MS);
     return this.record.setAll(values);
+  };
+}
+
+/** Era pins in global state: the same definition in any window skips the probe. A pin is written with its start's last run. */
+export class MementoEraPinStore implements EraPinStore {
+  private readonly record: WaitingRecord<PriorDiscovery>;
+  constructor(memento: Memento, writes: StateWrites) {
+    this.record = new WaitingRecord(memento, ERA_PINS, MAX_PINS, writes, 'withNext');
+  }
+  get(hash: string): PriorDiscovery | undefined {
+    return this.record.get(hash);
+  }
+  set(hash: string, prior: PriorDiscovery): void {
+    this.record.set(hash, prior);
+  }
+  delete(hash: string): void {
+    this.record.set(hash, undefined);
+  }
+}
+
+/** Each server's tools, prompts and instructions of its last run, in global state (the newest 100 servers). */
+export class MementoRunStore implements RunStore {
+  private readonly record: WaitingRecord<StoredRun>;
+  constructor(memento: Memento, writes: StateWrites) {
+    this.record = new WaitingRecord(memento, LAST_RUNS, MAX_LAST_RUNS, writes, 'now');
+  }
+  get(id: string): StoredRun | undefined {
+    return this.record.get(id);
+  }
+  set(id: string, value: StoredRun): void {
+    this.record.set(id, value);
   }
 }
 
