@@ -134,33 +134,19 @@ class WaitingRecord<T> {
 }
 
 /** Era pins in global state: the same definition in any window skips the probe. A pin is written with its start's last run. */
-export class MementoEraPinStore implements EraPinStore {
-  private readonly record: WaitingRecord<PriorDiscovery>;
+export class MementoEraPinStore extends WaitingRecord<PriorDiscovery> implements EraPinStore {
   constructor(memento: Memento, writes: StateWrites) {
-    this.record = new WaitingRecord(memento, ERA_PINS, MAX_PINS, writes, 'withNext');
-  }
-  get(hash: string): PriorDiscovery | undefined {
-    return this.record.get(hash);
-  }
-  set(hash: string, prior: PriorDiscovery): void {
-    this.record.set(hash, prior);
+    super(memento, ERA_PINS, MAX_PINS, writes, 'withNext');
   }
   delete(hash: string): void {
-    this.record.set(hash, undefined);
+    this.set(hash, undefined);
   }
 }
 
 /** Each server's tools, prompts and instructions of its last run, in global state (the newest 100 servers). */
-export class MementoRunStore implements RunStore {
-  private readonly record: WaitingRecord<StoredRun>;
+export class MementoRunStore extends WaitingRecord<StoredRun> implements RunStore {
   constructor(memento: Memento, writes: StateWrites) {
-    this.record = new WaitingRecord(memento, LAST_RUNS, MAX_LAST_RUNS, writes, 'now');
-  }
-  get(id: string): StoredRun | undefined {
-    return this.record.get(id);
-  }
-  set(id: string, value: StoredRun): void {
-    this.record.set(id, value);
+    super(memento, LAST_RUNS, MAX_LAST_RUNS, writes, 'now');
   }
 }
 
