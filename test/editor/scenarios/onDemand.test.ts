@@ -188,7 +188,9 @@ describe('A server that starts when needed, in a real VS Code', function () {
     await editor.workbench.openMcpView();
     await editor.workbench.waitForServerDescription('fails', /^error: /, 30_000);
     await editor.workbench.waitForServerDescription('waits', /^starts when needed$/, 30_000);
-    const checkboxAt = async (id: string) => (await editor.workbench.serverRow(id).locator('.custom-view-tree-node-item-checkbox').boundingBox())!.x;
+    // A row being drawn again has no box for a moment: its check box is read once it is on screen.
+    const checkboxAt = (id: string) =>
+      waitFor(`the check box of ${id}'s row on screen`, async () => (await editor.workbench.serverRow(id).locator('.custom-view-tree-node-item-checkbox').boundingBox({ timeout: 1_000 }))?.x, 10_000);
     const flush = await checkboxAt('fails');
     assert.equal(await checkboxAt('waits'), flush, 'no row has children: the check boxes line up');
     await editor.control('hostStart', { ids: ['waits'] }, 60_000);
