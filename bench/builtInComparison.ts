@@ -287,12 +287,12 @@ async function windowOpen(): Promise<void> {
         Object.keys(builtIn).length ? editor.control('builtInStart', { ids: ids.map(builtInId) }) : editor.control('hostStart', { ids });
       await startServers([first]);
       const withOne = await memory();
-      // The CPU the 19 starts take: the built-in's clients run in the workbench page, MCP Host's
-      // views are drawn there; both hosts spawn and pipe in the extension host. Counted until
+      // The CPU the 19 starts take: the built-in's clients run in the workbench page (the
+      // browser's), MCP Host's views are drawn there; both hosts spawn and pipe in the extension host. Counted until
       // a while after the last has its tools, for what follows a start (lists kept, views drawn).
-      const page = await browserCpuClock(editor);
-      const cpuNow = async () => ({ host: usage(pid).cpuMs, page: await page.read() });
-      const spent = (from: { host: number; page: number }, to: { host: number; page: number }) => ({ host: to.host - from.host, all: to.host - from.host + to.page - from.page });
+      const browser = await browserCpuClock(editor);
+      const cpuNow = async () => ({ host: usage(pid).cpuMs, browser: await browser.read() });
+      const spent = (from: { host: number; browser: number }, to: { host: number; browser: number }) => ({ host: to.host - from.host, all: to.host - from.host + to.browser - from.browser });
       // For reference: what the window takes in as many seconds when nothing starts.
       const quietFrom = await cpuNow();
       await new Promise((r) => setTimeout(r, AFTER_STARTS_MS));
@@ -301,7 +301,7 @@ async function windowOpen(): Promise<void> {
       await startServers(others);
       await new Promise((r) => setTimeout(r, AFTER_STARTS_MS));
       const starts = spent(startsFrom, await cpuNow());
-      await page.stop();
+      await browser.stop();
       const running = await memory();
       return {
         ...figures,
