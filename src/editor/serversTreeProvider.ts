@@ -250,9 +250,10 @@ export function describeServer(server: ServerSnapshot): string {
   if ((server.status === 'error' || server.status === 'restarting') && server.reason) return `${server.status}: ${server.reason}`;
   if (server.status === 'needs-sign-in') return vscode.l10n.t('needs sign-in');
   if (server.startsWhenNeeded) {
-    if (!server.fromLastRun) return vscode.l10n.t('starts when needed');
-    const known = [server.tools.length > 0 ? plural(server.tools.length, 'tool') : '', server.prompts.length > 0 ? plural(server.prompts.length, 'prompt') : ''];
-    return vscode.l10n.t('starts when needed · {0} from its last run', known.filter(Boolean).join(', '));
+    const known = [server.tools.length > 0 ? plural(server.tools.length, 'tool') : '', server.prompts.length > 0 ? plural(server.prompts.length, 'prompt') : ''].filter(Boolean);
+    // A last run with resources only: they are not kept, so there is nothing to count.
+    if (!server.fromLastRun || known.length === 0) return vscode.l10n.t('starts when needed');
+    return vscode.l10n.t('starts when needed · {0} from its last run', known.join(', '));
   }
   if (server.status !== 'running') return server.status;
   const parts = [

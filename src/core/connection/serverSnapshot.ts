@@ -32,6 +32,8 @@ export interface ServerSnapshot {
   readonly startsWhenNeeded?: boolean;
   /** `tools` and `prompts` are those of the server's last run of the same definition: it starts when needed and has not started since. */
   readonly fromLastRun?: boolean;
+  /** It starts when needed, and its last run of the same definition offered resources or resource templates (which are not kept). */
+  readonly resourcesInLastRun?: boolean;
   /** Another host's file the server is read from live. */
   readonly origin?: ServerOrigin;
   readonly transport: TransportKind;
@@ -60,6 +62,19 @@ export interface ServerSnapshot {
 /** Whether a server's tools and prompts are known: it runs, or they are those of its last run (using one starts it). */
 export function listsKnown(server: ServerSnapshot): boolean {
   return server.status === 'running' || server.fromLastRun === true;
+}
+
+/** Whether a running server offers resources or resource templates. */
+export function offersResources(server: ServerSnapshot): boolean {
+  return server.status === 'running' && (server.resources.length > 0 || server.resourceTemplates.length > 0);
+}
+
+/**
+ * Whether a server that starts when needed may have resources to show: its last run offered some,
+ * or what it offers is not known (it has not run with this definition).
+ */
+export function mayOfferResources(server: ServerSnapshot): boolean {
+  return server.startsWhenNeeded === true && (server.resourcesInLastRun === true || !server.fromLastRun);
 }
 
 /** Instructions longer than this are cut (a server's text must not grow the host without bound). */

@@ -67,11 +67,13 @@ export function heldBack(def: ServerDefinition, trusted: boolean, consentNeeded:
 
 /**
  * What the views see of a server: its connection's state, or why it has none. A server that starts
- * when needed shows `lastRun`, the tools, prompts and instructions of its last run, until it starts.
+ * when needed shows `lastRun`, the tools, prompts and instructions of its last run and whether it
+ * offered resources, until it starts.
  */
 export function entrySnapshot(entry: HostEntry, lastRun?: LastRun): ServerSnapshot {
   const waiting = startsWhenNeeded(entry);
-  const onDemand = waiting ? { startsWhenNeeded: true, ...(lastRun ? { tools: lastRun.tools, prompts: lastRun.prompts, instructions: lastRun.instructions, fromLastRun: true } : {}) } : {};
+  const known = lastRun && { tools: lastRun.tools, prompts: lastRun.prompts, instructions: lastRun.instructions, fromLastRun: true, ...(lastRun.resources ? { resourcesInLastRun: true } : {}) };
+  const onDemand = waiting ? { startsWhenNeeded: true, ...known } : {};
   if (entry.connection) return { ...entry.connection.snapshot(), configError: entry.configError, ...onDemand };
   return {
     id: entry.id,

@@ -8,13 +8,19 @@ export interface StoredRun {
   /** Absent in what the first version kept (tools only). */
   readonly prompts?: readonly Prompt[];
   readonly instructions?: string;
+  /** It offered resources or resource templates (not kept themselves); absent when it did not, and in what earlier versions kept. */
+  readonly resources?: true;
 }
 
-/** A server's last run as read back: tools and prompts (not both empty) and the instructions that go with them. */
+/**
+ * A server's last run as read back: tools and prompts, the instructions that go with them, and
+ * whether it offered resources (not all of them missing).
+ */
 export interface LastRun {
   readonly tools: readonly Tool[];
   readonly prompts: readonly Prompt[];
   readonly instructions?: string;
+  readonly resources?: true;
 }
 
 /** Where the runs are kept (the editor's global state); values read back are untrusted. */
@@ -27,10 +33,11 @@ export interface RunStore {
 export const MAX_KEPT_RUN_CHARS = 500_000;
 
 /**
- * The tools and prompts each server had when it last ran, with its instructions for models, under
- * the hash of the definition it ran: a server that starts when needed shows them and offers them
- * (to models, Run Tool, Run Prompt and `@mcp` slash commands) before it starts again, as long as
- * its definition is the same. Calls and prompts still go to the started server's current ones.
+ * The tools and prompts each server had when it last ran, with its instructions for models and
+ * whether it offered resources, under the hash of the definition it ran: a server that starts when
+ * needed shows them and offers them (to models, Run Tool, Run Prompt and `@mcp` slash commands)
+ * before it starts again, as long as its definition is the same, and the Resources view lists it
+ * when it offered resources. Calls and prompts still go to the started server's current ones.
  */
 export class LastRuns {
   private readonly read = new Map<string, StoredRun | undefined>();
@@ -44,20 +51,21 @@ export class LastRuns {
     const stored = this.read.get(serverId);
     if (stored?.hash !== hash) return undefined;
     const prompts = stored.prompts ?? [];
-    if (stored.tools.length === 0 && prompts.length === 0) return undefined;
-    return { tools: stored.tools, prompts, ...(stored.instructions ? { instructions: stored.instructions } : {}) };
+    if (stored.tools.length === 0 && prompts.length === 0 && !stored.resources) return undefined;
+    return { tools: stored.tools, prompts, ...(stored.instructions ? { instructions: stored.instructions } : {}), ...(stored.resources ? { resources: true } : {}) };
   }
 
   /**
-   * Keeps the tools, prompts and instructions of a running server. The same ones again write
-   * nothing, nor do the ones its last window kept: a window's starts would otherwise write every
-   * server's lists back unchanged, and the editor copies and sends its whole record on each write.
+   * Keeps the tools, prompts and instructions of a running server, and whether it offers
+   * resources. The same ones again write nothing, nor do the ones its last window kept: a window's
+   * starts would otherwise write every server's lists back unchanged, and the editor copies and
+   * sends its whole record on each write.
    */
-  remember(serverId: string, hash: string, { tools, prompts, instructions }: LastRun): void {
+  remember(serverId: string, hash: string, { tools, prompts, instructions, resources }: LastRun): void {
     const kept = this.kept.get(serverId);
-    if (kept?.tools === tools && kept.prompts === prompts && kept.instructions === instructions) return;
-    this.kept.set(serverId, { tools, prompts, instructions });
-    const whole = { hash, tools, prompts, ...(instructions ? { instructions } : {}) };
+    if (kept?.tools === tools && kept.prompts === prompts && kept.instructions === instructions && kept.resources === resources) return;
+    this.kept.set(serverId, { tools, prompts, instructions, resources });
+    const whole = { hash, tools, prompts, ...(instructions ? { instructions } : {}), ...(resources ? { resources } : {}) };
     const json = JSON.stringify(whole);
     const value = json.length <= MAX_KEPT_RUN_CHARS ? whole : { hash, tools: [], prompts: [] };
     // Compared as JSON: what the store gives back went through JSON, with the same key order.
@@ -78,7 +86,7 @@ function wellFormed(value: unknown): StoredRun | undefined {
   const tools = stored.tools.filter((t: unknown): t is Tool => named(t) && typeof t.inputSchema === 'object' && t.inputSchema !== null && !Array.isArray(t.inputSchema));
   const prompts = Array.isArray(stored.prompts) ? stored.prompts.filter((p: unknown): p is Prompt => named(p) && (p.arguments === undefined || (Array.isArray(p.arguments) && p.arguments.every(named)))) : [];
   const instructions = typeof stored.instructions === 'string' ? boundedInstructions(stored.instructions) : undefined;
-  return { hash: stored.hash, tools, prompts, ...(instructions ? { instructions } : {}) };
+  return { hash: stored.hash, tools, prompts, ...(instructions ? { instructions } : {}), ...(stored.resources === true ? { resources: true } : {}) };
 }
 
 /** An object with a string name, and a title and description that are strings when there. */

@@ -10,7 +10,7 @@ import { ServerConnection } from '../connection/serverConnection';
 import { resourceNotFound, ServerUnavailableError } from '../connection/serverErrors';
 import { callToolOrTask, followIfTask } from '../tasks/serverTaskChannel';
 import { TaskTracker } from '../tasks/taskTracker';
-import type { ServerSnapshot, ServerStatus } from '../connection/serverSnapshot';
+import { offersResources, type ServerSnapshot, type ServerStatus } from '../connection/serverSnapshot';
 import { Emitter, type Disposable } from '../events';
 import type { HostEnvironment } from './ports';
 import { StartConsent } from './startConsent';
@@ -380,7 +380,10 @@ export class McpHost implements Disposable {
     entry.lastRunKey = lastRunKey;
     entry.placeholder = undefined;
     entry.connectionListener = connection.onDidChange((snapshot) => {
-      if (snapshot.status === 'running') this.options.lastRuns?.remember(def.id, lastRunKey, snapshot);
+      if (snapshot.status === 'running') {
+        const { tools, prompts, instructions } = snapshot;
+        this.options.lastRuns?.remember(def.id, lastRunKey, { tools, prompts, instructions, ...(offersResources(snapshot) ? { resources: true } : {}) });
+      }
       this.changed.fire(def.id);
     });
     this.changed.fire(def.id);

@@ -3,7 +3,9 @@ import * as vscode from 'vscode';
 import type { McpHost } from '../../core/host/mcpHost';
 import { ResourceUriTemplate } from '../../core/resources/resourceTemplates';
 import { parseResourceAddress, RESOURCE_SCHEME } from '../../core/resources/resourceUris';
+import { mayOfferResources } from '../../core/connection/serverSnapshot';
 import { askCompletedValue } from '../completionInput';
+import { startWhenNeeded } from '../serverItemPicker';
 import { resourceEditorUri } from './resourceFileSystem';
 import type { ResourceNode } from './resourcesTreeProvider';
 
@@ -92,7 +94,9 @@ type FindItem = vscode.QuickPickItem & { open: () => Promise<void> };
 
 /**
  * MCP: Find Resource… — the resources and templates of every running server in one quick pick,
- * matched on name and URI. Pages not loaded yet are fetched while the pick is open (it shows busy).
+ * matched on name and URI. While the pick is open (it shows busy), servers that start when needed
+ * start when they may have resources (their last run offered some, or they have not run yet), and
+ * pages not loaded yet are fetched.
  */
 async function findResource(host: McpHost): Promise<void> {
   const pick = vscode.window.createQuickPick<FindItem>();
@@ -121,10 +125,19 @@ async function findResource(host: McpHost): Promise<void> {
       ]);
   };
   refill();
-  const servers = host.servers().filter((s) => s.status === 'running' && s.moreResources);
-  if (servers.length) {
+  // Servers that start when needed are started when theirs may be worth searching; then every page is loaded.
+  const waiting = host.servers().filter(mayOfferResources).map((s) => s.id);
+  const loadAll = async () => {
+    if (waiting.length) {
+      await startWhenNeeded(host, { ids: waiting, signal: loading.signal });
+      refill();
+    }
+    const more = host.servers().filter((s) => s.status === 'running' && s.moreResources);
+    await Promise.allSettled(more.map((s) => host.loadAllResources(s.id, loading.signal, refill)));
+  };
+  if (waiting.length || host.servers().some((s) => s.status === 'running' && s.moreResources)) {
     pick.busy = true;
-    void Promise.allSettled(servers.map((s) => host.loadAllResources(s.id, loading.signal, refill))).then(() => {
+    void loadAll().finally(() => {
       if (!loading.signal.aborted) pick.busy = false;
     });
   }

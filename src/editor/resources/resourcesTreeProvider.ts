@@ -1,7 +1,8 @@
 import type { Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
-import type { ServerSnapshot } from '../../core/connection/serverSnapshot';
+import { offersResources, type ServerSnapshot } from '../../core/connection/serverSnapshot';
 import { HostTreeProvider } from '../hostTreeProvider';
+import { startWhenNeeded } from '../serverItemPicker';
 import { sameEntries } from '../../core/view/sameEntries';
 import { plural } from '../../shared/plural';
 import { resourceEditorUri } from './resourceFileSystem';
@@ -16,10 +17,14 @@ export type ResourceNode =
 /**
  * The MCP Resources view: each running server that offers resources, then its templates (in a
  * group) and resources. Resources come a page at a time: "Load more…" fetches the next page.
+ * A server that starts when needed is listed when its last run offered resources (they are not
+ * kept); expanding it starts it, and its row stays while it starts.
  */
 export class ResourcesTreeProvider extends HostTreeProvider<ResourceNode> {
   /** The servers the view shows, as of its last redraw, in order: each with the lists it showed (lists are replaced, never changed). */
   private shown = new Map<string, readonly unknown[]>();
+  /** Servers started by expanding their row, until the start has ended. */
+  private readonly starting = new Set<string>();
 
   /**
    * Redraws the view when a server's resources or templates changed, or which servers have some;
@@ -27,10 +32,10 @@ export class ResourcesTreeProvider extends HostTreeProvider<ResourceNode> {
    */
   protected override hostChanged(serverId?: string): void {
     const one = serverId === undefined ? undefined : this.host.server(serverId);
-    if (one && sameLists(shownLists(one), this.shown.get(one.id))) return;
+    if (one && sameLists(this.shownLists(one), this.shown.get(one.id))) return;
     const now = new Map<string, readonly unknown[]>();
     for (const server of this.host.servers()) {
-      const lists = shownLists(server);
+      const lists = this.shownLists(server);
       if (lists) now.set(server.id, lists);
     }
     const before = [...this.shown];
@@ -39,11 +44,20 @@ export class ResourcesTreeProvider extends HostTreeProvider<ResourceNode> {
     this.refresh();
   }
 
+  /** What the view shows of a server: its lists, that it waits or starts, or nothing (it is not listed). */
+  private shownLists(server: ServerSnapshot): readonly unknown[] | undefined {
+    if (offersResources(server)) return [server.resources, server.resourceTemplates, server.moreResources];
+    if (server.startsWhenNeeded && server.resourcesInLastRun) return WAITING;
+    return this.starting.has(server.id) ? STARTING : undefined;
+  }
+
   async getChildren(node?: ResourceNode): Promise<ResourceNode[]> {
-    if (!node) return this.host.servers().filter(offersResources).map((server) => ({ kind: 'server', server }));
+    if (!node) return this.host.servers().filter((server) => this.shownLists(server)).map((server) => ({ kind: 'server', server }));
     if (node.kind === 'templates') return node.templates.map((template) => ({ kind: 'template', serverId: node.serverId, template }));
     if (node.kind !== 'server') return [];
     const id = node.server.id;
+    if (this.host.server(id)?.startsWhenNeeded) await this.startFromRow(id);
+    if (this.host.server(id)?.status !== 'running') return [];
     // Stale by the server's ttlMs: fetched again now, as the user looks.
     const resources = await this.host.freshResources(id).catch(() => node.server.resources);
     const server = this.host.server(id) ?? node.server;
@@ -54,19 +68,37 @@ export class ResourcesTreeProvider extends HostTreeProvider<ResourceNode> {
     ];
   }
 
+  /** Starts a waiting server whose row was expanded; its row stays while it starts (a failure shows in the Servers view). */
+  private async startFromRow(id: string): Promise<void> {
+    this.starting.add(id);
+    try {
+      await startWhenNeeded(this.host, { ids: [id] });
+    } finally {
+      this.starting.delete(id);
+      this.hostChanged(id);
+    }
+  }
+
   getTreeItem(node: ResourceNode): vscode.TreeItem {
     switch (node.kind) {
       case 'server': {
         const { server } = node;
         const item = new vscode.TreeItem(server.id, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `server/${server.id}`;
+        item.iconPath = new vscode.ThemeIcon('server');
+        if (!offersResources(server)) {
+          const waits = server.startsWhenNeeded === true;
+          item.description = waits ? vscode.l10n.t('starts when needed') : vscode.l10n.t('starting…');
+          item.tooltip = waits ? vscode.l10n.t('Its last run offered resources. Expand it to start it and list them.') : undefined;
+          item.contextValue = 'mcpResourceServerWaiting';
+          return item;
+        }
         item.description = [
           server.resources.length ? (server.moreResources ? `${server.resources.length}+ resources` : plural(server.resources.length, 'resource')) : undefined,
           server.resourceTemplates.length ? plural(server.resourceTemplates.length, 'template') : undefined,
         ]
           .filter(Boolean)
           .join(', ');
-        item.iconPath = new vscode.ThemeIcon('server');
         item.contextValue = 'mcpResourceServer';
         return item;
       }
@@ -111,10 +143,9 @@ export class ResourcesTreeProvider extends HostTreeProvider<ResourceNode> {
   }
 }
 
-const offersResources = (s: ServerSnapshot) => s.status === 'running' && (s.resources.length > 0 || s.resourceTemplates.length > 0);
-
-/** What the view shows of a server: its lists, or nothing when it offers no resources. */
-const shownLists = (s: ServerSnapshot): readonly unknown[] | undefined => (offersResources(s) ? [s.resources, s.resourceTemplates, s.moreResources] : undefined);
+/** What the view shows of a server that waits to start, or that starts (see `shownLists`). */
+const WAITING: readonly unknown[] = ['starts when needed'];
+const STARTING: readonly unknown[] = ['starting'];
 
 const sameLists = (a: readonly unknown[] | undefined, b: readonly unknown[] | undefined) => a === b || (!!a && !!b && a.every((list, i) => list === b[i]));
 

@@ -113,6 +113,35 @@ describe('A server that starts when needed, in a real VS Code', function () {
     await editor.workbench.waitForServerDescription('lazy', /^running · \d+ tools · 1 prompt/, 10_000);
   });
 
+  it('lists it in the Resources view from its last run without starting it, and expanding it there starts it and lists its resources', async () => {
+    await reloadUntilLazyWaits();
+    const page = editor.workbench.page;
+    await editor.control('executeCommand', { command: 'mcpHost.resources.focus' });
+    // The Servers view folded, for room.
+    const serversHeader = editor.workbench.serversPane().locator('.pane-header');
+    if ((await serversHeader.getAttribute('aria-expanded')) === 'true') await serversHeader.click();
+    const view = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'MCP Resources' }) });
+    const lazyRow = view.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^lazy$/ }) });
+    await lazyRow.locator('.label-description', { hasText: /^starts when needed$/ }).waitFor({ timeout: 10_000 });
+    assert.equal((await editor.control<McpServerInfo[]>('listServers')).find((s) => s.id === 'lazy')!.status, 'stopped', 'listing it started nothing');
+    await editor.workbench.screenshot('105-resources-starts-when-needed');
+    await lazyRow.click();
+    await view.locator('.monaco-list-row', { hasText: 'fixture://readme' }).first().waitFor({ timeout: 30_000 });
+    assert.equal(await lazyRow.getAttribute('aria-expanded'), 'true', 'its row stayed open while it started');
+    assert.equal((await editor.control<McpServerInfo[]>('listServers')).find((s) => s.id === 'lazy')!.status, 'running');
+    await serversHeader.click();
+  });
+
+  it('starts it for Find Resource, which then lists its resources', async () => {
+    await reloadUntilLazyWaits();
+    const page = editor.workbench.page;
+    await editor.workbench.runCommand('MCP Host: Find Resource…');
+    await page.locator('.quick-input-widget input').fill('readme');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'lazy' }).first().waitFor({ timeout: 30_000 });
+    assert.equal((await editor.control<McpServerInfo[]>('listServers')).find((s) => s.id === 'lazy')!.status, 'running');
+    await page.keyboard.press('Escape');
+  });
+
   /** Reloads the window; reads the MCP Host log of the new window's extension host once it has activated. */
   async function reloadForHostLog(): Promise<() => string> {
     const userData = editor.codeServer.userDataDir;

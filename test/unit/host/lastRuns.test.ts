@@ -60,6 +60,26 @@ describe('LastRuns', () => {
     assert.equal(new LastRuns(store).lastRunOf('nothing', 'h'), undefined);
   });
 
+  it('keeps whether a server offered resources: a run with resources only is known, and resources coming or going are written', () => {
+    const store = storeOf({ older: { hash: 'h', tools: [tool('a')] }, odd: { hash: 'h', tools: [], prompts: [], resources: 'yes' } });
+    const runs = new LastRuns(store);
+    runs.remember('resourcesOnly', 'h', { tools: [], prompts: [], resources: true });
+    assert.deepEqual(new LastRuns(store).lastRunOf('resourcesOnly', 'h'), { tools: [], prompts: [], resources: true });
+    // A running server's snapshot gives the same lists until they change.
+    const tools = [tool('a')];
+    const prompts: Prompt[] = [];
+    runs.remember('both', 'h', { tools, prompts });
+    assert.deepEqual(store.values.get('both'), { hash: 'h', tools, prompts: [] }, 'no resources: kept as before');
+    runs.remember('both', 'h', { tools, prompts, resources: true });
+    runs.remember('both', 'h', { tools, prompts, resources: true });
+    assert.deepEqual(new LastRuns(store).lastRunOf('both', 'h'), { tools, prompts, resources: true });
+    runs.remember('both', 'h', { tools, prompts });
+    assert.deepEqual(store.writes, ['resourcesOnly', 'both', 'both', 'both'], 'the same again writes nothing');
+    assert.equal(new LastRuns(store).lastRunOf('both', 'h')?.resources, undefined);
+    assert.deepEqual(runs.lastRunOf('older', 'h'), { tools: [tool('a')], prompts: [] }, 'what earlier versions kept: no resources known');
+    assert.equal(runs.lastRunOf('odd', 'h'), undefined, 'a flag that is not `true` is not one');
+  });
+
   it('forgets a run too long to keep, and reads damaged, foreign or older data as nothing or less', () => {
     const store = storeOf({
       junk: 'not a list',

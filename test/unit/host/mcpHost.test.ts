@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { isAlive } from '../../../src/core/connection/processTree';
 import { toolCatalogue } from '../../../src/core/chat/modelToolOffer';
 import { LastRuns, type StoredRun } from '../../../src/core/host/lastRuns';
+import { mayOfferResources } from '../../../src/core/connection/serverSnapshot';
 import { instructionsForModel } from '../../../src/core/chat/serverInstructions';
 import { MemoryApprovalStore, ToolApprovals } from '../../../src/core/tools/toolApprovals';
 import { ToolInvoker } from '../../../src/core/tools/toolInvoker';
@@ -277,6 +278,8 @@ describe('McpHost', () => {
     const waiting = next.host.server('lazy')!;
     assert.deepEqual([waiting.status, waiting.startsWhenNeeded, waiting.fromLastRun, waiting.pid], ['stopped', true, true, undefined]);
     assert.deepEqual(waiting.tools.map((t) => t.name), names);
+    // Its resources are not kept, but that it had some is: the Resources view lists it, Find Resource starts it.
+    assert.deepEqual([waiting.resourcesInLastRun, waiting.resources, mayOfferResources(waiting)], [true, [], true]);
     assert.deepEqual(waiting.prompts.map((p) => [p.name, p.arguments?.map((a) => a.name)]), [['greet', ['who']]]);
     assert.ok(toolCatalogue(next.host.servers(), () => true).some((e) => e.serverId === 'lazy' && e.toolName === 'echo'));
     // A model offered its tools gets its instructions with them.
@@ -293,6 +296,12 @@ describe('McpHost', () => {
     assert.deepEqual([next.host.server('lazy')!.status, next.host.server('lazy')!.fromLastRun, next.host.server('lazy')!.prompts.length], ['stopped', true, 1]);
     const greeting = await next.host.getPrompt('lazy', 'greet', { who: 'Ada' });
     assert.deepEqual(greeting.messages.map((m) => m.content), [{ type: 'text', text: 'Say hello to Ada.' }]);
+    assert.equal(next.host.server('lazy')!.status, 'running');
+    assert.equal(next.host.server('lazy')!.resourcesInLastRun, undefined, 'a running server shows its own resources');
+    // So does reading one of its resources.
+    await next.host.stop('lazy');
+    const read = await next.host.readResource('lazy', 'fixture://readme');
+    assert.equal(read.contents.length, 1);
     assert.equal(next.host.server('lazy')!.status, 'running');
     // Another definition is another server: nothing is known of it.
     await next.host.applySettings(entries({ lazy: legacy({ args, autoStart: 'onDemand', env: { OTHER: '1' } }) }));
