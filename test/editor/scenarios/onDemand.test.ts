@@ -229,4 +229,20 @@ describe('A server that starts when needed, in a real VS Code', function () {
       throw new Error(`${error.message}: the failed row's check box at x=${await checkboxAt('fails')}, the running row's at x=${besideTwistie}`);
     });
   });
+
+  it('says what to do in an empty Resources view, and its Find Resource button starts a server that has not run yet', async () => {
+    const page = editor.workbench.page;
+    await editor.control('updateUserSetting', { section: 'mcpHost.servers', value: { fresh: { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--name', 'fresh'] } } });
+    await editor.workbench.openMcpView();
+    await editor.workbench.waitForServerDescription('fresh', /^starts when needed$/, 30_000);
+    await editor.control('executeCommand', { command: 'mcpHost.resources.focus' });
+    const view = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'MCP Resources' }) });
+    await view.locator('.welcome-view-content', { hasText: 'No running MCP server offers resources.' }).waitFor({ timeout: 10_000 });
+    await editor.workbench.screenshot('106-resources-view-empty');
+    await view.getByRole('button', { name: 'Find Resource…' }).click();
+    await page.locator('.quick-input-widget input').fill('readme');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'fresh' }).first().waitFor({ timeout: 30_000 });
+    await page.keyboard.press('Escape');
+    await view.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^fresh$/ }) }).waitFor({ timeout: 10_000 });
+  });
 });
