@@ -237,9 +237,12 @@ describe('A server that starts when needed, in a real VS Code', function () {
     await editor.workbench.waitForServerDescription('fresh', /^starts when needed$/, 30_000);
     await editor.control('executeCommand', { command: 'mcpHost.resources.focus' });
     const view = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'MCP Resources' }) });
-    await view.locator('.welcome-view-content', { hasText: 'No running MCP server offers resources.' }).waitFor({ timeout: 10_000 });
+    const welcome = view.locator('.welcome-view-content', { hasText: 'No running MCP server offers resources.' });
+    await welcome.waitFor({ timeout: 10_000 });
     await editor.workbench.screenshot('106-resources-view-empty');
-    await view.getByRole('button', { name: 'Find Resource…' }).click();
+    // The view's title bar has a Find Resource action too (shown while the pointer is over it); this is the welcome's button.
+    await view.locator('.pane-header').hover();
+    await welcome.getByRole('button', { name: 'Find Resource…' }).click();
     await page.locator('.quick-input-widget input').fill('readme');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'fresh' }).first().waitFor({ timeout: 30_000 });
     await page.keyboard.press('Escape');
