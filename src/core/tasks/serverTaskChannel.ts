@@ -51,7 +51,7 @@ export function callToolOrTask(
   return callToolAsTask(client, params, options, connection.definition.maxTotalTimeoutMs, tracker.observe(connection.id, params.name, options.signal));
 }
 
-type TaskHost = Pick<McpHost, 'onDidChangeServers' | 'changedServers' | 'connection' | 'tasks'>;
+type TaskHost = Pick<McpHost, 'onDidChangeServers' | 'changedServers' | 'connection' | 'tasks' | 'startOnDemand'>;
 
 /**
  * A tools/call result that is a 2026-07-28 task handle becomes the task's end result (followed
@@ -62,11 +62,22 @@ export async function followIfTask(host: TaskHost, serverId: string, toolName: s
   return created ? host.tasks.follow(serverId, toolName, created, serverTaskChannel(() => host.connection(serverId)), signal) : result;
 }
 
-/** Picks up a server's stored tasks (from an earlier window) once it runs. */
+/**
+ * Picks up a server's stored tasks (from an earlier window) once it runs. A server that starts
+ * when needed is needed by the tasks it left unfinished: it is started for those still within
+ * their TTL, once a window (a start the user declined is not asked for again).
+ */
 export function resumeTasksWhenRunning(host: TaskHost): Disposable {
+  const startedForTasks = new Set<string>();
   const resume = (id?: string) => {
     for (const server of host.changedServers(id)) {
-      if (server.status === 'running' && host.tasks.storedFor(server.id).length > 0) host.tasks.resume(server.id, serverTaskChannel(() => host.connection(server.id)));
+      const stored = host.tasks.storedFor(server.id);
+      if (stored.length === 0) continue;
+      if (server.status === 'running') host.tasks.resume(server.id, serverTaskChannel(() => host.connection(server.id)));
+      else if (server.startsWhenNeeded && !startedForTasks.has(server.id) && stored.some((task) => host.tasks.withinTtl(task))) {
+        startedForTasks.add(server.id);
+        void host.startOnDemand([server.id]);
+      }
     }
   };
   resume();

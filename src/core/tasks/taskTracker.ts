@@ -100,10 +100,15 @@ export class TaskTracker {
     return this.run({ serverId, toolName, taskId: seed.taskId, startedAt, ttlSeconds: seed.ttlSeconds, requestState: seed.requestState }, seed, channel, callerSignal, false);
   }
 
+  /** Whether a stored task is still within its TTL (the server may still have it). */
+  withinTtl(stored: StoredTask): boolean {
+    return typeof stored.ttlSeconds !== 'number' || this.now() <= stored.startedAt + stored.ttlSeconds * 1000;
+  }
+
   /** Picks up the stored tasks of a server (after a reload) that are still within their TTL. */
   resume(serverId: string, channel: TaskChannel): void {
     for (const stored of this.storedFor(serverId)) {
-      if (typeof stored.ttlSeconds === 'number' && this.now() > stored.startedAt + stored.ttlSeconds * 1000) {
+      if (!this.withinTtl(stored)) {
         this.forget(stored.serverId, stored.taskId);
         continue;
       }

@@ -147,6 +147,39 @@ describe('tasks (2026-07-28 extension) against a real fixture server', function 
       assert.equal(store.saved.length, 0);
     });
 
+    it('starts a server that starts when needed for its unfinished tasks, and not for tasks past their TTL', async () => {
+      const store = memoryStore();
+      const server = { type: 'http', url: `http://127.0.0.1:${http.port}/mcp` };
+      const first = await hostWith(new TaskTracker(store), server as never);
+      const call = first.callTool('fx', 'task-sleep', { ms: 2_000 });
+      const started = await waitFor('stored', () => store.saved.length === 1 && store.saved[0]);
+      await first.dispose();
+      await call.catch(() => undefined);
+
+      // The next window: the server now starts when needed, and only its task needs it.
+      const tracker = new TaskTracker(store);
+      const { host } = harness({ tasks: tracker });
+      hosts.push(host);
+      await host.applySettings(entries({ fx: { ...server, autoStart: 'onDemand' } as never, idle: { ...server, autoStart: 'onDemand' } as never }));
+      assert.equal(host.server('fx')!.startsWhenNeeded, true);
+      const resuming = resumeTasksWhenRunning(host);
+      const done = await waitFor('started, resumed and done', () => tracker.list().find((t) => t.status === 'completed'), 20_000);
+      resuming.dispose();
+      assert.deepEqual([done.taskId, done.resumed, resultText(done.result!)], [started.taskId, true, 'slept 2000 ms']);
+      assert.deepEqual([host.server('fx')!.status, host.server('idle')!.status], ['running', 'stopped'], 'a server without unfinished tasks still waits');
+
+      // A task past its TTL is no reason to start one.
+      const expired = new TaskTracker(memoryStore([{ serverId: 'fx', toolName: 'task-sleep', taskId: 'old', startedAt: Date.now() - 10_000, ttlSeconds: 5 }]));
+      const later = harness({ tasks: expired });
+      hosts.push(later.host);
+      await later.host.applySettings(entries({ fx: { ...server, autoStart: 'onDemand' } as never }));
+      const asked: unknown[] = [];
+      const startOnDemand = later.host.startOnDemand.bind(later.host);
+      later.host.startOnDemand = (ids, signal) => (asked.push(ids), startOnDemand(ids, signal));
+      resumeTasksWhenRunning(later.host).dispose();
+      assert.deepEqual([asked, later.host.server('fx')!.status], [[], 'stopped']);
+    });
+
     it('drops a stored task whose TTL has passed instead of polling it', async () => {
       const store = memoryStore([{ serverId: 'fx', toolName: 'task-sleep', taskId: 'old', startedAt: Date.now() - 10_000, ttlSeconds: 5 }]);
       const tracker = new TaskTracker(store);
