@@ -40,6 +40,12 @@ describe('Resources in a real VS Code', function () {
   }
 
   const page = () => editor().workbench.page;
+  /** The active editor as extensions see it: the extension host hears of it a moment after the page shows it. */
+  const activeResourceEditor = (name: string) =>
+    waitFor(`the resource editor of ${name}, active for extensions`, async () => {
+      const active = await editor().control<{ uri: string; languageId: string } | undefined>('activeEditor');
+      return active?.uri.startsWith('mcp-host-resource:') && active.uri.split('?')[0].endsWith(`/${name}`) ? active : undefined;
+    }, 10_000);
   const quickInput = () => page().locator('.quick-input-widget input');
   /** An editor's text area showing `text`. */
   const editorShowing = (text: string) => page().locator('.editor-instance .view-lines', { hasText: text }).first();
@@ -66,7 +72,7 @@ describe('Resources in a real VS Code', function () {
     await tab.waitFor();
     const expected = readFileSync(path.join(EVERYTHING_DIR, 'docs/architecture.md'), 'utf8').split('\n').find((l) => l.trim())!.trim();
     await editor().workbench.page.locator('.editor-instance .view-lines', { hasText: expected.slice(0, 30) }).waitFor();
-    const active = await editor().control<{ uri: string; languageId: string }>('activeEditor');
+    const active = await activeResourceEditor('architecture.md');
     assert.equal(active.languageId, 'markdown');
     // A readable path (the breadcrumb), the exact URI in the query.
     const [editorPath, query] = active.uri.split('?');
@@ -122,7 +128,7 @@ describe('Resources in a real VS Code', function () {
     await answerVariable(/Note \(kit\): name \(2\/2\)/, '', 'garden', ['groceries', 'garden']);
     await page().locator('.tab', { hasText: 'garden.md' }).waitFor();
     await editorShowing('A note in home.').waitFor();
-    assert.equal((await editor().control<{ languageId: string }>('activeEditor')).languageId, 'markdown');
+    assert.equal((await activeResourceEditor('garden.md')).languageId, 'markdown');
   });
 
   it('shows the first page of 5,000 resources and loads the next on "Load more…"', async () => {
