@@ -126,15 +126,21 @@ describe('tasks (2026-07-28 extension) against a real fixture server', function 
     before(async () => (http = await startHttpFixture(['--task-tools'])));
     after(() => http?.stop());
 
-    it('picks up an unfinished task within its TTL from storage, without a caller, and forgets it once done', async () => {
+    /** A first window that starts a task of `ms` on the HTTP fixture and closes while it runs; what it stored. */
+    async function windowLeavingATask(ms: number) {
       const store = memoryStore();
       const server = { type: 'http', url: `http://127.0.0.1:${http.port}/mcp` };
       const first = await hostWith(new TaskTracker(store), server as never);
-      const call = first.callTool('fx', 'task-sleep', { ms: 2_500 });
+      const call = first.callTool('fx', 'task-sleep', { ms });
       const started = await waitFor('stored', () => store.saved.length === 1 && store.saved[0]);
-      assert.deepEqual([started.serverId, started.toolName, typeof started.requestState], ['fx', 'task-sleep', 'string']);
       await first.dispose();
       await call.catch(() => undefined);
+      return { store, server, started };
+    }
+
+    it('picks up an unfinished task within its TTL from storage, without a caller, and forgets it once done', async () => {
+      const { store, server, started } = await windowLeavingATask(2_500);
+      assert.deepEqual([started.serverId, started.toolName, typeof started.requestState], ['fx', 'task-sleep', 'string']);
       // The window closed: nothing cancelled, the task still stored.
       assert.equal(store.saved.length, 1);
 
@@ -148,13 +154,7 @@ describe('tasks (2026-07-28 extension) against a real fixture server', function 
     });
 
     it('starts a server that starts when needed for its unfinished tasks, and not for tasks past their TTL', async () => {
-      const store = memoryStore();
-      const server = { type: 'http', url: `http://127.0.0.1:${http.port}/mcp` };
-      const first = await hostWith(new TaskTracker(store), server as never);
-      const call = first.callTool('fx', 'task-sleep', { ms: 2_000 });
-      const started = await waitFor('stored', () => store.saved.length === 1 && store.saved[0]);
-      await first.dispose();
-      await call.catch(() => undefined);
+      const { store, server, started } = await windowLeavingATask(2_000);
 
       // The next window: the server now starts when needed, and only its task needs it.
       const tracker = new TaskTracker(store);
