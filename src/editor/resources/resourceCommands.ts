@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { McpHost } from '../../core/host/mcpHost';
 import { ResourceUriTemplate } from '../../core/resources/resourceTemplates';
 import { parseResourceAddress, RESOURCE_SCHEME } from '../../core/resources/resourceUris';
-import { mayOfferResources } from '../../core/connection/serverSnapshot';
+import { mayOfferResources, type ServerSnapshot } from '../../core/connection/serverSnapshot';
 import { askCompletedValue } from '../completionInput';
 import { startWhenNeeded } from '../serverItemPicker';
 import { resourceEditorUri } from './resourceFileSystem';
@@ -127,15 +127,15 @@ async function findResource(host: McpHost): Promise<void> {
   refill();
   // Servers that start when needed are started when theirs may be worth searching; then every page is loaded.
   const waiting = host.servers().filter(mayOfferResources).map((s) => s.id);
+  const hasMore = (s: ServerSnapshot) => s.status === 'running' && s.moreResources;
   const loadAll = async () => {
     if (waiting.length) {
       await startWhenNeeded(host, { ids: waiting, signal: loading.signal });
       refill();
     }
-    const more = host.servers().filter((s) => s.status === 'running' && s.moreResources);
-    await Promise.allSettled(more.map((s) => host.loadAllResources(s.id, loading.signal, refill)));
+    await Promise.allSettled(host.servers().filter(hasMore).map((s) => host.loadAllResources(s.id, loading.signal, refill)));
   };
-  if (waiting.length || host.servers().some((s) => s.status === 'running' && s.moreResources)) {
+  if (waiting.length || host.servers().some(hasMore)) {
     pick.busy = true;
     void loadAll().finally(() => {
       if (!loading.signal.aborted) pick.busy = false;
