@@ -114,11 +114,18 @@ async function connectOnce(
       ? `Protocol: the ${prior.kind} era, without a probe.`
       : `Protocol: negotiating the era over ${kind === 'sse' ? 'HTTP+SSE' : kind === 'http' ? 'Streamable HTTP' : 'stdio'} (2026-07-28 server/discover, else the 2025 initialize handshake).`,
   );
+  // The library's era probe does not follow the signal: a stop during it closes the transport,
+  // which ends the probe at once (it would otherwise wait out its timeout).
+  const closeOnAbort = () => void created.transport.close().catch(() => undefined);
+  signal.addEventListener('abort', closeOnAbort, { once: true });
   try {
+    signal.throwIfAborted();
     await client.connect(created.transport, { prior, timeout: def.startTimeoutMs, signal });
   } catch (error) {
     await client.close().catch(() => undefined);
     throw error;
+  } finally {
+    signal.removeEventListener('abort', closeOnAbort);
   }
   return { client, created };
 }

@@ -104,6 +104,20 @@ describe('ServerConnection against real fixture servers', () => {
     assert.equal(snap.pid, undefined);
   });
 
+  it('ends a start at once when stopped during the era probe (the probe does not wait out its timeout)', async () => {
+    for (const delayMs of [0, 50]) {
+      const { connection } = connect(stdioDefinition(`silent-${delayMs}`, fixture('silentStdio'), { startTimeoutMs: 60_000 }));
+      let settled = false;
+      const started = connection.start().finally(() => (settled = true));
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await connection.stop();
+      // stop() waits for the start it overtook (for at most 5 s): the start has settled with it.
+      assert.equal(settled, true, `stopped ${delayMs} ms after its start, the start was still under way when stop() returned`);
+      await started;
+      assert.equal(connection.snapshot().status, 'stopped');
+    }
+  });
+
   it('names the missing command and the PATH it searched instead of a bare ENOENT', async () => {
     const { connection } = connect(stdioDefinition('missing', 'x', { command: 'definitely-not-installed-mcp' }));
     await connection.start();
