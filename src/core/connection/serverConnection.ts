@@ -14,6 +14,7 @@ import { inspectorAddress } from './devInspector';
 import { StderrTail } from './stderrTail';
 import { closeThenEnd, endProcessTree, processTreeOf, settleExit } from './serverProcessEnd';
 import type { OpenedSession } from './sessionOpener';
+import type { StartSlot } from './startSlots';
 import { describeExit, describeStartFailure, lastOutput } from './startFailure';
 import { redactSecrets } from './secretRedaction';
 import type { CreatedTransport } from './transportFactory';
@@ -113,10 +114,13 @@ export class ServerConnection implements Disposable {
     return connectionSnapshot({ definition: this.definition, target: this.target, status: this.status, reason: this.reason, session: this.session, lists: this.lists, roots: this.deps.roots });
   }
 
-  /** Start at the user's (or settings') request: forgets earlier crashes. */
-  start(): Promise<void> {
+  /**
+   * Start at the user's (or settings') request: forgets earlier crashes. `waitedFor`: someone waits
+   * for it (false for the servers that start with the window), so it takes its turn to start first.
+   */
+  start(waitedFor = true): Promise<void> {
     this.restarts.reset();
-    return this.launch();
+    return this.launch(waitedFor);
   }
 
   /** Stops and starts the server; `reason` is what requests in flight are told (a dev-mode change). */
@@ -245,7 +249,7 @@ export class ServerConnection implements Disposable {
     }
   }
 
-  private launch(): Promise<void> {
+  private launch(waitedFor = false): Promise<void> {
     if (this.startPromise) return this.startPromise;
     if (this.status === 'running') return Promise.resolve();
     const generation = ++this.generation;
@@ -259,6 +263,14 @@ export class ServerConnection implements Disposable {
     let started: CreatedTransport | undefined;
     const endOvertaken = async (closing?: Promise<unknown>) => closeThenEnd(closing?.catch(() => undefined), await processTreeOf(started, true));
     const attempt = async () => {
+      const slot = await this.startSlot(abort.signal, waitedFor);
+      try {
+        if (generation === this.generation) await connectAndList();
+      } finally {
+        slot?.release();
+      }
+    };
+    const connectAndList = async () => {
       try {
         const session = await sessionModules().openSession(this.definition, this.hash, this.sessionDeps(generation, (created) => (started = created)), abort.signal);
         if (generation !== this.generation) {
@@ -315,6 +327,24 @@ export class ServerConnection implements Disposable {
       this.startPromise = undefined;
     });
     return this.startPromise;
+  }
+
+  /**
+   * A local process waits for its turn among the servers starting at once (see {@link StartSlots});
+   * the wait is in the log and the server's tooltip. HTTP servers start at once.
+   */
+  private async startSlot(signal: AbortSignal, waitedFor: boolean): Promise<StartSlot | undefined> {
+    const slots = this.deps.startSlots;
+    if (!slots || this.definition.transport !== 'stdio') return undefined;
+    if (!slots.full) return slots.take(signal, waitedFor);
+    const reason = this.reason;
+    const ahead = slots.ahead(waitedFor);
+    const waiting = `waiting for its turn: ${ahead} server(s) start before it (${slots.size} at once on this machine)`;
+    this.deps.log.info(`Waiting to start: ${ahead} other server(s) start first (${slots.size} at once on this machine).`);
+    this.setStatus('starting', waiting);
+    const slot = await slots.take(signal, waitedFor);
+    if (slot && this.status === 'starting' && this.reason === waiting) this.setStatus('starting', reason);
+    return slot;
   }
 
   private sessionDeps(generation: number, onCreated: (created: CreatedTransport) => void) {

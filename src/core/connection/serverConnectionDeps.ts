@@ -6,6 +6,7 @@ import type { ProcessLedger } from './processLedger';
 import type { ProcessSandbox } from './processSandbox';
 import type { ResolvedSecret } from './secretRedaction';
 import type { ServerLog } from './serverLog';
+import type { StartSlots } from './startSlots';
 
 /** What one server's connection needs from the host. */
 export interface ServerConnectionDeps {
@@ -21,6 +22,8 @@ export interface ServerConnectionDeps {
   readonly sandbox?: ProcessSandbox;
   /** Reaches HTTP servers through the editor's proxy and certificates; the global fetch without it. */
   readonly fetch?: FetchLike;
+  /** Turns for starting local processes, shared by the host's servers; without it a server starts at once. */
+  readonly startSlots?: StartSlots;
   /** Secrets the definition resolved: status reasons show their placeholders instead. */
   readonly secrets?: readonly ResolvedSecret[];
   /** Declares MCP Apps (`io.modelcontextprotocol/ui`), so the server offers its tools' apps. */

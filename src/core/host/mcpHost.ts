@@ -20,6 +20,7 @@ import type { ElicitationRouter } from '../elicitation/elicitationRouter';
 import type { HostAuthorization } from '../auth/hostAuthorization';
 import type { ProcessLedger } from '../connection/processLedger';
 import type { ProcessSandbox } from '../connection/processSandbox';
+import { StartSlots } from '../connection/startSlots';
 import { retryAfterUrlElicitations } from '../elicitation/urlElicitationErrors';
 
 export interface McpHostOptions {
@@ -42,6 +43,8 @@ export interface McpHostOptions {
   readonly tasks?: TaskTracker;
   /** Keeps each server's tools for its next window, where it may start only when needed. */
   readonly lastRuns?: LastRuns;
+  /** Turns for starting the servers' processes; one per core and one more without it. */
+  readonly startSlots?: StartSlots;
 }
 
 /** The set of servers: applies settings, gates workspace servers on trust and consent, routes requests. */
@@ -68,8 +71,12 @@ export class McpHost implements Disposable {
   /** Every task a tool call became, across servers. */
   readonly tasks: TaskTracker;
 
+  /** How many server processes start at once (all of this host's servers share them). */
+  private readonly startSlots: StartSlots;
+
   constructor(private readonly options: McpHostOptions) {
     this.consent = new StartConsent(options.env);
+    this.startSlots = options.startSlots ?? StartSlots.forThisMachine();
     this.tasks = options.tasks ?? new TaskTracker({ load: () => undefined, save: () => undefined });
   }
 
@@ -372,6 +379,7 @@ export class McpHost implements Disposable {
         log: env.logFor(def.id),
         authorization,
         roots: () => this.roots.rootsFor(resolved),
+        startSlots: this.startSlots,
         onResourceUpdated: (uri) => this.resourceUpdated.fire({ serverId: def.id, uri }),
         onDebuggerListening: (address) => this.debuggerListening.fire({ serverId: def.id, address }),
       }),
@@ -387,7 +395,8 @@ export class McpHost implements Disposable {
       this.changed.fire(def.id);
     });
     this.changed.fire(def.id);
-    if (autoStart) void connection.start();
+    // No one waits for a server starting with the window: a start someone waits for goes first.
+    if (autoStart) void connection.start(false);
   }
 
   private async dropConnection(entry: HostEntry): Promise<void> {

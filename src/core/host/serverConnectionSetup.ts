@@ -6,6 +6,7 @@ import { BoundedServerLog, logBoundsOf } from '../connection/boundedLog';
 import { RedactingServerLog, type ResolvedSecret } from '../connection/secretRedaction';
 import type { ServerConnectionDeps } from '../connection/serverConnectionDeps';
 import type { ServerLog } from '../connection/serverLog';
+import type { StartSlots } from '../connection/startSlots';
 import type { McpHostOptions } from './mcpHost';
 
 /** What a connection is made from: the resolved definition, the secrets it took, and the keys it is known by. */
@@ -44,6 +45,7 @@ async function resolveKeepingSecrets(def: ServerDefinition, context: VariableCon
 export interface ConnectionHooks {
   readonly log: ServerLog;
   readonly authorization?: OAuthClientProvider;
+  readonly startSlots?: StartSlots;
   roots(): readonly ResolvedRoot[];
   onResourceUpdated(uri: string): void;
   onDebuggerListening(address: string): void;
@@ -64,6 +66,7 @@ export function connectionDeps(resolved: ResolvedServerDefinition, secrets: read
     secrets,
     apps: resolved.apps && options.apps?.() === true,
     roots: hooks.roots,
+    startSlots: hooks.startSlots,
     onResourceUpdated: hooks.onResourceUpdated,
     onDebuggerListening: hooks.onDebuggerListening,
     sampling: options.sampling && ((params, signal) => options.sampling!.handle(id, params, signal)),

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isAlive } from '../../../src/core/connection/processTree';
+import { StartSlots } from '../../../src/core/connection/startSlots';
 import { toolCatalogue } from '../../../src/core/chat/modelToolOffer';
 import { LastRuns, type StoredRun } from '../../../src/core/host/lastRuns';
 import { mayOfferResources } from '../../../src/core/connection/serverSnapshot';
@@ -258,6 +259,27 @@ describe('McpHost', () => {
     assert.equal(host.server('lazy')!.startsWhenNeeded, true, 'stopped again, it starts at its next use');
     await host.startOnDemand(['lazy']);
     assert.equal(host.server('lazy')!.status, 'running');
+  });
+
+  it('starts the servers of the window a few at a time, and an "onDemand" server someone waits for before those still waiting', async () => {
+    // One slot, held by a server that never answers: the window's other servers wait their turn.
+    const { host, logs } = harness({ startSlots: new StartSlots(1, 60_000) });
+    hosts.push(host);
+    const silent = { command: node, args: [fixture('silentStdio')], startTimeoutMs: 60_000 };
+    await host.applySettings(entries({ silent }));
+    await waitFor('silent has its turn', () => logs.get('silent')?.lines.some((l) => l.startsWith('info Protocol: negotiating')));
+    await host.applySettings(entries({ silent, eager: legacy(), lazy: legacy({ autoStart: 'onDemand' }) }));
+    await waitFor('eager waits for its turn', () => host.server('eager')?.reason?.startsWith('waiting for its turn: 1 server(s) start before it'));
+    assert.equal(host.server('eager')!.status, 'starting');
+    const called = host.callTool('lazy', 'echo', { text: 'before the window' });
+    await waitFor('lazy waits for its turn', () => host.server('lazy')?.reason?.startsWith('waiting for its turn'));
+    assert.equal(host.server('lazy')!.reason, 'waiting for its turn: 1 server(s) start before it (1 at once on this machine)', 'only the silent start is before it, not eager');
+    await host.stop('silent');
+    const result = await called;
+    assert.equal((result.content[0] as { text: string }).text, 'before the window');
+    assert.equal(host.server('eager')!.status, 'starting', 'eager still waits: the tool call went first');
+    await running(host, 'eager');
+    assert.ok(logs.get('eager')!.lines.includes('info Waiting to start: 1 other server(s) start first (1 at once on this machine).'), logs.get('eager')!.text());
   });
 
   it('shows an "onDemand" server\'s tools, prompts and instructions of its last run in the next window and starts it when one is called or a prompt is asked', async () => {

@@ -6,13 +6,14 @@ import { ExecutableResolver } from '../../../src/core/connection/executableResol
 import { ServerConnection } from '../../../src/core/connection/serverConnection';
 import type { ProcessLedger } from '../../../src/core/connection/processLedger';
 import type { ProcessSandbox } from '../../../src/core/connection/processSandbox';
+import type { StartSlots } from '../../../src/core/connection/startSlots';
 import { RecordingLog } from './fixtures';
 
 const resolver = new ExecutableResolver();
 const connections: ServerConnection[] = [];
 
 /** A ServerConnection over a real server, disposed after each test of the file that uses it. */
-export function connect(def: ResolvedServerDefinition, opts: { pins?: InMemoryEraPinStore; log?: RecordingLog; roots?: () => ResolvedRoot[]; ledger?: ProcessLedger; sandbox?: ProcessSandbox; fetch?: FetchLike; onDebuggerListening?: (address: string) => void } = {}) {
+export function connect(def: ResolvedServerDefinition, opts: { pins?: InMemoryEraPinStore; log?: RecordingLog; roots?: () => ResolvedRoot[]; ledger?: ProcessLedger; sandbox?: ProcessSandbox; fetch?: FetchLike; onDebuggerListening?: (address: string) => void; startSlots?: StartSlots } = {}) {
   const log = opts.log ?? new RecordingLog();
   const connection = new ServerConnection(def, definitionHash(def), def.command ?? def.url ?? '', {
     clientInfo: { name: 'mcp-host-tests', version: '0.0.0' },
@@ -24,6 +25,7 @@ export function connect(def: ResolvedServerDefinition, opts: { pins?: InMemoryEr
     sandbox: opts.sandbox,
     fetch: opts.fetch,
     onDebuggerListening: opts.onDebuggerListening,
+    startSlots: opts.startSlots,
   });
   connections.push(connection);
   return { connection, log };

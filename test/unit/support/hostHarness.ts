@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import type { ServerSettingsEntry } from '../../../src/core/config/serverDefinition';
 import { InMemoryEraPinStore } from '../../../src/core/connection/eraPins';
 import { ExecutableResolver } from '../../../src/core/connection/executableResolver';
+import type { StartSlots } from '../../../src/core/connection/startSlots';
 import { McpHost } from '../../../src/core/host/mcpHost';
 import type { LastRuns } from '../../../src/core/host/lastRuns';
 import type { ConsentRecord, HostEnvironment, StartConsentRequest } from '../../../src/core/host/ports';
@@ -27,7 +28,7 @@ export const uri = (p: string) => pathToFileURL(p).toString();
 export const legacy = (extra: Record<string, unknown> = {}) => ({ command: node, args: [fixture('legacyStdio')], ...extra });
 export const modern = (extra: Record<string, unknown> = {}) => ({ command: node, args: [fixture('modernStdio')], ...extra });
 
-export function harness(options: { trusted?: boolean; consent?: (requests: readonly StartConsentRequest[]) => string[]; sampling?: SamplingRouter; elicitation?: ElicitationRouter; authorization?: HostAuthorization; tasks?: TaskTracker; apps?: boolean; lastRuns?: LastRuns } = {}) {
+export function harness(options: { trusted?: boolean; consent?: (requests: readonly StartConsentRequest[]) => string[]; sampling?: SamplingRouter; elicitation?: ElicitationRouter; authorization?: HostAuthorization; tasks?: TaskTracker; apps?: boolean; lastRuns?: LastRuns; startSlots?: StartSlots } = {}) {
   const consentAnswers = new Map<string, ConsentRecord>();
   const confirm = sinon.spy(async (requests: readonly StartConsentRequest[]) => new Set(options.consent ? options.consent(requests) : requests.map((r) => r.serverId)));
   const showConfigError = sinon.spy();
@@ -46,7 +47,7 @@ export function harness(options: { trusted?: boolean; consent?: (requests: reado
     logFor: (id) => logs.get(id) ?? logs.set(id, new RecordingLog()).get(id)!,
     hostLog: new RecordingLog(),
   };
-  const host = new McpHost({ clientInfo: { name: 'test', version: '0' }, resolver: new ExecutableResolver(), eraPins: new InMemoryEraPinStore(), env, sampling: options.sampling, elicitation: options.elicitation, authorization: options.authorization, tasks: options.tasks, apps: () => options.apps ?? false, lastRuns: options.lastRuns });
+  const host = new McpHost({ clientInfo: { name: 'test', version: '0' }, resolver: new ExecutableResolver(), eraPins: new InMemoryEraPinStore(), env, sampling: options.sampling, elicitation: options.elicitation, authorization: options.authorization, tasks: options.tasks, apps: () => options.apps ?? false, lastRuns: options.lastRuns, startSlots: options.startSlots });
   return { host, confirm, showConfigError, env, logs };
 }
 

@@ -1,0 +1,90 @@
+import * as assert from 'node:assert/strict';
+import { availableParallelism } from 'node:os';
+import { StartSlots, type StartSlot } from '../../../src/core/connection/startSlots';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const never = () => new AbortController().signal;
+
+/** Takes a slot and records, in `order`, `name` once it is granted. */
+function taking(slots: StartSlots, order: string[], name: string, first = false, signal = never()): Promise<StartSlot | undefined> {
+  return slots.take(signal, first).then((slot) => {
+    if (slot) order.push(name);
+    return slot;
+  });
+}
+
+describe('StartSlots (how many server processes start at once)', () => {
+  it('grants as many slots as it has at once; the next start waits for a release, first come first served', async () => {
+    const slots = new StartSlots(2, 60_000);
+    const order: string[] = [];
+    const a = await taking(slots, order, 'a');
+    const b = await taking(slots, order, 'b');
+    assert.equal(slots.full, true);
+    const c = taking(slots, order, 'c');
+    const d = taking(slots, order, 'd');
+    assert.equal(slots.ahead(), 4);
+    await sleep(20);
+    assert.deepEqual(order, ['a', 'b'], 'c and d wait while both slots are taken');
+    a!.release();
+    await c;
+    assert.deepEqual(order, ['a', 'b', 'c']);
+    a!.release(); // a second release of the same slot frees nothing more
+    await sleep(20);
+    assert.deepEqual(order, ['a', 'b', 'c'], 'd still waits');
+    b!.release();
+    (await d)!.release();
+    (await c)!.release();
+    assert.equal(slots.full, false);
+    assert.equal(slots.ahead(), 0);
+  });
+
+  it('lets a start someone waits for go before the starts no one waits for, behind earlier such starts', async () => {
+    const slots = new StartSlots(1, 60_000);
+    const order: string[] = [];
+    const running = await taking(slots, order, 'window-1');
+    // Each start ends as soon as it has its turn, handing the slot to the next.
+    const queued = [taking(slots, order, 'window-2'), taking(slots, order, 'window-3'), taking(slots, order, 'tool-call', true), taking(slots, order, 'user', true)].map((q) => q.then((slot) => slot?.release()));
+    assert.equal(slots.ahead(true), 3, 'a start someone waits for has the running one and the two such starts before it');
+    assert.equal(slots.ahead(), 5);
+    running!.release();
+    await Promise.all(queued);
+    assert.deepEqual(order, ['window-1', 'tool-call', 'user', 'window-2', 'window-3']);
+  });
+
+  it('frees a slot its start keeps longer than the hold limit, so a slow server does not hold the others up', async () => {
+    const slots = new StartSlots(1, 80);
+    const order: string[] = [];
+    const slow = await taking(slots, order, 'slow');
+    const next = await taking(slots, order, 'next'); // granted only once the slow start's hold ran out
+    assert.deepEqual(order, ['slow', 'next']);
+    slow!.release(); // the slow one finishing late frees nothing that is not its own
+    const third = taking(slots, order, 'third');
+    await sleep(30);
+    assert.deepEqual(order, ['slow', 'next'], 'the third waits for next, which holds the one slot');
+    next!.release();
+    (await third)!.release();
+  });
+
+  it('drops a waiting start whose signal aborts (a stop): it gets no slot and takes no turn', async () => {
+    const slots = new StartSlots(1, 60_000);
+    const order: string[] = [];
+    const running = await taking(slots, order, 'running');
+    const stopping = new AbortController();
+    const stopped = taking(slots, order, 'stopped', false, stopping.signal);
+    const after = taking(slots, order, 'after');
+    stopping.abort();
+    assert.equal(await stopped, undefined);
+    assert.equal(slots.ahead(), 2, 'the running start and the one after it');
+    running!.release();
+    (await after)!.release();
+    assert.deepEqual(order, ['running', 'after']);
+    assert.equal(await slots.take(AbortSignal.abort()), undefined, 'a signal aborted before asking gets nothing');
+    assert.equal(slots.ahead(), 0);
+  });
+
+  it('has one slot per core and one more on this machine, and refuses fewer than one', () => {
+    assert.equal(StartSlots.forThisMachine().size, availableParallelism() + 1);
+    assert.throws(() => new StartSlots(0), /size must be at least 1 \(got 0\)/);
+    assert.throws(() => new StartSlots(Number.NaN), /at least 1/);
+  });
+});

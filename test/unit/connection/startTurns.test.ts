@@ -1,0 +1,85 @@
+import * as assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { tempDir } from '../../support/tempDir';
+import { isAlive } from '../../../src/core/connection/processTree';
+import { StartSlots } from '../../../src/core/connection/startSlots';
+import { fixture, httpDefinition, startHttpFixture, stdioDefinition, waitFor, type RunningProcess } from '../support/fixtures';
+import { connect, disposeConnections } from '../support/connections';
+
+/** A file the legacy fixture appends a line to each time it is spawned. */
+function spawnLog(): { file: string; count(): number } {
+  const file = path.join(tempDir('mcp-spawns-'), 'spawns');
+  writeFileSync(file, '');
+  return { file, count: () => readFileSync(file, 'utf8').split('\n').filter(Boolean).length };
+}
+
+const WAITING = /^waiting for its turn: 1 server\(s\) start before it \(1 at once on this machine\)$/;
+
+afterEach(disposeConnections);
+
+describe('Servers take turns to start their processes (StartSlots), against real servers', () => {
+  let http: RunningProcess;
+  before(async () => {
+    http = await startHttpFixture();
+  });
+  after(() => http.stop());
+
+  it('starts a second stdio server once the first has its lists, saying meanwhile why it waits; an HTTP server does not wait', async () => {
+    const slots = new StartSlots(1, 60_000);
+    // The silent server never answers: it keeps the one slot until it is stopped.
+    const silent = connect(stdioDefinition('silent', fixture('silentStdio'), { startTimeoutMs: 60_000 }), { startSlots: slots }).connection;
+    const spawns = spawnLog();
+    const { connection: second, log } = connect(stdioDefinition('second', fixture('legacyStdio'), { env: { FIXTURE_SPAWN_LOG: spawns.file } }), { startSlots: slots });
+    const remote = connect(httpDefinition('remote', `http://127.0.0.1:${http.port}/mcp`), { startSlots: slots }).connection;
+    const silentStarted = silent.start(false);
+    const secondStarted = second.start();
+    await remote.start();
+    assert.equal(remote.snapshot().status, 'running', 'an HTTP server starts no process and takes no turn');
+    const waiting = second.snapshot();
+    assert.equal(waiting.status, 'starting');
+    assert.match(waiting.reason ?? '', WAITING);
+    assert.equal(spawns.count(), 0, 'nothing is spawned before its turn');
+    assert.ok(log.lines.includes('info Waiting to start: 1 other server(s) start first (1 at once on this machine).'), log.text());
+    await silent.stop();
+    await silentStarted;
+    await secondStarted;
+    const running = second.snapshot();
+    assert.equal(running.status, 'running', running.reason);
+    assert.equal(running.reason, undefined, 'the wait is no longer given as the reason');
+    assert.ok(running.pid && isAlive(running.pid));
+    assert.equal(spawns.count(), 1);
+    assert.equal(slots.ahead(), 0, 'the slot is free again once the start has its lists');
+  });
+
+  it('lets the next server start when one keeps its turn past the hold limit', async () => {
+    const slots = new StartSlots(1, 300);
+    const silent = connect(stdioDefinition('silent', fixture('silentStdio'), { startTimeoutMs: 60_000 }), { startSlots: slots }).connection;
+    const second = connect(stdioDefinition('second', fixture('legacyStdio')), { startSlots: slots }).connection;
+    void silent.start(false);
+    await second.start();
+    assert.equal(second.snapshot().status, 'running', second.snapshot().reason);
+    assert.equal(silent.snapshot().status, 'starting', 'the silent server is still starting: it only lost its turn');
+  });
+
+  it('a server stopped while it waits for its turn starts nothing, and gives its turn to the next', async () => {
+    const slots = new StartSlots(1, 60_000);
+    const silent = connect(stdioDefinition('silent', fixture('silentStdio'), { startTimeoutMs: 60_000 }), { startSlots: slots }).connection;
+    const spawns = spawnLog();
+    const stopped = connect(stdioDefinition('stopped', fixture('legacyStdio'), { env: { FIXTURE_SPAWN_LOG: spawns.file } }), { startSlots: slots }).connection;
+    const next = connect(stdioDefinition('next', fixture('legacyStdio')), { startSlots: slots }).connection;
+    void silent.start(false);
+    const stoppedStart = stopped.start();
+    const nextStart = next.start();
+    await waitFor('both wait for their turn', () => WAITING.test(stopped.snapshot().reason ?? '') && next.snapshot().reason?.startsWith('waiting for its turn: 2 server(s)'));
+    await stopped.stop();
+    await stoppedStart;
+    assert.equal(stopped.snapshot().status, 'stopped');
+    assert.equal(slots.ahead(), 2, 'the silent start and the next one; the stopped one left the queue');
+    await silent.stop();
+    await nextStart;
+    assert.equal(next.snapshot().status, 'running', next.snapshot().reason);
+    assert.equal(stopped.snapshot().status, 'stopped', 'the stopped server did not start when the turn came');
+    assert.equal(spawns.count(), 0, 'it never spawned its process');
+  });
+});
