@@ -255,6 +255,7 @@ export function describeServer(server: ServerSnapshot): string {
     if (!server.fromLastRun || known.length === 0) return vscode.l10n.t('starts when needed');
     return vscode.l10n.t('starts when needed · {0} from its last run', known.join(', '));
   }
+  if (server.waitingForTurn) return vscode.l10n.t('waiting to start');
   if (server.status !== 'running') return server.status;
   const parts = [
     server.status,
@@ -277,7 +278,7 @@ function serverItem(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | undefin
   // Where a live server comes from goes right after its state, where a narrow view still shows it.
   if (server.origin) described.splice(1, 0, vscode.l10n.t('from {0}', server.origin.host));
   item.description = described.join(' · ');
-  const [icon, color] = server.configError ? STATUS_ICONS.invalid : STATUS_ICONS[server.status];
+  const [icon, color] = server.configError ? STATUS_ICONS.invalid : server.waitingForTurn ? ['watch'] : STATUS_ICONS[server.status];
   item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
   item.contextValue = `mcpServer:${server.status}:${server.transport}`;
   item.tooltip = serverTooltip(server, alsoBuiltIn);
@@ -291,7 +292,7 @@ const TOOLTIP_INSTRUCTIONS = 1_500;
 
 function serverTooltip(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | undefined): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escape(server.id)}** — ${escape(server.status)}\n\n`);
+  md.appendMarkdown(`**${escape(server.id)}** — ${escape(server.waitingForTurn ? vscode.l10n.t('waiting to start') : server.status)}\n\n`);
   if (alsoBuiltIn) {
     md.appendMarkdown('$(warning) ')
       .appendText(vscode.l10n.t('Also configured in VS Code\'s built-in MCP support ({0}, server "{1}"): when both start it, it runs twice. Keep it in one place.', alsoBuiltIn.file, alsoBuiltIn.id))

@@ -10,6 +10,7 @@ export interface ConnectionParts {
   readonly target: string;
   readonly status: ServerStatus;
   readonly reason?: string;
+  readonly waitingForTurn?: boolean;
   readonly session?: OpenedSession;
   readonly lists: ServerLists;
   roots(): readonly ResolvedRoot[];
@@ -24,6 +25,7 @@ export function connectionSnapshot(parts: ConnectionParts): ServerSnapshot {
     id: definition.id,
     status: parts.status,
     reason: parts.reason,
+    ...(parts.waitingForTurn && parts.status === 'starting' ? { waitingForTurn: true as const } : {}),
     scope: definition.scope,
     origin: definition.origin,
     transport: session?.created.kind ?? definition.transport,

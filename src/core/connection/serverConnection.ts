@@ -37,6 +37,8 @@ function sessionModules(): typeof import('./sessionOpener') {
 export class ServerConnection implements Disposable {
   private status: ServerStatus = 'stopped';
   private reason?: string;
+  /** Starting, but waiting for a turn to start its process (see {@link startSlot}). */
+  private waitingForTurn = false;
   private session?: OpenedSession;
   /** The transport being connected or connected, so stop() can reach its process tree. */
   private liveTransport?: CreatedTransport;
@@ -111,7 +113,7 @@ export class ServerConnection implements Disposable {
   }
 
   snapshot(): ServerSnapshot {
-    return connectionSnapshot({ definition: this.definition, target: this.target, status: this.status, reason: this.reason, session: this.session, lists: this.lists, roots: this.deps.roots });
+    return connectionSnapshot({ definition: this.definition, target: this.target, status: this.status, reason: this.reason, waitingForTurn: this.waitingForTurn, session: this.session, lists: this.lists, roots: this.deps.roots });
   }
 
   /**
@@ -338,13 +340,18 @@ export class ServerConnection implements Disposable {
     if (!slots || this.definition.transport !== 'stdio') return undefined;
     if (!slots.full) return slots.take(signal, waitedFor);
     const reason = this.reason;
-    const ahead = slots.ahead(waitedFor);
-    const waiting = `waiting for its turn: ${ahead} server(s) start before it (${slots.size} at once on this machine)`;
-    this.deps.log.info(`Waiting to start: ${ahead} other server(s) start first (${slots.size} at once on this machine).`);
+    const waiting = `waiting for its turn to start: ${slots.size} servers start at once on this machine`;
+    this.deps.log.info(`Waiting for its turn to start: ${slots.ahead(waitedFor)} server(s) go first (${slots.size} start at once on this machine).`);
+    this.waitingForTurn = true;
     this.setStatus('starting', waiting);
-    const slot = await slots.take(signal, waitedFor);
-    if (slot && this.status === 'starting' && this.reason === waiting) this.setStatus('starting', reason);
-    return slot;
+    try {
+      const slot = await slots.take(signal, waitedFor);
+      this.waitingForTurn = false;
+      if (slot && this.status === 'starting' && this.reason === waiting) this.setStatus('starting', reason);
+      return slot;
+    } finally {
+      this.waitingForTurn = false;
+    }
   }
 
   private sessionDeps(generation: number, onCreated: (created: CreatedTransport) => void) {

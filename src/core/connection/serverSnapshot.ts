@@ -28,6 +28,8 @@ export interface ServerSnapshot {
   /** A settings problem on an entry whose last good definition may still run. */
   readonly configError?: string;
   readonly scope: SettingsScope;
+  /** Starting, but its process waits for its turn: other servers' processes are starting (see `StartSlots`). */
+  readonly waitingForTurn?: true;
   /** Stopped, and starts at its first use (`"autoStart": "onDemand"`). */
   readonly startsWhenNeeded?: boolean;
   /** `tools` and `prompts` are those of the server's last run of the same definition: it starts when needed and has not started since. */

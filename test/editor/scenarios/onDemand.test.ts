@@ -248,4 +248,35 @@ describe('A server that starts when needed, in a real VS Code', function () {
     await page.keyboard.press('Escape');
     await view.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^fresh$/ }) }).waitFor({ timeout: 10_000 });
   });
+
+  it('starts a crowd of servers a few at a time; those waiting say so in their rows and tooltips, and all of them run', async () => {
+    // Servers slow to boot (2.5 s): each keeps its turn for the 1 s limit, so the last ones wait
+    // about seven seconds. A quick one goes first: when the first server gets tools every row is
+    // drawn again (which would take the tooltip away), and that happens before the hover.
+    const fixture = path.join(OUT, 'test/fixtures/servers/legacyStdio.js');
+    const slow = { command: process.execPath, args: ['-e', `setTimeout(() => require(${JSON.stringify(fixture)}), 2500)`], autoStart: 'startup' };
+    const ids = ['crowd-01', ...Array.from({ length: 23 }, (_, i) => `crowd-${String(i + 2).padStart(2, '0')}`)];
+    await editor.control('updateUserSetting', { section: 'mcpHost.servers', value: Object.fromEntries(ids.map((id, i) => [id, i === 0 ? { command: process.execPath, args: [fixture], autoStart: 'startup' } : slow])) });
+    await editor.workbench.openMcpView();
+    await editor.workbench.serverRow(ids[0]).waitFor({ timeout: 20_000 });
+    // The last rows are below the view's fold: the keyboard takes the list there, as a user would scroll.
+    await editor.control('executeCommand', { command: 'mcpHost.servers.focus' });
+    await editor.workbench.page.keyboard.press('End');
+    const last = ids[ids.length - 1];
+    assert.equal(await editor.workbench.waitForServerDescription(last, /^waiting to start$/, 30_000), 'waiting to start');
+    const row = editor.workbench.serverRow(last);
+    assert.equal(await row.locator('.custom-view-tree-node-item-icon.codicon-watch').count(), 1, 'a waiting server shows a watch, not the spinner of a start under way');
+    const tooltip = await editor.workbench.tooltip(row, 'waiting for its turn', 20_000);
+    // The hover renders some spaces as no-break spaces.
+    assert.match((await tooltip.textContent()) ?? '', /—\swaiting\sto\sstart\s*Reason:\swaiting\sfor\sits\sturn\sto\sstart:\s\d+\sservers\sstart\sat\sonce\son\sthis\smachine/);
+    await editor.workbench.screenshot('107-servers-waiting-to-start');
+    // Those before it in the queue start (a spinner) while it still waits.
+    const shown = editor.workbench.serversPane().locator('.monaco-list-row .label-description');
+    await waitFor('a row starting while the last still waits', async () => (await shown.allTextContents()).includes('starting') && (await editor.workbench.serverDescription(last)) === 'waiting to start', 15_000);
+    await waitFor('all of them running', async () => {
+      const servers = await editor.control<McpServerInfo[]>('listServers');
+      return ids.every((id) => servers.find((s) => s.id === id)?.status === 'running');
+    }, 60_000);
+    await editor.workbench.waitForServerDescription(last, /^running · \d+ tools/, 10_000);
+  });
 });

@@ -14,7 +14,7 @@ function spawnLog(): { file: string; count(): number } {
   return { file, count: () => readFileSync(file, 'utf8').split('\n').filter(Boolean).length };
 }
 
-const WAITING = /^waiting for its turn: 1 server\(s\) start before it \(1 at once on this machine\)$/;
+const WAITING = 'waiting for its turn to start: 1 servers start at once on this machine';
 
 afterEach(disposeConnections);
 
@@ -37,16 +37,15 @@ describe('Servers take turns to start their processes (StartSlots), against real
     await remote.start();
     assert.equal(remote.snapshot().status, 'running', 'an HTTP server starts no process and takes no turn');
     const waiting = second.snapshot();
-    assert.equal(waiting.status, 'starting');
-    assert.match(waiting.reason ?? '', WAITING);
+    assert.deepEqual([waiting.status, waiting.waitingForTurn, waiting.reason], ['starting', true, WAITING]);
     assert.equal(spawns.count(), 0, 'nothing is spawned before its turn');
-    assert.ok(log.lines.includes('info Waiting to start: 1 other server(s) start first (1 at once on this machine).'), log.text());
+    assert.ok(log.lines.includes('info Waiting for its turn to start: 1 server(s) go first (1 start at once on this machine).'), log.text());
     await silent.stop();
     await silentStarted;
     await secondStarted;
     const running = second.snapshot();
     assert.equal(running.status, 'running', running.reason);
-    assert.equal(running.reason, undefined, 'the wait is no longer given as the reason');
+    assert.deepEqual([running.reason, running.waitingForTurn], [undefined, undefined], 'the wait is over');
     assert.ok(running.pid && isAlive(running.pid));
     assert.equal(spawns.count(), 1);
     assert.equal(slots.ahead(), 0, 'the slot is free again once the start has its lists');
@@ -71,10 +70,12 @@ describe('Servers take turns to start their processes (StartSlots), against real
     void silent.start(false);
     const stoppedStart = stopped.start();
     const nextStart = next.start();
-    await waitFor('both wait for their turn', () => WAITING.test(stopped.snapshot().reason ?? '') && next.snapshot().reason?.startsWith('waiting for its turn: 2 server(s)'));
+    await waitFor('both wait for their turn', () => stopped.snapshot().waitingForTurn && next.snapshot().waitingForTurn);
+    const stoppedSnapshots: unknown[] = [];
+    stopped.onDidChange((snapshot) => stoppedSnapshots.push([snapshot.status, snapshot.waitingForTurn]));
     await stopped.stop();
     await stoppedStart;
-    assert.equal(stopped.snapshot().status, 'stopped');
+    assert.deepEqual(stoppedSnapshots, [['stopping', undefined], ['stopped', undefined]], 'a stopping server is not shown as waiting to start');
     assert.equal(slots.ahead(), 2, 'the silent start and the next one; the stopped one left the queue');
     await silent.stop();
     await nextStart;

@@ -268,18 +268,27 @@ describe('McpHost', () => {
     const silent = { command: node, args: [fixture('silentStdio')], startTimeoutMs: 60_000 };
     await host.applySettings(entries({ silent }));
     await waitFor('silent has its turn', () => logs.get('silent')?.lines.some((l) => l.startsWith('info Protocol: negotiating')));
+    // The order in which waiting servers get their turn.
+    const waited = new Set<string>();
+    const turns: string[] = [];
+    host.onDidChangeServers((id) => {
+      const server = id === undefined ? undefined : host.server(id);
+      if (!server) return;
+      if (server.waitingForTurn) waited.add(server.id);
+      else if (waited.delete(server.id) && server.status === 'starting') turns.push(server.id);
+    });
     await host.applySettings(entries({ silent, eager: legacy(), lazy: legacy({ autoStart: 'onDemand' }) }));
-    await waitFor('eager waits for its turn', () => host.server('eager')?.reason?.startsWith('waiting for its turn: 1 server(s) start before it'));
+    await waitFor('eager waits for its turn', () => host.server('eager')?.waitingForTurn);
     assert.equal(host.server('eager')!.status, 'starting');
     const called = host.callTool('lazy', 'echo', { text: 'before the window' });
-    await waitFor('lazy waits for its turn', () => host.server('lazy')?.reason?.startsWith('waiting for its turn'));
-    assert.equal(host.server('lazy')!.reason, 'waiting for its turn: 1 server(s) start before it (1 at once on this machine)', 'only the silent start is before it, not eager');
+    await waitFor('lazy waits for its turn', () => host.server('lazy')?.waitingForTurn);
+    assert.ok(logs.get('lazy')!.lines.includes('info Waiting for its turn to start: 1 server(s) go first (1 start at once on this machine).'), `only the silent start goes before it, not eager: ${logs.get('lazy')!.text()}`);
     await host.stop('silent');
     const result = await called;
     assert.equal((result.content[0] as { text: string }).text, 'before the window');
-    assert.equal(host.server('eager')!.status, 'starting', 'eager still waits: the tool call went first');
     await running(host, 'eager');
-    assert.ok(logs.get('eager')!.lines.includes('info Waiting to start: 1 other server(s) start first (1 at once on this machine).'), logs.get('eager')!.text());
+    assert.deepEqual(turns, ['lazy', 'eager'], 'the tool call\'s server went first');
+    assert.ok(logs.get('eager')!.lines.includes('info Waiting for its turn to start: 1 server(s) go first (1 start at once on this machine).'), logs.get('eager')!.text());
   });
 
   it('shows an "onDemand" server\'s tools, prompts and instructions of its last run in the next window and starts it when one is called or a prompt is asked', async () => {
