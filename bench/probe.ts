@@ -39,17 +39,20 @@ function definition(id = 'bench'): ResolvedServerDefinition {
   };
 }
 
-/** The host's turns for starting processes, as McpHost has them: one per core and one more. */
+/** The host's turns for starting the processes of a window's servers, as McpHost has them: one per core and one more. */
 const startSlots = StartSlots.forThisMachine();
 
-/** The host's path: ServerConnection (transport choice, era pin, state machine, lists, error mapping). */
-async function hostConnection(pins = new InMemoryEraPinStore(), id = 'bench', sampling?: SamplingRouter): Promise<ServerConnection> {
+/**
+ * The host's path: ServerConnection (transport choice, era pin, state machine, lists, error
+ * mapping). `withTheWindow`: started as a window starts its servers, taking turns with the others.
+ */
+async function hostConnection(pins = new InMemoryEraPinStore(), id = 'bench', sampling?: SamplingRouter, withTheWindow = false): Promise<ServerConnection> {
   const def = definition(id);
   const connection = new ServerConnection(def, definitionHash(def), '', {
     clientInfo: { name: 'bench', version: '0' }, resolver, eraPins: pins, log: silentLog, roots: () => [], startSlots,
     sampling: sampling && ((p, signal) => sampling.handle(id, p, signal)),
   });
-  await connection.start();
+  await connection.start(!withTheWindow);
   if (connection.state !== 'running') throw new Error(`host failed to start: ${connection.snapshot().reason}`);
   return connection;
 }
@@ -240,7 +243,7 @@ const scenarios: Record<string, () => Promise<Record<string, number>>> = {
       await Promise.all(clients.map((c) => c.close()));
       return all;
     }
-    const connections = await Promise.all(Array.from({ length: count }, (_, i) => timed(hostConnection(pins, `s${i}`))));
+    const connections = await Promise.all(Array.from({ length: count }, (_, i) => timed(hostConnection(pins, `s${i}`, undefined, true))));
     const all = figures();
     await Promise.all(connections.map((c) => c.stop()));
     return all;

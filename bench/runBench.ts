@@ -101,8 +101,8 @@ for (const servers of counts) {
     servers === 20 ? '≤ 1.5 × one' : '',
   );
 }
-// The host starts processes a few at a time (one per core and one more): the first servers have
-// their tools long before the last, which comes no later than with all at once.
+// The host starts the processes of a window's servers a few at a time (one per core and one
+// more): the first servers have their tools long before the last, which comes no later.
 const crowd = manyFigures[counts[counts.length - 1]];
 results.manyServersReady = { host: { firstMs: crowd.host.firstMs, meanMs: crowd.host.meanMs }, raw: { firstMs: crowd.raw.firstMs, meanMs: crowd.raw.meanMs } };
 row(`  the first of the ${counts[counts.length - 1]} with its tools`, fmt(crowd.host.firstMs, 'ms', 0), `${fmt(crowd.raw.firstMs, 'ms', 0)} raw SDK, all at once`, crowd.host.firstMs / crowd.raw.firstMs);

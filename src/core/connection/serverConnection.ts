@@ -118,7 +118,8 @@ export class ServerConnection implements Disposable {
 
   /**
    * Start at the user's (or settings') request: forgets earlier crashes. `waitedFor`: someone waits
-   * for it (false for the servers that start with the window), so it takes its turn to start first.
+   * for it, so it starts at once; false for the servers that start with the window, which take
+   * turns (see {@link StartSlots}).
    */
   start(waitedFor = true): Promise<void> {
     this.restarts.reset();
@@ -332,26 +333,26 @@ export class ServerConnection implements Disposable {
   }
 
   /**
-   * A local process waits for its turn among the servers starting at once (see {@link StartSlots});
-   * the wait is in the log and the server's tooltip. HTTP servers start at once.
+   * A local process no one waits for waits for its turn among the servers starting at once (see
+   * {@link StartSlots}); its row, tooltip and log say so meanwhile. HTTP servers start at once.
    */
   private async startSlot(signal: AbortSignal, waitedFor: boolean): Promise<StartSlot | undefined> {
     const slots = this.deps.startSlots;
     if (!slots || this.definition.transport !== 'stdio') return undefined;
-    if (!slots.full) return slots.take(signal, waitedFor);
+    if (waitedFor || !slots.full) return slots.take(signal, waitedFor);
     const reason = this.reason;
     const waiting = `waiting for its turn to start: ${slots.size} servers start at once on this machine`;
-    this.deps.log.info(`Waiting for its turn to start: ${slots.ahead(waitedFor)} server(s) go first (${slots.size} start at once on this machine).`);
+    this.deps.log.info(`Waiting for its turn to start: ${slots.ahead} server(s) go first (${slots.size} start at once on this machine).`);
     this.waitingForTurn = true;
     this.setStatus('starting', waiting);
+    let slot: StartSlot | undefined;
     try {
-      const slot = await slots.take(signal, waitedFor);
-      this.waitingForTurn = false;
-      if (slot && this.status === 'starting' && this.reason === waiting) this.setStatus('starting', reason);
-      return slot;
+      slot = await slots.take(signal, waitedFor);
     } finally {
       this.waitingForTurn = false;
     }
+    if (slot && this.status === 'starting') this.setStatus('starting', this.reason === waiting ? reason : this.reason);
+    return slot;
   }
 
   private sessionDeps(generation: number, onCreated: (created: CreatedTransport) => void) {

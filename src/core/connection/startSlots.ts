@@ -8,23 +8,18 @@ export interface StartSlot {
   release(): void;
 }
 
-interface Waiter {
-  /** Someone waits for this start (a tool call, the user): it goes before starts no one waits for. */
-  readonly first: boolean;
-  grant(slot: StartSlot): void;
-}
-
 /**
- * How many server processes start at once on this machine. Twenty Node servers started together
- * on two cores are all ready only at the end, each boot sharing the cores with nineteen others;
- * started a few at a time, the first is ready about ten times sooner and the last no later. A
- * start holds its slot from before its spawn until it has its lists or has failed, and at most
- * {@link START_SLOT_HOLD_MS}. Turns are first come, first served, except that a start someone
- * waits for goes before those no one does (the servers that start with the window).
+ * How many server processes start at once on this machine, of those no one waits for (the servers
+ * that start with the window, restarts after a crash). Twenty Node servers started together on two
+ * cores are all ready only at the end, each boot sharing the cores with nineteen others; started a
+ * few at a time, the first is ready about ten times sooner and the last no later. A start holds
+ * its slot from before its spawn until it has its lists or has failed, and at most
+ * {@link START_SLOT_HOLD_MS}; turns are first come, first served. A start someone waits for (a
+ * tool call, the user) takes a slot at once, full or not, and the others wait for it too.
  */
 export class StartSlots {
   private busy = 0;
-  private readonly waiters: Waiter[] = [];
+  private readonly waiters: ((slot: StartSlot) => void)[] = [];
 
   constructor(
     /** Starts under way at once (at least 1). */
@@ -42,9 +37,9 @@ export class StartSlots {
     return new StartSlots(availableParallelism() + 1);
   }
 
-  /** Starts that would go before one asking now (those under way and those waiting that go first). */
-  ahead(first = false): number {
-    return this.busy + (first ? this.waiters.filter((w) => w.first).length : this.waiters.length);
+  /** Starts that go before one that waits for its turn now (those under way and those waiting). */
+  get ahead(): number {
+    return this.busy + this.waiters.length;
   }
 
   /** Whether a start asking now has to wait. */
@@ -53,27 +48,23 @@ export class StartSlots {
   }
 
   /**
-   * A slot once one is free (at once when one is); `undefined` when `signal` aborts first. `first`:
-   * someone waits for this start, so it waits only behind other such starts.
+   * A slot once one is free (at once when one is); `undefined` when `signal` aborts first.
+   * `waitedFor`: someone waits for this start, so it takes a slot at once even when all are taken.
    */
-  take(signal: AbortSignal, first = false): Promise<StartSlot | undefined> {
+  take(signal: AbortSignal, waitedFor = false): Promise<StartSlot | undefined> {
     if (signal.aborted) return Promise.resolve(undefined);
-    if (!this.full) return Promise.resolve(this.hold());
+    if (waitedFor || !this.full) return Promise.resolve(this.hold());
     return new Promise((resolve) => {
       const onAbort = () => {
-        const at = this.waiters.indexOf(waiter);
+        const at = this.waiters.indexOf(grant);
         if (at >= 0) this.waiters.splice(at, 1);
         resolve(undefined);
       };
-      const waiter: Waiter = {
-        first,
-        grant: (slot) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(slot);
-        },
+      const grant = (slot: StartSlot) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(slot);
       };
-      const behind = first ? this.waiters.findIndex((w) => !w.first) : -1;
-      this.waiters.splice(behind < 0 ? this.waiters.length : behind, 0, waiter);
+      this.waiters.push(grant);
       signal.addEventListener('abort', onAbort, { once: true });
     });
   }
@@ -86,8 +77,8 @@ export class StartSlots {
       held = false;
       clearTimeout(timer);
       this.busy--;
-      const next = this.waiters.shift();
-      if (next) next.grant(this.hold());
+      // A start someone waited for may have taken more than the slots: the next waits until one is free.
+      if (!this.full) this.waiters.shift()?.(this.hold());
     };
     const timer = setTimeout(release, this.holdMs);
     timer.unref?.();

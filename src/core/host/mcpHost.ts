@@ -395,7 +395,7 @@ export class McpHost implements Disposable {
       this.changed.fire(def.id);
     });
     this.changed.fire(def.id);
-    // No one waits for a server starting with the window: a start someone waits for goes first.
+    // No one waits for a server starting with the window: it takes turns with the others (a start someone waits for does not).
     if (autoStart) void connection.start(false);
   }
 

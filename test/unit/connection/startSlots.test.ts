@@ -22,7 +22,7 @@ describe('StartSlots (how many server processes start at once)', () => {
     assert.equal(slots.full, true);
     const c = taking(slots, order, 'c');
     const d = taking(slots, order, 'd');
-    assert.equal(slots.ahead(), 4);
+    assert.equal(slots.ahead, 4);
     await sleep(20);
     assert.deepEqual(order, ['a', 'b'], 'c and d wait while both slots are taken');
     a!.release();
@@ -35,20 +35,24 @@ describe('StartSlots (how many server processes start at once)', () => {
     (await d)!.release();
     (await c)!.release();
     assert.equal(slots.full, false);
-    assert.equal(slots.ahead(), 0);
+    assert.equal(slots.ahead, 0);
   });
 
-  it('lets a start someone waits for go before the starts no one waits for, behind earlier such starts', async () => {
+  it('gives a start someone waits for a slot at once even when all are taken, and the starts waiting wait for it too', async () => {
     const slots = new StartSlots(1, 60_000);
     const order: string[] = [];
-    const running = await taking(slots, order, 'window-1');
-    // Each start ends as soon as it has its turn, handing the slot to the next.
-    const queued = [taking(slots, order, 'window-2'), taking(slots, order, 'window-3'), taking(slots, order, 'tool-call', true), taking(slots, order, 'user', true)].map((q) => q.then((slot) => slot?.release()));
-    assert.equal(slots.ahead(true), 3, 'a start someone waits for has the running one and the two such starts before it');
-    assert.equal(slots.ahead(), 5);
-    running!.release();
-    await Promise.all(queued);
-    assert.deepEqual(order, ['window-1', 'tool-call', 'user', 'window-2', 'window-3']);
+    const window1 = await taking(slots, order, 'window-1');
+    const window2 = taking(slots, order, 'window-2');
+    const toolCall = await taking(slots, order, 'tool-call', true);
+    assert.deepEqual(order, ['window-1', 'tool-call'], 'the tool call\'s start did not wait behind window-2');
+    assert.equal(slots.ahead, 3);
+    window1!.release();
+    await sleep(20);
+    assert.deepEqual(order, ['window-1', 'tool-call'], 'window-2 still waits: the tool call\'s start holds the one slot');
+    toolCall!.release();
+    (await window2)!.release();
+    assert.deepEqual(order, ['window-1', 'tool-call', 'window-2']);
+    assert.equal(slots.ahead, 0);
   });
 
   it('frees a slot its start keeps longer than the hold limit, so a slow server does not hold the others up', async () => {
@@ -74,12 +78,12 @@ describe('StartSlots (how many server processes start at once)', () => {
     const after = taking(slots, order, 'after');
     stopping.abort();
     assert.equal(await stopped, undefined);
-    assert.equal(slots.ahead(), 2, 'the running start and the one after it');
+    assert.equal(slots.ahead, 2, 'the running start and the one after it');
     running!.release();
     (await after)!.release();
     assert.deepEqual(order, ['running', 'after']);
     assert.equal(await slots.take(AbortSignal.abort()), undefined, 'a signal aborted before asking gets nothing');
-    assert.equal(slots.ahead(), 0);
+    assert.equal(slots.ahead, 0);
   });
 
   it('has one slot per core and one more on this machine, and refuses fewer than one', () => {

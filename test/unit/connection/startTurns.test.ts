@@ -18,7 +18,7 @@ const WAITING = 'waiting for its turn to start: 1 servers start at once on this 
 
 afterEach(disposeConnections);
 
-describe('Servers take turns to start their processes (StartSlots), against real servers', () => {
+describe('Servers no one waits for take turns to start their processes (StartSlots), against real servers', () => {
   let http: RunningProcess;
   before(async () => {
     http = await startHttpFixture();
@@ -33,7 +33,7 @@ describe('Servers take turns to start their processes (StartSlots), against real
     const { connection: second, log } = connect(stdioDefinition('second', fixture('legacyStdio'), { env: { FIXTURE_SPAWN_LOG: spawns.file } }), { startSlots: slots });
     const remote = connect(httpDefinition('remote', `http://127.0.0.1:${http.port}/mcp`), { startSlots: slots }).connection;
     const silentStarted = silent.start(false);
-    const secondStarted = second.start();
+    const secondStarted = second.start(false);
     await remote.start();
     assert.equal(remote.snapshot().status, 'running', 'an HTTP server starts no process and takes no turn');
     const waiting = second.snapshot();
@@ -48,7 +48,7 @@ describe('Servers take turns to start their processes (StartSlots), against real
     assert.deepEqual([running.reason, running.waitingForTurn], [undefined, undefined], 'the wait is over');
     assert.ok(running.pid && isAlive(running.pid));
     assert.equal(spawns.count(), 1);
-    assert.equal(slots.ahead(), 0, 'the slot is free again once the start has its lists');
+    assert.equal(slots.ahead, 0, 'the slot is free again once the start has its lists');
   });
 
   it('lets the next server start when one keeps its turn past the hold limit', async () => {
@@ -56,7 +56,7 @@ describe('Servers take turns to start their processes (StartSlots), against real
     const silent = connect(stdioDefinition('silent', fixture('silentStdio'), { startTimeoutMs: 60_000 }), { startSlots: slots }).connection;
     const second = connect(stdioDefinition('second', fixture('legacyStdio')), { startSlots: slots }).connection;
     void silent.start(false);
-    await second.start();
+    await second.start(false);
     assert.equal(second.snapshot().status, 'running', second.snapshot().reason);
     assert.equal(silent.snapshot().status, 'starting', 'the silent server is still starting: it only lost its turn');
   });
@@ -68,15 +68,15 @@ describe('Servers take turns to start their processes (StartSlots), against real
     const stopped = connect(stdioDefinition('stopped', fixture('legacyStdio'), { env: { FIXTURE_SPAWN_LOG: spawns.file } }), { startSlots: slots }).connection;
     const next = connect(stdioDefinition('next', fixture('legacyStdio')), { startSlots: slots }).connection;
     void silent.start(false);
-    const stoppedStart = stopped.start();
-    const nextStart = next.start();
+    const stoppedStart = stopped.start(false);
+    const nextStart = next.start(false);
     await waitFor('both wait for their turn', () => stopped.snapshot().waitingForTurn && next.snapshot().waitingForTurn);
     const stoppedSnapshots: unknown[] = [];
     stopped.onDidChange((snapshot) => stoppedSnapshots.push([snapshot.status, snapshot.waitingForTurn]));
     await stopped.stop();
     await stoppedStart;
     assert.deepEqual(stoppedSnapshots, [['stopping', undefined], ['stopped', undefined]], 'a stopping server is not shown as waiting to start');
-    assert.equal(slots.ahead(), 2, 'the silent start and the next one; the stopped one left the queue');
+    assert.equal(slots.ahead, 2, 'the silent start and the next one; the stopped one left the queue');
     await silent.stop();
     await nextStart;
     assert.equal(next.snapshot().status, 'running', next.snapshot().reason);
