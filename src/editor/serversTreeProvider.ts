@@ -244,6 +244,11 @@ function checkbox(checked: boolean, tooltip: string): vscode.TreeItem['checkboxS
   return { state: checked ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked, tooltip, accessibilityInformation: { label: tooltip } };
 }
 
+/** A server's state in a word or two: its status, or `waiting to start` while its start waits for its turn. */
+function stateOf(server: ServerSnapshot): string {
+  return server.waitingForTurn ? vscode.l10n.t('waiting to start') : server.status;
+}
+
 export function describeServer(server: ServerSnapshot): string {
   if (server.configError) return vscode.l10n.t('{0} · settings error', server.status);
   // A failure says why right in the row; the tooltip and the notification carry the rest.
@@ -255,8 +260,7 @@ export function describeServer(server: ServerSnapshot): string {
     if (!server.fromLastRun || known.length === 0) return vscode.l10n.t('starts when needed');
     return vscode.l10n.t('starts when needed · {0} from its last run', known.join(', '));
   }
-  if (server.waitingForTurn) return vscode.l10n.t('waiting to start');
-  if (server.status !== 'running') return server.status;
+  if (server.status !== 'running') return stateOf(server);
   const parts = [
     server.status,
     ...(server.sandbox ? [vscode.l10n.t('sandboxed')] : []),
@@ -292,7 +296,7 @@ const TOOLTIP_INSTRUCTIONS = 1_500;
 
 function serverTooltip(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | undefined): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escape(server.id)}** — ${escape(server.waitingForTurn ? vscode.l10n.t('waiting to start') : server.status)}\n\n`);
+  md.appendMarkdown(`**${escape(server.id)}** — ${escape(stateOf(server))}\n\n`);
   if (alsoBuiltIn) {
     md.appendMarkdown('$(warning) ')
       .appendText(vscode.l10n.t('Also configured in VS Code\'s built-in MCP support ({0}, server "{1}"): when both start it, it runs twice. Keep it in one place.', alsoBuiltIn.file, alsoBuiltIn.id))

@@ -341,17 +341,13 @@ export class ServerConnection implements Disposable {
     if (!slots || this.definition.transport !== 'stdio') return undefined;
     if (waitedFor || !slots.full) return slots.take(signal, waitedFor);
     const reason = this.reason;
-    const waiting = `waiting for its turn to start: ${slots.size} servers start at once on this machine`;
     this.deps.log.info(`Waiting for its turn to start: ${slots.ahead} server(s) go first (${slots.size} start at once on this machine).`);
     this.waitingForTurn = true;
-    this.setStatus('starting', waiting);
-    let slot: StartSlot | undefined;
-    try {
-      slot = await slots.take(signal, waitedFor);
-    } finally {
-      this.waitingForTurn = false;
-    }
-    if (slot && this.status === 'starting') this.setStatus('starting', this.reason === waiting ? reason : this.reason);
+    this.setStatus('starting', `waiting for its turn to start: ${slots.size} servers start at once on this machine`);
+    const slot = await slots.take(signal, waitedFor);
+    this.waitingForTurn = false;
+    // Only a stop changes the status meanwhile; otherwise the reason from before the wait is back.
+    if (slot && this.status === 'starting') this.setStatus('starting', reason);
     return slot;
   }
 

@@ -1,10 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { isAlive } from '../../../src/core/connection/processTree';
 import { connect, disposeConnections } from '../support/connections';
-import { fixture, RecordingLog, stdioDefinition, waitFor } from '../support/fixtures';
-import { tempDir } from '../../support/tempDir';
+import { fixture, RecordingLog, spawnLog, stdioDefinition, waitFor } from '../support/fixtures';
 
 /** The pids the fixture's helpers announced on stderr ("fixture: helper pid N"). */
 function helperPids(log: RecordingLog): number[] {
@@ -106,13 +103,12 @@ describe('one process per start', function () {
   afterEach(disposeConnections);
 
   it('starts a 2025 server once: the era probe runs on it, and its answer keeps it running', async () => {
-    const spawnLog = path.join(tempDir('mcp-spawns-'), 'spawns');
-    writeFileSync(spawnLog, '');
-    const { connection } = connect(stdioDefinition('legacy-once', fixture('legacyStdio'), { env: { FIXTURE_SPAWN_LOG: spawnLog } }));
+    const spawned = spawnLog();
+    const { connection } = connect(stdioDefinition('legacy-once', fixture('legacyStdio'), { env: { FIXTURE_SPAWN_LOG: spawned.file } }));
     await connection.start();
     assert.equal(connection.snapshot().status, 'running');
     assert.equal(connection.snapshot().era, 'legacy');
-    assert.equal(readFileSync(spawnLog, 'utf8').trim().split('\n').filter(Boolean).length, 1);
+    assert.equal(spawned.count(), 1);
   });
 
   it('starts again, for the 2025 handshake, a server that exits on the probe', async () => {

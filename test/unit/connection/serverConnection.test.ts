@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
-import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ResolvedServerDefinition } from '../../../src/core/config/serverDefinition';
 import { InMemoryEraPinStore } from '../../../src/core/connection/eraPins';
@@ -8,6 +7,7 @@ import { isAlive } from '../../../src/core/connection/processTree';
 import {
   fixture,
   httpDefinition,
+  spawnLog,
   RecordingLog,
   startEverythingSse,
   startHttpFixture,
@@ -53,11 +53,10 @@ describe('ServerConnection against real fixture servers', () => {
   });
 
   it('probes the era on the server’s own process (one spawn per start), and pins it per definition', async () => {
-    const spawnLog = path.join(tempDir('mcp-spawns-'), 'spawns');
-    writeFileSync(spawnLog, '');
-    const def = stdioDefinition('pinned', fixture('modernStdio'), { env: { FIXTURE_SPAWN_LOG: spawnLog } });
+    const spawned = spawnLog();
+    const def = stdioDefinition('pinned', fixture('modernStdio'), { env: { FIXTURE_SPAWN_LOG: spawned.file } });
     const pins = new InMemoryEraPinStore();
-    const spawns = () => readFileSync(spawnLog, 'utf8').trim().split('\n').filter(Boolean).length;
+    const spawns = () => spawned.count();
 
     const first = connect(def, { pins }).connection;
     await first.start();

@@ -1,18 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
-import * as path from 'node:path';
-import { tempDir } from '../../support/tempDir';
 import { isAlive } from '../../../src/core/connection/processTree';
 import { StartSlots } from '../../../src/core/connection/startSlots';
-import { fixture, httpDefinition, startHttpFixture, stdioDefinition, waitFor, type RunningProcess } from '../support/fixtures';
+import { fixture, httpDefinition, spawnLog, startHttpFixture, stdioDefinition, waitFor, type RunningProcess } from '../support/fixtures';
 import { connect, disposeConnections } from '../support/connections';
-
-/** A file the legacy fixture appends a line to each time it is spawned. */
-function spawnLog(): { file: string; count(): number } {
-  const file = path.join(tempDir('mcp-spawns-'), 'spawns');
-  writeFileSync(file, '');
-  return { file, count: () => readFileSync(file, 'utf8').split('\n').filter(Boolean).length };
-}
 
 const WAITING = 'waiting for its turn to start: 1 servers start at once on this machine';
 

@@ -1,10 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import type { ServerDefinition, ResolvedServerDefinition } from '../../../src/core/config/serverDefinition';
 import { DEFAULT_RESTART, DEFAULT_SAMPLING_POLICY, NO_TOOL_POLICY } from '../../../src/core/config/serverDefinition';
 import type { HostLogLevel, ServerLog } from '../../../src/core/connection/serverLog';
+import { tempDir } from '../../support/tempDir';
 
 export const FIXTURES = path.resolve(__dirname, '../../fixtures/servers');
 export const REPO = path.resolve(__dirname, '../../../..');
@@ -34,6 +36,13 @@ const BASE = {
 /** A stdio definition running one of our fixtures with node. */
 export function stdioDefinition(id: string, script: string, extra: Partial<ServerDefinition> & { args?: string[] } = {}): ResolvedServerDefinition {
   return { ...BASE, id, transport: 'stdio', command: process.execPath, ...extra, args: [script, ...(extra.args ?? [])], roots: undefined } as ResolvedServerDefinition;
+}
+
+/** A file our fixture servers append a line to each time they are spawned (`FIXTURE_SPAWN_LOG`), and how many lines it has. */
+export function spawnLog(): { readonly file: string; count(): number } {
+  const file = path.join(tempDir('mcp-spawns-'), 'spawns');
+  writeFileSync(file, '');
+  return { file, count: () => readFileSync(file, 'utf8').split('\n').filter(Boolean).length };
 }
 
 export function httpDefinition(id: string, url: string, transport: 'http' | 'sse' = 'http'): ResolvedServerDefinition {
