@@ -259,14 +259,18 @@ export class ServerConnection implements Disposable {
     const abort = new AbortController();
     this.connectAbort = abort;
     this.stderr.clear();
-    this.setStatus('starting', this.restarts.active ? this.reason : undefined);
+    const reason = this.restarts.active ? this.reason : undefined;
+    // A server that must wait for its turn says so from its first change (one change less to draw).
+    const waiting = this.turnToWaitFor(waitedFor);
+    this.waitingForTurn = waiting !== undefined;
+    this.setStatus('starting', waiting ?? reason);
     const def = this.definition;
     this.deps.log.info(def.transport === 'stdio' ? `Starting: ${this.target}${def.cwd ? ` (in ${def.cwd})` : ''}` : `Connecting to ${this.target} (${def.transport === 'sse' ? 'HTTP+SSE' : 'Streamable HTTP'})`);
     // What this attempt started, so a stop that overtakes it can end it (children included).
     let started: CreatedTransport | undefined;
     const endOvertaken = async (closing?: Promise<unknown>) => closeThenEnd(closing?.catch(() => undefined), await processTreeOf(started, true));
     const attempt = async () => {
-      const slot = await this.startSlot(abort.signal, waitedFor);
+      const slot = await this.startSlot(abort.signal, waitedFor, reason);
       try {
         if (generation === this.generation) await connectAndList();
       } finally {
@@ -333,17 +337,25 @@ export class ServerConnection implements Disposable {
   }
 
   /**
-   * A local process no one waits for waits for its turn among the servers starting at once (see
-   * {@link StartSlots}); its row, tooltip and log say so meanwhile. HTTP servers start at once.
+   * Why a local process no one waits for must wait for its turn among the servers starting at once
+   * (see {@link StartSlots}), or undefined when it starts at once. HTTP servers start at once.
    */
-  private async startSlot(signal: AbortSignal, waitedFor: boolean): Promise<StartSlot | undefined> {
+  private turnToWaitFor(waitedFor: boolean): string | undefined {
+    const slots = this.deps.startSlots;
+    if (!slots || waitedFor || this.definition.transport !== 'stdio' || !slots.full) return undefined;
+    return `waiting for its turn to start: ${slots.size} servers start at once on this machine`;
+  }
+
+  /**
+   * Takes the process's turn to start (see {@link StartSlots}); a server that waits for it (its
+   * row and tooltip say so from the start of the launch) logs why, and gets `reason` back once its
+   * turn comes.
+   */
+  private async startSlot(signal: AbortSignal, waitedFor: boolean, reason: string | undefined): Promise<StartSlot | undefined> {
     const slots = this.deps.startSlots;
     if (!slots || this.definition.transport !== 'stdio') return undefined;
-    if (waitedFor || !slots.full) return slots.take(signal, waitedFor);
-    const reason = this.reason;
+    if (!this.waitingForTurn) return slots.take(signal, waitedFor);
     this.deps.log.info(`Waiting for its turn to start: ${slots.ahead} server(s) go first (${slots.size} start at once on this machine).`);
-    this.waitingForTurn = true;
-    this.setStatus('starting', `waiting for its turn to start: ${slots.size} servers start at once on this machine`);
     const slot = await slots.take(signal, waitedFor);
     this.waitingForTurn = false;
     // Only a stop changes the status meanwhile; otherwise the reason from before the wait is back.

@@ -23,7 +23,10 @@ describe('Servers no one waits for take turns to start their processes (StartSlo
     const { connection: second, log } = connect(stdioDefinition('second', fixture('legacyStdio'), { env: { FIXTURE_SPAWN_LOG: spawns.file } }), { startSlots: slots });
     const remote = connect(httpDefinition('remote', `http://127.0.0.1:${http.port}/mcp`), { startSlots: slots }).connection;
     const silentStarted = silent.start(false);
+    const changes: [string, boolean | undefined, string | undefined][] = [];
+    second.onDidChange((snapshot) => changes.push([snapshot.status, snapshot.waitingForTurn, snapshot.reason]));
     const secondStarted = second.start(false);
+    assert.deepEqual(changes, [['starting', true, WAITING]], 'its first change already says it waits (one change to draw, not two)');
     await remote.start();
     assert.equal(remote.snapshot().status, 'running', 'an HTTP server starts no process and takes no turn');
     const waiting = second.snapshot();
@@ -36,6 +39,7 @@ describe('Servers no one waits for take turns to start their processes (StartSlo
     const running = second.snapshot();
     assert.equal(running.status, 'running', running.reason);
     assert.deepEqual([running.reason, running.waitingForTurn], [undefined, undefined], 'the wait is over');
+    assert.deepEqual(changes.slice(0, 2), [['starting', true, WAITING], ['starting', undefined, undefined]], 'its turn came: starting, without the reason');
     assert.ok(running.pid && isAlive(running.pid));
     assert.equal(spawns.count(), 1);
     assert.equal(slots.ahead, 0, 'the slot is free again once the start has its lists');
