@@ -23,13 +23,14 @@ type Kind = 'tools' | 'prompts';
 /**
  * Starts the servers that start on demand (all of them, or those of `ids`), with progress; with
  * `unknownOnly` only those whose tools and prompts are not known from their last run (using one
- * of the known ones starts its server then).
+ * of the known ones starts its server then). Servers of `ids` that are on their way are waited
+ * for, and one waiting for its turn goes at once.
  */
 export async function startWhenNeeded(host: McpHost, options: { readonly signal?: AbortSignal; readonly unknownOnly?: boolean; readonly ids?: readonly string[] } = {}): Promise<void> {
   const { signal, unknownOnly = false, ids } = options;
-  const waiting = host.servers().filter((s) => s.startsWhenNeeded && !(unknownOnly && s.fromLastRun) && (!ids || ids.includes(s.id)));
+  const waiting = host.servers().filter((s) => (ids ? ids.includes(s.id) && (s.startsWhenNeeded || s.status === 'starting') : s.startsWhenNeeded) && !(unknownOnly && s.fromLastRun));
   if (waiting.length === 0) return;
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Starting MCP servers that start when needed…') }, () =>
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Starting MCP servers…') }, () =>
     host.startOnDemand(waiting.map((s) => s.id), signal),
   );
 }

@@ -118,12 +118,28 @@ export class ServerConnection implements Disposable {
 
   /**
    * Start at the user's (or settings') request: forgets earlier crashes. `waitedFor`: someone waits
-   * for it, so it starts at once; false for the servers that start with the window, which take
-   * turns (see {@link StartSlots}).
+   * for it, so it starts at once (one waiting for its turn goes now); false for the servers that
+   * start with the window, which take turns (see {@link StartSlots}).
    */
   start(waitedFor = true): Promise<void> {
     this.restarts.reset();
+    if (waitedFor) this.goNowIfWaiting();
     return this.launch(waitedFor);
+  }
+
+  /**
+   * Someone now waits for the start under way (a tool call): a server waiting for its turn goes at
+   * once. Settles when the start ends, at once when none is under way; changes nothing else.
+   */
+  whenStarted(): Promise<void> {
+    this.goNowIfWaiting();
+    return this.startPromise ?? Promise.resolve();
+  }
+
+  private goNowIfWaiting(): void {
+    if (!this.waitingForTurn || !this.connectAbort || !this.deps.startSlots) return;
+    this.deps.log.info('Needed now: starting before its turn.');
+    this.deps.startSlots.goNow(this.connectAbort.signal);
   }
 
   /** Stops and starts the server; `reason` is what requests in flight are told (a dev-mode change). */

@@ -15,11 +15,13 @@ export interface StartSlot {
  * few at a time, the first is ready about ten times sooner and the last no later. A start holds
  * its slot from before its spawn until it has its lists or has failed, and at most
  * {@link START_SLOT_HOLD_MS}; turns are first come, first served. A start someone waits for (a
- * tool call, the user) takes a slot at once, full or not, and the others wait for it too.
+ * tool call, the user) takes a slot at once, full or not, and the others wait for it too; so does
+ * a waiting start as soon as someone comes to wait for it ({@link StartSlots.goNow}).
  */
 export class StartSlots {
   private busy = 0;
-  private readonly waiters: ((slot: StartSlot) => void)[] = [];
+  /** Starts waiting for their turn, in order, by the signal each was taken with. */
+  private readonly waiters: { readonly signal: AbortSignal; readonly grant: (slot: StartSlot) => void }[] = [];
 
   constructor(
     /** Starts under way at once (at least 1). */
@@ -55,18 +57,36 @@ export class StartSlots {
     if (signal.aborted) return Promise.resolve(undefined);
     if (waitedFor || !this.full) return Promise.resolve(this.hold());
     return new Promise((resolve) => {
+      const waiter = {
+        signal,
+        grant: (slot: StartSlot) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(slot);
+        },
+      };
       const onAbort = () => {
-        const at = this.waiters.indexOf(grant);
-        if (at >= 0) this.waiters.splice(at, 1);
+        this.leaveQueue(waiter);
         resolve(undefined);
       };
-      const grant = (slot: StartSlot) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(slot);
-      };
-      this.waiters.push(grant);
+      this.waiters.push(waiter);
       signal.addEventListener('abort', onAbort, { once: true });
     });
+  }
+
+  /**
+   * Someone now waits for a start that waits for its turn (taken with `signal`): it takes a slot at
+   * once, full or not, as if it had been waited for from the start. Nothing happens for a start
+   * that is not waiting.
+   */
+  goNow(signal: AbortSignal): void {
+    const waiter = this.waiters.find((w) => w.signal === signal);
+    if (waiter && this.leaveQueue(waiter)) waiter.grant(this.hold());
+  }
+
+  private leaveQueue(waiter: (typeof this.waiters)[number]): boolean {
+    const at = this.waiters.indexOf(waiter);
+    if (at >= 0) this.waiters.splice(at, 1);
+    return at >= 0;
   }
 
   private hold(): StartSlot {
@@ -78,7 +98,7 @@ export class StartSlots {
       clearTimeout(timer);
       this.busy--;
       // A start someone waited for may have taken more than the slots: the next waits until one is free.
-      if (!this.full) this.waiters.shift()?.(this.hold());
+      if (!this.full) this.waiters.shift()?.grant(this.hold());
     };
     const timer = setTimeout(release, this.holdMs);
     timer.unref?.();

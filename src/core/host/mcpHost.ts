@@ -144,19 +144,21 @@ export class McpHost implements Disposable {
   }
 
   /**
-   * Starts the servers that start on demand and are not running (all of them, or those of `ids`)
-   * and waits until each runs or fails: a chat request or a tool listing needs their tools.
+   * Starts the servers that start on demand and are not running (all of them, or those of `ids`),
+   * hurries those starting (one waiting for its turn goes at once), and waits until each runs or
+   * fails: a chat request or a tool call needs their tools.
    */
   async startOnDemand(ids?: readonly string[], signal?: AbortSignal): Promise<void> {
-    const waiting = [...this.entries.values()].filter((e) => (!ids || ids.includes(e.id)) && startsWhenNeeded(e));
-    const started = Promise.allSettled(waiting.map((e) => this.start(e.id)));
+    const waiting = [...this.entries.values()].filter((e) => (!ids || ids.includes(e.id)) && (startsWhenNeeded(e) || e.connection?.state === 'starting'));
+    const started = Promise.allSettled(waiting.map((e) => (startsWhenNeeded(e) ? this.start(e.id) : e.connection!.whenStarted())));
     await (signal ? Promise.race([started, new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }))]) : started);
   }
 
-  /** The running connection of `id`, started first when it starts on demand. */
-  private async neededConnection(id: string): Promise<ServerConnection> {
+  /** The running connection of `id`: started first when it starts on demand, waited for when on its way. */
+  private async neededConnection(id: string, signal?: AbortSignal): Promise<ServerConnection> {
     const entry = this.requireEntry(id);
     if (startsWhenNeeded(entry)) await this.start(id);
+    else if (entry.connection?.state === 'starting') await this.startOnDemand([id], signal);
     return this.connection(id);
   }
 
@@ -225,7 +227,7 @@ export class McpHost implements Disposable {
     const elicitation = this.options.elicitation;
     return retryAfterUrlElicitations(
       async () => {
-        const connection = await this.neededConnection(id);
+        const connection = await this.neededConnection(id, signal);
         const params = { name, arguments: args, _meta: connection.requestMeta() };
         const result = await connection.request(`tools/call "${name}"`, (client, options) => callToolOrTask(client, connection, params, options, this.tasks), signal, onProgress);
         return followIfTask(this, id, name, result, signal);
@@ -235,13 +237,13 @@ export class McpHost implements Disposable {
   }
 
   async getPrompt(id: string, name: string, args: Record<string, string> | undefined, signal?: AbortSignal): Promise<GetPromptResult> {
-    const connection = await this.neededConnection(id);
+    const connection = await this.neededConnection(id, signal);
     return connection.request(`prompts/get "${name}"`, (client, options) => client.getPrompt({ name, arguments: args, _meta: connection.requestMeta() }, options), signal);
   }
 
   /** `completion/complete` suggestions; none when the server does not offer completions. */
   async complete(id: string, params: CompleteRequest['params'], signal?: AbortSignal): Promise<string[]> {
-    const connection = await this.neededConnection(id);
+    const connection = await this.neededConnection(id, signal);
     const result = await connection.request(
       'completion/complete',
       async (client, options) => (client.getServerCapabilities()?.completions ? client.complete({ ...params, _meta: connection.requestMeta() }, options) : undefined),
@@ -251,7 +253,7 @@ export class McpHost implements Disposable {
   }
 
   async readResource(id: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
-    const connection = await this.neededConnection(id);
+    const connection = await this.neededConnection(id, signal);
     try {
       return await connection.request(`resources/read "${uri}"`, (client, options) => client.readResource({ uri, _meta: connection.requestMeta() }, options), signal);
     } catch (error) {

@@ -97,8 +97,9 @@ export class ToolInvoker {
   /** Finds the tool and confirms the call unless the user allowed it; a denial is an invocation. */
   async authorize(serverId: string, toolName: string, args: Record<string, unknown>, options: InvokeOptions): Promise<Tool | ToolInvocation> {
     let server = this.host.server(serverId);
-    // A server that starts when needed starts now: the call is confirmed against its current tool, not its last run's.
-    if (server?.startsWhenNeeded && this.host.startOnDemand) {
+    // A server that starts when needed starts now, and one on its way is waited for (one waiting for
+    // its turn goes at once): the call is confirmed against its current tool, not its last run's.
+    if ((server?.startsWhenNeeded || server?.status === 'starting') && this.host.startOnDemand) {
       await this.host.startOnDemand([serverId], options.signal);
       server = this.host.server(serverId);
     }

@@ -249,12 +249,12 @@ describe('A server that starts when needed, in a real VS Code', function () {
     await view.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^fresh$/ }) }).waitFor({ timeout: 10_000 });
   });
 
-  it('starts a crowd of servers a few at a time; those waiting say so in their rows and tooltips, and all of them run', async () => {
+  it('starts a crowd of servers a few at a time; those waiting say so in their rows and tooltips, one a model needs goes at once, and all of them run', async () => {
     // Servers slow to boot (2.5 s): each keeps its turn for the 1 s limit, so the last ones wait
     // about seven seconds. A quick one goes first: when the first server gets tools every row is
     // drawn again (which would take the tooltip away), and that happens before the hover.
     const fixture = path.join(OUT, 'test/fixtures/servers/legacyStdio.js');
-    const slow = { command: process.execPath, args: ['-e', `setTimeout(() => require(${JSON.stringify(fixture)}), 2500)`], autoStart: 'startup' };
+    const slow = { command: process.execPath, args: ['-e', `setTimeout(() => require(${JSON.stringify(fixture)}), 2500)`], autoStart: 'startup', autoApprove: ['echo'] };
     const ids = ['crowd-01', ...Array.from({ length: 23 }, (_, i) => `crowd-${String(i + 2).padStart(2, '0')}`)];
     await editor.control('updateUserSetting', { section: 'mcpHost.servers', value: Object.fromEntries(ids.map((id, i) => [id, i === 0 ? { command: process.execPath, args: [fixture], autoStart: 'startup' } : slow])) });
     await editor.workbench.openMcpView();
@@ -270,6 +270,11 @@ describe('A server that starts when needed, in a real VS Code', function () {
     // The hover renders some spaces as no-break spaces.
     assert.match((await tooltip.textContent()) ?? '', /—\swaiting\sto\sstart\s*Reason:\swaiting\sfor\sits\sturn\sto\sstart:\s\d+\sservers\sstart\sat\sonce\son\sthis\smachine/);
     await editor.workbench.screenshot('107-servers-waiting-to-start');
+    // Another agent calls a tool of a server still waiting for its turn: it starts before its turn and answers.
+    const needed = ids[ids.length - 2];
+    assert.equal(await editor.workbench.serverDescription(needed), 'waiting to start');
+    const answer = await editor.control<string>('invokeLmTool', { name: 'mcpHost_callTool', input: { server: needed, tool: 'echo', arguments: { text: 'needed now' } } });
+    assert.equal(answer, 'needed now');
     // Those before it in the queue start (a spinner) while it still waits.
     const shown = editor.workbench.serversPane().locator('.monaco-list-row .label-description');
     await waitFor('a row starting while the last still waits', async () => (await shown.allTextContents()).includes('starting') && (await editor.workbench.serverDescription(last)) === 'waiting to start', 15_000);

@@ -55,6 +55,31 @@ describe('StartSlots (how many server processes start at once)', () => {
     assert.equal(slots.ahead, 0);
   });
 
+  it('lets a waiting start go at once when someone comes to wait for it, ahead of those before it; the others keep their order', async () => {
+    const slots = new StartSlots(1, 60_000);
+    const order: string[] = [];
+    const first = await taking(slots, order, 'first');
+    const second = taking(slots, order, 'second');
+    const hurriedSignal = new AbortController().signal;
+    const hurried = taking(slots, order, 'hurried', false, hurriedSignal);
+    await sleep(20);
+    slots.goNow(new AbortController().signal); // a start that is not waiting: nothing happens
+    assert.deepEqual(order, ['first']);
+    slots.goNow(hurriedSignal);
+    await hurried;
+    assert.deepEqual(order, ['first', 'hurried'], 'it went past second, over the one slot');
+    assert.equal(slots.ahead, 3);
+    slots.goNow(hurriedSignal);
+    assert.equal(slots.ahead, 3, 'a start already going takes no second slot');
+    first!.release();
+    await sleep(20);
+    assert.deepEqual(order, ['first', 'hurried'], 'second waits until a slot is free: the hurried start holds the one slot');
+    (await hurried)!.release();
+    (await second)!.release();
+    assert.deepEqual(order, ['first', 'hurried', 'second']);
+    assert.equal(slots.ahead, 0);
+  });
+
   it('frees a slot its start keeps longer than the hold limit, so a slow server does not hold the others up', async () => {
     const slots = new StartSlots(1, 80);
     const order: string[] = [];

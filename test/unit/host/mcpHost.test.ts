@@ -261,7 +261,7 @@ describe('McpHost', () => {
     assert.equal(host.server('lazy')!.status, 'running');
   });
 
-  it('starts the servers of the window a few at a time, and an "onDemand" server someone waits for at once', async () => {
+  it('starts the servers of the window a few at a time; a server someone waits for starts at once, "onDemand" or waiting for its turn', async () => {
     // One slot, held by a server that never answers: the window's other servers wait their turn.
     const { host, logs } = harness({ startSlots: new StartSlots(1, 60_000) });
     hosts.push(host);
@@ -270,14 +270,22 @@ describe('McpHost', () => {
     await waitFor('silent has its turn', () => logs.get('silent')?.lines.some((l) => l.startsWith('info Protocol: negotiating')));
     const waited = new Set<string>();
     host.onDidChangeServers((id) => id !== undefined && host.server(id)?.waitingForTurn && waited.add(id));
-    await host.applySettings(entries({ silent, eager: legacy(), lazy: legacy({ autoStart: 'onDemand' }) }));
-    await waitFor('eager waits for its turn', () => host.server('eager')?.waitingForTurn);
+    await host.applySettings(entries({ silent, eager: legacy(), called: legacy(), asked: legacy(), lazy: legacy({ autoStart: 'onDemand' }) }));
+    await waitFor('the window\'s servers wait for their turn', () => ['eager', 'called', 'asked'].every((id) => host.server(id)?.waitingForTurn));
     assert.equal(host.server('eager')!.status, 'starting');
     assert.ok(logs.get('eager')!.lines.includes('info Waiting for its turn to start: 1 server(s) go first (1 start at once on this machine).'), logs.get('eager')!.text());
     const result = await host.callTool('lazy', 'echo', { text: 'before the window' });
     assert.equal((result.content[0] as { text: string }).text, 'before the window');
-    assert.deepEqual([...waited], ['eager'], 'the tool call\'s server did not wait');
-    assert.equal(host.server('eager')!.waitingForTurn, true, 'eager still waits for the one slot');
+    assert.deepEqual([...waited].sort(), ['asked', 'called', 'eager'], 'the tool call\'s server did not wait');
+    // A tool call to a server waiting for its turn: it goes at once and answers (the host's call, and a model's through the invoker, which needs its tools first).
+    const called = await host.callTool('called', 'echo', { text: 'before its turn' });
+    assert.equal((called.content[0] as { text: string }).text, 'before its turn');
+    assert.ok(logs.get('called')!.lines.includes('info Needed now: starting before its turn.'), logs.get('called')!.text());
+    const approvals = new ToolApprovals({ session: new MemoryApprovalStore(), workspace: new MemoryApprovalStore(), always: new MemoryApprovalStore() }, () => ({ autoApprove: ['*'], trusted: false }));
+    const done = await new ToolInvoker(host, approvals, { confirm: async () => 'deny' }).invoke('asked', 'echo', { text: 'asked by a model' }, { origin: 'model' });
+    assert.equal(done.outcome, 'ok', done.error);
+    assert.equal((done.result!.content[0] as { text: string }).text, 'asked by a model');
+    assert.equal(host.server('eager')!.waitingForTurn, true, 'eager, which no one needs, still waits for the one slot');
     await host.stop('silent');
     await running(host, 'eager');
   });
