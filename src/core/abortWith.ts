@@ -12,3 +12,20 @@ export function abortWith(controller: AbortController, outer: AbortSignal | unde
   else outer.addEventListener('abort', follow, { once: true });
   return { dispose: () => outer.removeEventListener('abort', follow) };
 }
+
+/**
+ * Settles with `work`, or as soon as `signal` aborts (the work goes on without the caller);
+ * leaves no listener on `signal` either way.
+ */
+export async function untilAborted(work: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return void (await work);
+  if (signal.aborted) return;
+  let stop!: () => void;
+  const aborted = new Promise<void>((resolve) => (stop = resolve));
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    await Promise.race([work, aborted]);
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+}

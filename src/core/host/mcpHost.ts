@@ -1,6 +1,7 @@
 import { type CallToolResult, type CompleteRequest, type FetchLike, type GetPromptResult, type Progress, type ReadResourceResult, type Resource } from '@modelcontextprotocol/client';
 import { DEFAULT_ELICITATIONS_PER_MINUTE, DEFAULT_SAMPLING_POLICY, NO_TOOL_POLICY, type FolderRef, type SamplingPolicy, type ServerDefinition, type ServerSettingsEntry, type ToolPolicySettings } from '../config/serverDefinition';
 import { ServerConfigError, validateServerEntry } from '../config/validateServerEntry';
+import { untilAborted } from '../abortWith';
 import { connectionDeps, connectionInputs } from './serverConnectionSetup';
 import { adoptDefinition, entrySnapshot, heldBack, startsWhenNeeded, type HostEntry } from './hostEntry';
 import type { LastRuns } from './lastRuns';
@@ -151,7 +152,7 @@ export class McpHost implements Disposable {
   async startOnDemand(ids?: readonly string[], signal?: AbortSignal): Promise<void> {
     const waiting = [...this.entries.values()].filter((e) => (!ids || ids.includes(e.id)) && (startsWhenNeeded(e) || e.connection?.state === 'starting'));
     const started = Promise.allSettled(waiting.map((e) => (startsWhenNeeded(e) ? this.start(e.id) : e.connection!.whenStarted())));
-    await (signal ? Promise.race([started, new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }))]) : started);
+    await untilAborted(started, signal);
   }
 
   /** The running connection of `id`: started first when it starts on demand, waited for when on its way. */
