@@ -128,6 +128,7 @@ async function converse(
 ): Promise<vscode.ChatResult> {
   // Servers whose tools are known from their last run start when the model calls one of them.
   await startUnknown(host, stream, signal);
+  await waitForStarting(host, stream, signal);
   const offer = offerForModel(host, invoker);
   if (offer.searching) stream.markdown(vscode.l10n.t('*{0} MCP tools are on, more than the {1} a request takes: the model searches them.*\n\n', offer.catalogue.length, offer.maxTools));
   const servers = new Set(offer.catalogue.map((e) => e.serverId));
@@ -223,6 +224,23 @@ async function startUnknown(host: McpHost, stream: vscode.ChatResponseStream, si
   stream.progress(vscode.l10n.t('Starting MCP servers that start when needed…'));
   await startWhenNeeded(host, { signal, unknownOnly: true });
   return true;
+}
+
+/** How long a chat request waits for servers still starting (a window's first seconds) before it goes on without them. */
+const STARTING_WAIT_MS = 15_000;
+
+/**
+ * Waits, for at most {@link STARTING_WAIT_MS}, for the servers still starting whose tools are not
+ * known (those waiting for their turn go at once), so the request offers their tools; says which
+ * are left out when some take longer.
+ */
+async function waitForStarting(host: McpHost, stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<void> {
+  const starting = host.servers().filter((s) => s.status === 'starting' && !listsKnown(s)).map((s) => s.id);
+  if (starting.length === 0) return;
+  stream.progress(vscode.l10n.t('Waiting for MCP servers to start: {0}…', starting.join(', ')));
+  await startWhenNeeded(host, { signal: AbortSignal.any([signal, AbortSignal.timeout(STARTING_WAIT_MS)]), ids: starting });
+  const late = starting.filter((id) => host.server(id)?.status === 'starting');
+  if (late.length > 0 && !signal.aborted) stream.markdown(vscode.l10n.t('*Still starting, so their tools are not offered to this request: {0}.*\n\n', late.join(', ')));
 }
 
 async function listPrompts(host: McpHost, stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<vscode.ChatResult> {

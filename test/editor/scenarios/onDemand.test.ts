@@ -249,14 +249,17 @@ describe('A server that starts when needed, in a real VS Code', function () {
     await view.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^fresh$/ }) }).waitFor({ timeout: 10_000 });
   });
 
-  it('starts a crowd of servers a few at a time; those waiting say so in their rows and tooltips, one a model needs goes at once, and all of them run', async () => {
+  it('starts a crowd of servers a few at a time; those waiting say so in their rows and tooltips, one a model needs goes at once, @mcp waits for them, and all of them run', async () => {
     // Servers slow to boot (2.5 s): each keeps its turn for the 1 s limit, so the last ones wait
     // about seven seconds. A quick one goes first: when the first server gets tools every row is
-    // drawn again (which would take the tooltip away), and that happens before the hover.
+    // drawn again (which would take the tooltip away), and that happens before the hover. The one
+    // before last is quick too: another agent needs it while it waits.
     const fixture = path.join(OUT, 'test/fixtures/servers/legacyStdio.js');
-    const slow = { command: process.execPath, args: ['-e', `setTimeout(() => require(${JSON.stringify(fixture)}), 2500)`], autoStart: 'startup', autoApprove: ['echo'] };
+    const quick = { command: process.execPath, args: [fixture], autoStart: 'startup', autoApprove: ['echo'] };
+    const slow = { ...quick, args: ['-e', `setTimeout(() => require(${JSON.stringify(fixture)}), 2500)`] };
     const ids = ['crowd-01', ...Array.from({ length: 23 }, (_, i) => `crowd-${String(i + 2).padStart(2, '0')}`)];
-    await editor.control('updateUserSetting', { section: 'mcpHost.servers', value: Object.fromEntries(ids.map((id, i) => [id, i === 0 ? { command: process.execPath, args: [fixture], autoStart: 'startup' } : slow])) });
+    const needed = ids[ids.length - 2];
+    await editor.control('updateUserSetting', { section: 'mcpHost.servers', value: Object.fromEntries(ids.map((id, i) => [id, i === 0 || id === needed ? quick : slow])) });
     await editor.workbench.openMcpView();
     await editor.workbench.serverRow(ids[0]).waitFor({ timeout: 20_000 });
     // The last rows are below the view's fold: the keyboard takes the list there, as a user would scroll.
@@ -270,18 +273,26 @@ describe('A server that starts when needed, in a real VS Code', function () {
     // The hover renders some spaces as no-break spaces.
     assert.match((await tooltip.textContent()) ?? '', /—\swaiting\sto\sstart\s*Reason:\swaiting\sfor\sits\sturn\sto\sstart:\s\d+\sservers\sstart\sat\sonce\son\sthis\smachine/);
     await editor.workbench.screenshot('107-servers-waiting-to-start');
-    // Another agent calls a tool of a server still waiting for its turn: it starts before its turn and answers.
-    const needed = ids[ids.length - 2];
-    assert.equal(await editor.workbench.serverDescription(needed), 'waiting to start');
-    const answer = await editor.control<string>('invokeLmTool', { name: 'mcpHost_callTool', input: { server: needed, tool: 'echo', arguments: { text: 'needed now' } } });
-    assert.equal(answer, 'needed now');
     // Those before it in the queue start (a spinner) while it still waits.
     const shown = editor.workbench.serversPane().locator('.monaco-list-row .label-description');
     await waitFor('a row starting while the last still waits', async () => (await shown.allTextContents()).includes('starting') && (await editor.workbench.serverDescription(last)) === 'waiting to start', 15_000);
-    await waitFor('all of them running', async () => {
-      const servers = await editor.control<McpServerInfo[]>('listServers');
-      return ids.every((id) => servers.find((s) => s.id === id)?.status === 'running');
-    }, 60_000);
+    // Another agent calls a tool of a server still waiting for its turn: it starts before its turn and answers.
+    assert.equal(await editor.workbench.serverDescription(needed), 'waiting to start');
+    const answer = await editor.control<string>('invokeLmTool', { name: 'mcpHost_callTool', input: { server: needed, tool: 'echo', arguments: { text: 'needed now' } } });
+    assert.equal(answer, 'needed now');
+    // An @mcp request meanwhile waits for the servers still starting (those waiting go at once): it counts
+    // the tools of all of them (more than a request takes, so the model searches them).
+    const notYet = (await editor.control<McpServerInfo[]>('listServers')).filter((s) => ids.includes(s.id) && s.status !== 'running').map((s) => s.id);
+    assert.ok(notYet.includes(last), `the last server still waits as the request is sent: ${notYet.join(', ')}`);
+    assert.deepEqual(await editor.control('chatModels'), ['fixture-model'], 'the stand-in chat model is ready');
+    await editor.workbench.openChat();
+    await editor.workbench.sendChat('@mcp what can you do?');
+    const response = await editor.workbench.lastChatResponse(/Model saw: [\s\S]*what can you do\?/, 90_000);
+    const servers = await editor.control<McpServerInfo[]>('listServers');
+    assert.deepEqual(ids.filter((id) => servers.find((s) => s.id === id)?.status !== 'running'), [], 'all of them run once the request has been answered');
+    const total = servers.filter((s) => ids.includes(s.id)).reduce((sum, s) => sum + s.toolCount, 0);
+    assert.match(response, new RegExp(`${total} MCP tools are on`), `the request counted the tools of every server, ${notYet.length} of them still starting as it was sent`);
+    assert.doesNotMatch(response, /Still starting/);
     await editor.workbench.waitForServerDescription(last, /^running · \d+ tools/, 10_000);
   });
 });
