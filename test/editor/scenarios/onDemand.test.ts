@@ -295,4 +295,19 @@ describe('A server that starts when needed, in a real VS Code', function () {
     assert.doesNotMatch(response, /Still starting/);
     await editor.workbench.waitForServerDescription(last, /^running · \d+ tools/, 10_000);
   });
+
+  it('answers an @mcp request without a server that is still starting after 15 s, and says so', async () => {
+    const mute = { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/silentStdio.js')], autoStart: 'startup', startTimeoutMs: 120_000 };
+    await editor.control('updateUserSetting', { section: 'mcpHost.servers', value: { mute } });
+    await editor.workbench.openMcpView();
+    await editor.workbench.waitForServerDescription('mute', /^starting$/, 20_000);
+    assert.deepEqual(await editor.control('chatModels'), ['fixture-model'], 'the stand-in chat model is ready');
+    await editor.workbench.openChat();
+    await editor.workbench.sendChat('@mcp anyone there?');
+    const response = await editor.workbench.lastChatResponse(/Model saw: [\s\S]*anyone there\?/, 60_000);
+    assert.match(response, /Still starting, so their tools are not offered to this request: mute\./);
+    assert.equal(await editor.workbench.serverDescription('mute'), 'starting', 'the server goes on starting');
+    await editor.workbench.screenshot('108-chat-without-a-starting-server');
+    await editor.control('updateUserSetting', { section: 'mcpHost.servers', value: {} });
+  });
 });
