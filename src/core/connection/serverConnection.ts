@@ -14,7 +14,7 @@ import { inspectorAddress } from './devInspector';
 import { StderrTail } from './stderrTail';
 import { closeThenEnd, endProcessTree, processTreeOf, settleExit } from './serverProcessEnd';
 import type { OpenedSession } from './sessionOpener';
-import type { StartSlot } from './startSlots';
+import { StartTurn } from './startTurn';
 import { describeExit, describeStartFailure, lastOutput } from './startFailure';
 import { redactSecrets } from './secretRedaction';
 import type { CreatedTransport } from './transportFactory';
@@ -37,8 +37,8 @@ function sessionModules(): typeof import('./sessionOpener') {
 export class ServerConnection implements Disposable {
   private status: ServerStatus = 'stopped';
   private reason?: string;
-  /** Starting, but waiting for a turn to start its process (see {@link startSlot}). */
-  private waitingForTurn = false;
+  /** Its start's turn among the processes that start a few at a time (see {@link StartTurn}). */
+  private readonly turn: StartTurn;
   private session?: OpenedSession;
   /** The transport being connected or connected, so stop() can reach its process tree. */
   private liveTransport?: CreatedTransport;
@@ -70,6 +70,7 @@ export class ServerConnection implements Disposable {
     private readonly deps: ServerConnectionDeps,
   ) {
     this.restarts = new AutomaticRestarts(definition.restart);
+    this.turn = new StartTurn(deps.startSlots, definition.transport === 'stdio', deps.log);
     this.stderr = new StderrTail(deps.log, (line) => {
       const address = deps.onDebuggerListening && inspectorAddress(line);
       if (address) deps.onDebuggerListening!(address);
@@ -113,7 +114,7 @@ export class ServerConnection implements Disposable {
   }
 
   snapshot(): ServerSnapshot {
-    return connectionSnapshot({ definition: this.definition, target: this.target, status: this.status, reason: this.reason, waitingForTurn: this.waitingForTurn, session: this.session, lists: this.lists, roots: this.deps.roots });
+    return connectionSnapshot({ definition: this.definition, target: this.target, status: this.status, reason: this.reason, waitingForTurn: this.turn.waiting, session: this.session, lists: this.lists, roots: this.deps.roots });
   }
 
   /**
@@ -123,7 +124,7 @@ export class ServerConnection implements Disposable {
    */
   start(waitedFor = true): Promise<void> {
     this.restarts.reset();
-    if (waitedFor) this.goNowIfWaiting();
+    if (waitedFor) this.turn.goNow();
     return this.launch(waitedFor);
   }
 
@@ -132,14 +133,8 @@ export class ServerConnection implements Disposable {
    * once. Settles when the start ends, at once when none is under way; changes nothing else.
    */
   whenStarted(): Promise<void> {
-    this.goNowIfWaiting();
+    this.turn.goNow();
     return this.startPromise ?? Promise.resolve();
-  }
-
-  private goNowIfWaiting(): void {
-    if (!this.waitingForTurn || !this.connectAbort || !this.deps.startSlots) return;
-    this.deps.log.info('Needed now: starting before its turn.');
-    this.deps.startSlots.goNow(this.connectAbort.signal);
   }
 
   /** Stops and starts the server; `reason` is what requests in flight are told (a dev-mode change). */
@@ -277,16 +272,17 @@ export class ServerConnection implements Disposable {
     this.stderr.clear();
     const reason = this.restarts.active ? this.reason : undefined;
     // A server that must wait for its turn says so from its first change (one change less to draw).
-    const waiting = this.turnToWaitFor(waitedFor);
-    this.waitingForTurn = waiting !== undefined;
-    this.setStatus('starting', waiting ?? reason);
+    this.setStatus('starting', this.turn.begin(abort.signal, waitedFor) ?? reason);
     const def = this.definition;
     this.deps.log.info(def.transport === 'stdio' ? `Starting: ${this.target}${def.cwd ? ` (in ${def.cwd})` : ''}` : `Connecting to ${this.target} (${def.transport === 'sse' ? 'HTTP+SSE' : 'Streamable HTTP'})`);
     // What this attempt started, so a stop that overtakes it can end it (children included).
     let started: CreatedTransport | undefined;
     const endOvertaken = async (closing?: Promise<unknown>) => closeThenEnd(closing?.catch(() => undefined), await processTreeOf(started, true));
     const attempt = async () => {
-      const slot = await this.startSlot(abort.signal, waitedFor, reason);
+      const waited = this.turn.waiting;
+      const slot = await this.turn.take(abort.signal, waitedFor);
+      // Only a stop changes the status meanwhile; otherwise the reason from before the wait is back.
+      if (waited && slot && this.status === 'starting') this.setStatus('starting', reason);
       try {
         if (generation === this.generation) await connectAndList();
       } finally {
@@ -350,33 +346,6 @@ export class ServerConnection implements Disposable {
       this.startPromise = undefined;
     });
     return this.startPromise;
-  }
-
-  /**
-   * Why a local process no one waits for must wait for its turn among the servers starting at once
-   * (see {@link StartSlots}), or undefined when it starts at once. HTTP servers start at once.
-   */
-  private turnToWaitFor(waitedFor: boolean): string | undefined {
-    const slots = this.deps.startSlots;
-    if (!slots || waitedFor || this.definition.transport !== 'stdio' || !slots.full) return undefined;
-    return `waiting for its turn to start: ${slots.size} servers start at once on this machine`;
-  }
-
-  /**
-   * Takes the process's turn to start (see {@link StartSlots}); a server that waits for it (its
-   * row and tooltip say so from the start of the launch) logs why, and gets `reason` back once its
-   * turn comes.
-   */
-  private async startSlot(signal: AbortSignal, waitedFor: boolean, reason: string | undefined): Promise<StartSlot | undefined> {
-    const slots = this.deps.startSlots;
-    if (!slots || this.definition.transport !== 'stdio') return undefined;
-    if (!this.waitingForTurn) return slots.take(signal, waitedFor);
-    this.deps.log.info(`Waiting for its turn to start: ${slots.ahead} server(s) go first (${slots.size} start at once on this machine).`);
-    const slot = await slots.take(signal, waitedFor);
-    this.waitingForTurn = false;
-    // Only a stop changes the status meanwhile; otherwise the reason from before the wait is back.
-    if (slot && this.status === 'starting') this.setStatus('starting', reason);
-    return slot;
   }
 
   private sessionDeps(generation: number, onCreated: (created: CreatedTransport) => void) {
