@@ -156,14 +156,14 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
       if (item.collapsibleState === vscode.TreeItemCollapsibleState.None) this.collapsibleServers.delete(node.key);
       else this.collapsibleServers.add(node.key);
     }
-    rows.set(node.key, { look: lookOf(item), children });
+    // A row whose tooltip would read otherwise is drawn again, so that its next hover asks for it.
+    rows.set(node.key, { look: lookOf(item, node.kind === 'server' ? JSON.stringify(this.tooltipFacts(node.server)) : node.kind === 'item' ? node.description : undefined), children });
     return node.key;
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
     if (node.kind === 'server') {
-      const definition = this.host.definition(node.server.id);
-      const item = serverItem(node.server, definition && this.builtIn?.sameAs(definition));
+      const item = serverItem(node.server, this.alsoBuiltIn(node.server));
       item.checkboxState = checkbox(this.switches.isServerOffered(node.server.id), vscode.l10n.t('Offer the tools of {0} to language models', node.server.id));
       return item;
     }
@@ -178,8 +178,6 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
     const item = new vscode.TreeItem(node.title ?? node.name, vscode.TreeItemCollapsibleState.None);
     item.id = node.key;
     item.description = node.title && node.title !== node.name ? node.name : undefined;
-    // Server strings are untrusted: plain text only.
-    item.tooltip = node.description ? new vscode.MarkdownString().appendText(node.description) : undefined;
     item.iconPath = new vscode.ThemeIcon(node.group === 'tools' ? 'symbol-method' : 'symbol-string');
     item.contextValue = node.group === 'tools' ? 'mcpTool' : 'mcpPrompt';
     if (node.app) item.description = [item.description, node.app === 'app only' ? vscode.l10n.t('app only, never offered to models') : vscode.l10n.t('has an app')].filter(Boolean).join(' · ');
@@ -189,6 +187,26 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
       if (on && !this.switches.isServerOffered(node.server.id)) item.description = [item.description, vscode.l10n.t('server not offered to models')].filter(Boolean).join(' · ');
     }
     return item;
+  }
+
+  /**
+   * Tooltips are made when the user hovers a row, not each time it is drawn: a window's starts
+   * draw every server's row several times, and VS Code parses each tooltip it is handed.
+   */
+  resolveTreeItem(item: vscode.TreeItem, node: Node): vscode.TreeItem {
+    if (node.kind === 'server') item.tooltip = serverTooltip(this.tooltipFacts(this.host.server(node.server.id) ?? node.server));
+    // Server strings are untrusted: plain text only.
+    else if (node.kind === 'item' && node.description) item.tooltip = new vscode.MarkdownString().appendText(node.description);
+    return item;
+  }
+
+  private alsoBuiltIn(server: ServerSnapshot): BuiltInServer | undefined {
+    const definition = this.host.definition(server.id);
+    return definition && this.builtIn?.sameAs(definition);
+  }
+
+  private tooltipFacts(server: ServerSnapshot): TooltipFacts {
+    return tooltipFacts(server, this.alsoBuiltIn(server));
   }
 }
 
@@ -222,12 +240,11 @@ function childrenOf(node: Node): Node[] {
   return server.tools.map((t) => ({ key: `${server.id}/tools/${t.name}`, kind: 'item', server, group: 'tools', name: t.name, title: t.title, description: t.description, app: appMarker(t) }));
 }
 
-/** Everything a row shows, as one string: two rows that look alike give the same. */
-function lookOf(item: vscode.TreeItem): string {
-  const text = (value: string | vscode.MarkdownString | undefined) => (typeof value === 'string' ? value : value?.value);
+/** Everything a row shows, with what its tooltip says, as one string: two rows that look alike give the same. */
+function lookOf(item: vscode.TreeItem, tooltip: string | undefined): string {
   const icon = item.iconPath instanceof vscode.ThemeIcon ? [item.iconPath.id, item.iconPath.color?.id] : undefined;
   const box = typeof item.checkboxState === 'object' ? [item.checkboxState.state, item.checkboxState.tooltip] : item.checkboxState;
-  return JSON.stringify([item.label, item.description, text(item.tooltip), icon, item.contextValue, item.collapsibleState, box, item.accessibilityInformation?.label]);
+  return JSON.stringify([item.label, item.description, tooltip, icon, item.contextValue, item.collapsibleState, box, item.accessibilityInformation?.label]);
 }
 
 /** Whether a tool comes with an MCP App, or is for its app alone. */
@@ -285,7 +302,6 @@ function serverItem(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | undefin
   const [icon, color] = server.configError ? STATUS_ICONS.invalid : server.waitingForTurn ? ['watch'] : STATUS_ICONS[server.status];
   item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
   item.contextValue = `mcpServer:${server.status}:${server.transport}`;
-  item.tooltip = serverTooltip(server, alsoBuiltIn);
   if (alsoBuiltIn) item.description = `${item.description} · ${vscode.l10n.t('also in VS Code\'s MCP')}`;
   item.accessibilityInformation = { label: `${server.id}, ${item.description}${server.reason ? `, ${server.reason}` : ''}` };
   return item;
@@ -294,16 +310,18 @@ function serverItem(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | undefin
 /** The tooltip shows this much of a server's instructions. */
 const TOOLTIP_INSTRUCTIONS = 1_500;
 
-function serverTooltip(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | undefined): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escape(server.id)}** — ${escape(stateOf(server))}\n\n`);
-  if (alsoBuiltIn) {
-    md.appendMarkdown('$(warning) ')
-      .appendText(vscode.l10n.t('Also configured in VS Code\'s built-in MCP support ({0}, server "{1}"): when both start it, it runs twice. Keep it in one place.', alsoBuiltIn.file, alsoBuiltIn.id))
-      .appendMarkdown('\n\n');
-  }
+/** What a server's tooltip says: its heading, a warning when VS Code runs it too, rows of facts and the server's instructions. */
+interface TooltipFacts {
+  readonly heading: [id: string, state: string];
+  readonly alsoBuiltIn?: string;
+  readonly rows: [label: string, value: string][];
+  readonly instructions?: string;
+}
+
+function tooltipFacts(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | undefined): TooltipFacts {
+  const rows: [string, string][] = [];
   const row = (label: string, value: string | number | undefined) => {
-    if (value !== undefined && value !== '') md.appendMarkdown(`${label}: `).appendText(String(value)).appendMarkdown('  \n');
+    if (value !== undefined && value !== '') rows.push([label, String(value)]);
   };
   row(vscode.l10n.t('Reason'), server.reason);
   row(vscode.l10n.t('Settings error'), server.configError);
@@ -315,9 +333,23 @@ function serverTooltip(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | unde
   row(vscode.l10n.t('Process id'), server.pid);
   row(vscode.l10n.t('Sandbox'), server.sandbox);
   row(vscode.l10n.t('Defined in'), server.origin ? vscode.l10n.t('{0}: {1} (read live, treated as {2} settings)', server.origin.host, server.origin.file, server.scope) : vscode.l10n.t('{0} settings', server.scope));
-  if (server.instructions) {
+  const instructions = server.instructions && (server.instructions.length > TOOLTIP_INSTRUCTIONS ? `${server.instructions.slice(0, TOOLTIP_INSTRUCTIONS)}…` : server.instructions);
+  return {
+    heading: [server.id, stateOf(server)],
+    alsoBuiltIn: alsoBuiltIn && vscode.l10n.t('Also configured in VS Code\'s built-in MCP support ({0}, server "{1}"): when both start it, it runs twice. Keep it in one place.', alsoBuiltIn.file, alsoBuiltIn.id),
+    rows,
+    instructions: instructions || undefined,
+  };
+}
+
+function serverTooltip(facts: TooltipFacts): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown(`**${escape(facts.heading[0])}** — ${escape(facts.heading[1])}\n\n`);
+  if (facts.alsoBuiltIn) md.appendMarkdown('$(warning) ').appendText(facts.alsoBuiltIn).appendMarkdown('\n\n');
+  for (const [label, value] of facts.rows) md.appendMarkdown(`${label}: `).appendText(value).appendMarkdown('  \n');
+  if (facts.instructions) {
     md.appendMarkdown(`\n**${vscode.l10n.t('Instructions for models')}**\n\n`);
-    md.appendCodeblock(server.instructions.length > TOOLTIP_INSTRUCTIONS ? `${server.instructions.slice(0, TOOLTIP_INSTRUCTIONS)}…` : server.instructions, 'text');
+    md.appendCodeblock(facts.instructions, 'text');
   }
   return md;
 }

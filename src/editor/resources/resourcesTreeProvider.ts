@@ -114,7 +114,6 @@ export class ResourcesTreeProvider extends HostTreeProvider<ResourceNode> {
         const item = new vscode.TreeItem(template.title ?? template.name, vscode.TreeItemCollapsibleState.None);
         item.id = `template/${node.serverId}/${template.uriTemplate}`;
         item.description = template.uriTemplate;
-        item.tooltip = plainTooltip(template.description, template.uriTemplate, template.mimeType);
         item.iconPath = new vscode.ThemeIcon('symbol-snippet');
         item.contextValue = 'mcpResourceTemplate';
         item.command = { command: 'mcpHost.openResourceTemplate', title: vscode.l10n.t('Open from Template…'), arguments: [node] };
@@ -133,13 +132,19 @@ export class ResourcesTreeProvider extends HostTreeProvider<ResourceNode> {
         const item = new vscode.TreeItem(resource.title ?? resource.name, vscode.TreeItemCollapsibleState.None);
         item.id = `resource/${node.serverId}/${resource.uri}`;
         item.description = [resource.uri, resource.size === undefined ? undefined : formatSize(resource.size)].filter(Boolean).join(' · ');
-        item.tooltip = plainTooltip(resource.description, resource.uri, resource.mimeType);
         item.iconPath = iconOf(resource);
         item.contextValue = 'mcpResource';
         item.command = { command: 'vscode.open', title: vscode.l10n.t('Open Resource'), arguments: [resourceEditorUri({ serverId: node.serverId, uri: resource.uri }, resource.name, resource.mimeType)] };
         return item;
       }
     }
+  }
+
+  /** A resource's or template's tooltip, made when the user hovers its row: a server may list thousands. */
+  resolveTreeItem(item: vscode.TreeItem, node: ResourceNode): vscode.TreeItem {
+    if (node.kind === 'resource') item.tooltip = plainTooltip(node.resource.description, node.resource.uri, node.resource.mimeType);
+    else if (node.kind === 'template') item.tooltip = plainTooltip(node.template.description, node.template.uriTemplate, node.template.mimeType);
+    return item;
   }
 }
 

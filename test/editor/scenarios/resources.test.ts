@@ -67,6 +67,10 @@ describe('Resources in a real VS Code', function () {
     await expandServer('everything');
     await row('architecture.md').waitFor();
     await editor().workbench.screenshot('50-resources-view');
+    // Its tooltip, made as the row is hovered: the server's description, the URI and the type, as plain text.
+    const hover = await editor().workbench.tooltip(row('architecture.md'), 'Static document file');
+    assert.equal((await hover.innerText()).replace(/\s+/g, ' ').trim(), 'Static document file exposed from /docs: architecture.md demo://resource/static/document/architecture.md text/markdown');
+    await page().mouse.move(0, 0);
     await row('architecture.md').click();
     const tab = editor().workbench.page.locator('.tab', { hasText: 'architecture.md' });
     await tab.waitFor();

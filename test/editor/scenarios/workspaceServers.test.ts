@@ -67,6 +67,11 @@ describe('Workspace servers in a real VS Code', function () {
     await editor.workbench.page.locator('.pane .monaco-list-row .label-name', { hasText: /^echo$/ }).waitFor();
     await editor.workbench.page.locator('.pane .monaco-list-row', { hasText: 'Prompts (1)' }).waitFor();
     await editor.workbench.screenshot('03-server-tools');
+    // A tool's description is its tooltip, made as the row is hovered.
+    const echo = editor.workbench.page.locator('.pane .monaco-list-row').filter({ has: editor.workbench.page.locator('.label-name', { hasText: /^echo$/ }) });
+    const hover = await editor.workbench.tooltip(echo, 'Returns its text');
+    assert.equal((await hover.innerText()).replace(/\s+/g, ' ').trim(), 'Returns its text argument.');
+    await editor.workbench.page.mouse.move(0, 0);
     await editor.workbench.serverRow('fixture').click();
     await editor.workbench.page.keyboard.press('ArrowLeft');
   });
