@@ -1,5 +1,6 @@
 // Footprint inside a real VS Code (code-server): MCP Host's activation time against a minimal
-// extension activated in the same window, and the extension host's CPU time while idle.
+// extension activated in the same window, the extension host's CPU time while idle, and its CPU
+// for showing a long list of resources.
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { EditorSession, OUT, REPO } from '../test/editor/harness/editorSession';
@@ -69,4 +70,38 @@ export async function measureEditorFootprint(loads: number): Promise<{ activatio
     await bare.stop();
   }
   return { activations, idle: { withServersMs, withoutServersMs } };
+}
+
+/**
+ * The extension host's CPU from a click that expands a server with `count` resources (one page)
+ * in the Resources view until its rows show, and the time until they do; one window per sample.
+ */
+export async function measureResourcesExpand(count: number, samples: number): Promise<{ cpuMs: number; shownMs: number }[]> {
+  const kit = { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--extra-resources', String(count), '--resource-page-size', String(count)] };
+  const figures: { cpuMs: number; shownMs: number }[] = [];
+  for (let i = 0; i < samples; i++) {
+    const editor = await EditorSession.start({ folders: ['ws'], settings: {} }, { trusted: true, userSettings: { 'mcpHost.servers': { kit } } });
+    try {
+      const { pid } = await editor.control<Activation>('activation');
+      await editor.workbench.openMcpView();
+      await editor.workbench.waitForServerDescription('kit', /^running/, 60_000);
+      await editor.control('executeCommand', { command: 'mcpHost.resources.focus' });
+      const page = editor.workbench.page;
+      const view = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'MCP Resources' }) });
+      const row = view.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^kit$/ }) });
+      await row.waitFor();
+      await new Promise((r) => setTimeout(r, 2000)); // let the start's work settle
+      const before = cpuMs(pid);
+      const started = Date.now();
+      await row.click();
+      await view.locator('.monaco-list-row', { hasText: 'item-1' }).first().waitFor({ timeout: 60_000 });
+      const shownMs = Date.now() - started;
+      // What follows the rows (the rest of the reply to the window) counts too.
+      await new Promise((r) => setTimeout(r, 2000));
+      figures.push({ cpuMs: cpuMs(pid) - before, shownMs });
+    } finally {
+      await editor.stop();
+    }
+  }
+  return figures;
 }

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { statSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import * as path from 'node:path';
-import { measureEditorFootprint } from './editorFootprint';
+import { measureEditorFootprint, measureResourcesExpand } from './editorFootprint';
 
 const quick = process.argv.includes('--quick');
 const REPO = path.resolve(__dirname, '../..');
@@ -197,6 +197,9 @@ async function footprintInEditor(): Promise<void> {
   results.idleCpu = idle;
   row(`activate() in VS Code (median of ${activations.length} window loads)`, fmt(host, 'ms', 1), `${fmt(minimal, 'ms', 1)} minimal extension`, host / minimal);
   row('extension host CPU over 30 s idle, 3 servers', fmt(idle.withServersMs, 'ms', 0), `${fmt(idle.withoutServersMs, 'ms', 0)} with no servers`, idle.withServersMs / Math.max(idle.withoutServersMs, 10), 'no timers or polling');
+  const expands = await measureResourcesExpand(5000, quick ? 1 : 3);
+  results.resourcesExpand = expands;
+  row(`Resources view: expand a server's 5,000 resources (median of ${expands.length})`, `${fmt(median(expands.map((e) => e.cpuMs)), 'ms', 0)} CPU, shown in ${fmt(median(expands.map((e) => e.shownMs)), 'ms', 0)}`, '', undefined);
 }
 
 void footprintInEditor().then(report, (error) => {
