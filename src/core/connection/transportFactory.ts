@@ -63,6 +63,17 @@ class OwnedStdioTransport extends StdioClientTransport {
   }
 
   /**
+   * Starts the process, then lets go of the environment it was given: the library reads it only
+   * to spawn, and each server's copy of the editor's whole environment would be kept as long as
+   * the server runs.
+   */
+  override async start(): Promise<void> {
+    await super.start();
+    const self = this as unknown as { _serverParams?: { env?: unknown } };
+    if (self._serverParams) self._serverParams = { ...self._serverParams, env: undefined };
+  }
+
+  /**
    * Hands messages on as the library does, but yields to the event loop every
    * {@link READ_SLICE_MS}: a server that sends thousands of messages at once (a storm of
    * requests) then never stalls the extension host for longer than a slice. Order is kept.
