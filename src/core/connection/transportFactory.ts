@@ -68,10 +68,15 @@ class OwnedStdioTransport extends StdioClientTransport {
    * the server runs.
    */
   override async start(): Promise<void> {
+    // Started again, it would spawn the server without its variables: each start makes a transport.
+    if (this.spawned) throw new Error('this stdio transport has started its server once; a new start needs a new transport');
     await super.start();
+    this.spawned = true;
     const self = this as unknown as { _serverParams?: { env?: unknown } };
     if (self._serverParams) self._serverParams = { ...self._serverParams, env: undefined };
   }
+
+  private spawned = false;
 
   /**
    * Hands messages on as the library does, but yields to the event loop every

@@ -30,5 +30,7 @@ describe("The host's stdio transport", () => {
     } finally {
       await created.transport.close();
     }
+    // A second start would spawn the server without its variables: it is refused.
+    await assert.rejects(created.transport.start(), /has started its server once; a new start needs a new transport/);
   });
 });
