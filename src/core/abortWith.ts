@@ -14,18 +14,19 @@ export function abortWith(controller: AbortController, outer: AbortSignal | unde
 }
 
 /**
- * Settles with `work`, or as soon as `signal` aborts (the work goes on without the caller);
- * leaves no listener on `signal` either way.
+ * The work's value, or a rejection with the signal's reason as soon as it aborts (the work goes on
+ * without the caller); leaves no listener on the signal either way.
  */
-export async function untilAborted(work: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
-  if (!signal) return void (await work);
-  if (signal.aborted) return;
-  let stop!: () => void;
-  const aborted = new Promise<void>((resolve) => (stop = resolve));
-  signal.addEventListener('abort', stop, { once: true });
-  try {
-    await Promise.race([work, aborted]);
-  } finally {
-    signal.removeEventListener('abort', stop);
-  }
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(signal.reason ?? new Error('Cancelled'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason ?? new Error('Cancelled'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    const settle = <A>(then: (arg: A) => void) => (arg: A) => {
+      signal.removeEventListener('abort', onAbort);
+      then(arg);
+    };
+    work.then(settle(resolve), settle(reject));
+  });
 }

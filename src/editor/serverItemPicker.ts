@@ -1,6 +1,6 @@
 import type { Prompt, Tool } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
-import { listsKnown, type ServerSnapshot } from '../core/connection/serverSnapshot';
+import { listsKnown, startsForUse, type ServerSnapshot } from '../core/connection/serverSnapshot';
 import type { McpHost } from '../core/host/mcpHost';
 
 /** One tool or prompt of one server. */
@@ -28,7 +28,7 @@ type Kind = 'tools' | 'prompts';
  */
 export async function startWhenNeeded(host: McpHost, options: { readonly signal?: AbortSignal; readonly unknownOnly?: boolean; readonly ids?: readonly string[] } = {}): Promise<void> {
   const { signal, unknownOnly = false, ids } = options;
-  const waiting = host.servers().filter((s) => (ids ? ids.includes(s.id) && (s.startsWhenNeeded || s.status === 'starting') : s.startsWhenNeeded) && !(unknownOnly && s.fromLastRun));
+  const waiting = host.servers().filter((s) => (ids ? ids.includes(s.id) && startsForUse(s) : s.startsWhenNeeded) && !(unknownOnly && s.fromLastRun));
   if (waiting.length === 0) return;
   await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Starting MCP servers…') }, () =>
     host.startOnDemand(waiting.map((s) => s.id), signal),

@@ -151,22 +151,25 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
     const node = kept && kept.kind === fresh.kind ? Object.assign(kept, fresh) : fresh;
     nodes.set(node.key, node);
     const children = this.opened.has(node.key) ? childrenOf(node).map((child) => this.drawRow(child, rows, nodes)) : [];
-    const item = this.getTreeItem(node);
+    // A row whose tooltip would read otherwise is drawn again, so that its next hover asks for it.
+    let item: vscode.TreeItem;
+    let tooltip: string | undefined;
     if (node.kind === 'server') {
+      const alsoBuiltIn = this.alsoBuiltIn(node.server);
+      item = this.serverRow(node.server, alsoBuiltIn);
+      tooltip = JSON.stringify(tooltipFacts(node.server, alsoBuiltIn));
       if (item.collapsibleState === vscode.TreeItemCollapsibleState.None) this.collapsibleServers.delete(node.key);
       else this.collapsibleServers.add(node.key);
+    } else {
+      item = this.getTreeItem(node);
+      tooltip = node.kind === 'item' ? node.description : undefined;
     }
-    // A row whose tooltip would read otherwise is drawn again, so that its next hover asks for it.
-    rows.set(node.key, { look: lookOf(item, node.kind === 'server' ? JSON.stringify(this.tooltipFacts(node.server)) : node.kind === 'item' ? node.description : undefined), children });
+    rows.set(node.key, { look: lookOf(item, tooltip), children });
     return node.key;
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
-    if (node.kind === 'server') {
-      const item = serverItem(node.server, this.alsoBuiltIn(node.server));
-      item.checkboxState = checkbox(this.switches.isServerOffered(node.server.id), vscode.l10n.t('Offer the tools of {0} to language models', node.server.id));
-      return item;
-    }
+    if (node.kind === 'server') return this.serverRow(node.server, this.alsoBuiltIn(node.server));
     if (node.kind === 'group') {
       const count = node.group === 'tools' ? node.server.tools.length : node.server.prompts.length;
       const item = new vscode.TreeItem(node.group === 'tools' ? vscode.l10n.t('Tools ({0})', count) : vscode.l10n.t('Prompts ({0})', count), vscode.TreeItemCollapsibleState.Collapsed);
@@ -194,9 +197,13 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
    * draw every server's row several times, and VS Code parses each tooltip it is handed.
    */
   resolveTreeItem(item: vscode.TreeItem, node: Node): vscode.TreeItem {
-    if (node.kind === 'server') item.tooltip = serverTooltip(this.tooltipFacts(this.host.server(node.server.id) ?? node.server));
-    // Server strings are untrusted: plain text only.
-    else if (node.kind === 'item' && node.description) item.tooltip = new vscode.MarkdownString().appendText(node.description);
+    if (node.kind === 'server') {
+      const server = this.host.server(node.server.id) ?? node.server;
+      item.tooltip = serverTooltip(tooltipFacts(server, this.alsoBuiltIn(server)));
+    } else if (node.kind === 'item' && node.description) {
+      // Server strings are untrusted: plain text only.
+      item.tooltip = new vscode.MarkdownString().appendText(node.description);
+    }
     return item;
   }
 
@@ -205,8 +212,10 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
     return definition && this.builtIn?.sameAs(definition);
   }
 
-  private tooltipFacts(server: ServerSnapshot): TooltipFacts {
-    return tooltipFacts(server, this.alsoBuiltIn(server));
+  private serverRow(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | undefined): vscode.TreeItem {
+    const item = serverItem(server, alsoBuiltIn);
+    item.checkboxState = checkbox(this.switches.isServerOffered(server.id), vscode.l10n.t('Offer the tools of {0} to language models', server.id));
+    return item;
   }
 }
 

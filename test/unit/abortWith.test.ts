@@ -16,25 +16,26 @@ describe('Following an abort signal without leaving listeners on it', () => {
     assert.equal(again.signal.reason, 'stopped');
   });
 
-  it('untilAborted settles with the work, and at once when the signal aborts, leaving no listener either way', async () => {
+  it('untilAborted settles with the work, and rejects with the reason as soon as the signal aborts, leaving no listener either way', async () => {
     const signal = new AbortController().signal;
-    let settle!: () => void;
-    const work = new Promise<void>((resolve) => (settle = resolve));
+    let settle!: (value: string) => void;
+    const work = new Promise<string>((resolve) => (settle = resolve));
     const waiting = untilAborted(work, signal);
     assert.equal(getEventListeners(signal, 'abort').length, 1);
-    settle();
-    await waiting;
+    settle('done');
+    assert.equal(await waiting, 'done');
     assert.equal(getEventListeners(signal, 'abort').length, 0, 'the listener goes with the work');
 
     const caller = new AbortController();
     let done = false;
-    const abandoned = untilAborted(new Promise(() => undefined), caller.signal).then(() => (done = true));
+    const abandoned = untilAborted(new Promise(() => undefined), caller.signal).finally(() => (done = true));
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(done, false, 'it waits for the work');
-    caller.abort();
-    await abandoned;
+    caller.abort(new Error('stopped'));
+    await assert.rejects(abandoned, /stopped/);
     assert.equal(getEventListeners(caller.signal, 'abort').length, 0);
-    await untilAborted(new Promise(() => undefined), caller.signal); // an aborted signal: at once
+    await assert.rejects(untilAborted(new Promise(() => undefined), caller.signal), /stopped/, 'an aborted signal: at once');
     await assert.rejects(untilAborted(Promise.reject(new Error('failed')), undefined), /failed/, 'without a signal it is the work itself');
+    await assert.rejects(untilAborted(Promise.reject(new Error('failed')), new AbortController().signal), /failed/, 'a failure of the work is its own');
   });
 });

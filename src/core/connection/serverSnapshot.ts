@@ -66,6 +66,11 @@ export function listsKnown(server: ServerSnapshot): boolean {
   return server.status === 'running' || server.fromLastRun === true;
 }
 
+/** Whether someone who needs the server can wait for it: it starts when needed, or it is starting. */
+export function startsForUse(server: ServerSnapshot): boolean {
+  return server.startsWhenNeeded === true || server.status === 'starting';
+}
+
 /** Whether a running server offers resources or resource templates. */
 export function offersResources(server: ServerSnapshot): boolean {
   return server.status === 'running' && (server.resources.length > 0 || server.resourceTemplates.length > 0);

@@ -152,7 +152,8 @@ export class McpHost implements Disposable {
   async startOnDemand(ids?: readonly string[], signal?: AbortSignal): Promise<void> {
     const waiting = [...this.entries.values()].filter((e) => (!ids || ids.includes(e.id)) && (startsWhenNeeded(e) || e.connection?.state === 'starting'));
     const started = Promise.allSettled(waiting.map((e) => (startsWhenNeeded(e) ? this.start(e.id) : e.connection!.whenStarted())));
-    await untilAborted(started, signal);
+    // A caller that gives up goes on without them (the starts go on); what it needs then says why.
+    await untilAborted(started, signal).catch(() => undefined);
   }
 
   /** The running connection of `id`: started first when it starts on demand, waited for when on its way. */

@@ -1,5 +1,6 @@
 import type { CreateMessageRequest } from '@modelcontextprotocol/client';
 import { clientLibrary, protocolError } from '../lazyLibraries';
+import { untilAborted } from '../abortWith';
 import type { SamplingPolicy } from '../config/serverDefinition';
 import type { ModelPart } from '../models/modelMessages';
 import { isModelAllowed, selectModel, type ModelChoice, type ModelInfo } from './modelSelection';
@@ -185,16 +186,6 @@ export class SamplingRouter {
     if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('Cancelled');
     return answer.result(model.id, conversation.tools.length > 0 || 'tools' in params);
   }
-}
-
-/** The promise's value, or a rejection as soon as the signal aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason ?? new Error('Cancelled'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason ?? new Error('Cancelled'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 function summarize(params: SamplingParams): string {

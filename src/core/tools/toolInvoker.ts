@@ -1,6 +1,7 @@
 import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/client';
 import type { ResultOutcome } from '../../shared/protocol/toolResultView';
 import { callableFromApp, offeredToModel } from '../apps/appToolMeta';
+import { startsForUse } from '../connection/serverSnapshot';
 import type { McpHost } from '../host/mcpHost';
 import type { ApprovalScope, ToolApprovals, ToolChange } from './toolApprovals';
 
@@ -99,7 +100,7 @@ export class ToolInvoker {
     let server = this.host.server(serverId);
     // A server that starts when needed starts now, and one on its way is waited for (one waiting for
     // its turn goes at once): the call is confirmed against its current tool, not its last run's.
-    if ((server?.startsWhenNeeded || server?.status === 'starting') && this.host.startOnDemand) {
+    if (server && startsForUse(server) && this.host.startOnDemand) {
       await this.host.startOnDemand([serverId], options.signal);
       server = this.host.server(serverId);
     }

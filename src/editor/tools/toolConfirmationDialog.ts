@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ConfirmationAnswer, ToolConfirmationPort, ToolConfirmationRequest } from '../../core/tools/toolInvoker';
 import { annotationBadges, toolLabel } from './toolLabels';
+import { untilAborted } from '../../core/abortWith';
 
 /**
  * Confirms a tool call in a modal dialog that shows the server, the tool, the exact arguments, the
@@ -38,8 +39,7 @@ export class ToolConfirmationDialog implements ToolConfirmationPort {
       ...choices,
     );
     // A cancelled request (the chat was stopped) no longer waits for the dialog.
-    const aborted = new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true }));
-    const picked = await Promise.race([shown, aborted]);
+    const picked = await untilAborted(Promise.resolve(shown), signal).catch(() => undefined);
     return picked?.answer ?? 'deny';
   }
 }
