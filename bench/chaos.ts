@@ -55,7 +55,7 @@ const FAULTS: Fault[] = [
 function definition(id: string, args: string[]): ResolvedServerDefinition {
   return {
     id, scope: 'user', transport: 'stdio', command: process.execPath, args: [LEGACY, ...args], env: {}, headers: {}, enabled: true, autoStart: 'startup',
-    apps: false,
+    apps: false, publish: true,
     requestTimeoutMs: 3_000, startTimeoutMs: 30_000, maxTotalTimeoutMs: 60_000,
     restart: { enabled: true, maxRestarts: 2, windowMs: 60_000, initialDelayMs: 200, maxDelayMs: 400 },
     toolPolicy: NO_TOOL_POLICY, samplingPolicy: DEFAULT_SAMPLING_POLICY, elicitationsPerMinute: 30,

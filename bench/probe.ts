@@ -35,7 +35,7 @@ const fullEnv = Object.fromEntries(Object.entries(process.env).filter((e): e is 
 function definition(id = 'bench'): ResolvedServerDefinition {
   return {
     id, scope: 'user', transport: 'stdio', command: process.execPath, args: serverArgs, env: {}, headers: {},
-    enabled: true, autoStart: 'startup', apps: false, requestTimeoutMs: 120_000, startTimeoutMs: 120_000, maxTotalTimeoutMs: 600_000, restart: DEFAULT_RESTART, toolPolicy: NO_TOOL_POLICY, samplingPolicy: DEFAULT_SAMPLING_POLICY, elicitationsPerMinute: 30,
+    enabled: true, autoStart: 'startup', apps: false, publish: true, requestTimeoutMs: 120_000, startTimeoutMs: 120_000, maxTotalTimeoutMs: 600_000, restart: DEFAULT_RESTART, toolPolicy: NO_TOOL_POLICY, samplingPolicy: DEFAULT_SAMPLING_POLICY, elicitationsPerMinute: 30,
   };
 }
 

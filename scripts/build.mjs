@@ -27,13 +27,13 @@ const vscodeOnce = {
 // what is needed together: a stdio server's start loads the MCP libraries alone (their zod
 // schemas shared), not the HTTP client or the form validator beside them.
 const LIBRARY_BUNDLES = {
-  libraries: ['@modelcontextprotocol/client', '@modelcontextprotocol/client/stdio', '@modelcontextprotocol/ext-apps/app-bridge'],
+  libraries: ['@modelcontextprotocol/client', '@modelcontextprotocol/client/stdio', '@modelcontextprotocol/ext-apps/app-bridge', '@modelcontextprotocol/server', '@modelcontextprotocol/node'],
   'libraries-ajv': ['ajv', 'ajv/dist/2020', 'ajv-formats'],
   'libraries-undici': ['undici'],
 };
 const bundleOf = new Map(Object.entries(LIBRARY_BUNDLES).flatMap(([bundle, names]) => names.map((name) => [name, bundle])));
 // (The MCP Apps library's server entry is a few constants without schemas: the extension's bundle holds it.)
-const LIBRARY_FILES = /node_modules\/(@modelcontextprotocol\/(client\/|core\/|ext-apps\/(?!dist\/src\/server\/))|zod\/|ajv\/dist\/(ajv|2020)\.js$|ajv-formats\/|undici\/)/;
+const LIBRARY_FILES = /node_modules\/(@modelcontextprotocol\/(client\/|core\/|server\/|node\/|ext-apps\/(?!dist\/src\/server\/))|zod\/|ajv\/dist\/(ajv|2020)\.js$|ajv-formats\/|undici\/)/;
 
 // In the extension's bundle, each of those names becomes a module that takes the library from
 // its bundle (lazyLibraries.ts's libraryFromBundle); the rest of the bundle is unchanged.
@@ -54,7 +54,7 @@ const librariesApart = {
 // first require). The MCP libraries' require() gets the ESM build their own imports get: it would
 // otherwise bundle their CommonJS build beside it, a second copy whose classes fail instanceof.
 const libraryBundleEntry = (names) => `exports.libraries = {\n${names.map((name) => `  ${JSON.stringify(name)}: () => require(${JSON.stringify(name)}),`).join('\n')}\n};\n`;
-const MCP_LIBRARIES = /^@modelcontextprotocol\/(client|ext-apps)(\/|$)/;
+const MCP_LIBRARIES = /^@modelcontextprotocol\/(client|server|node|ext-apps)(\/|$)/;
 const mcpLibrariesOnce = {
   name: 'mcp-libraries-once',
   setup(build) {

@@ -57,6 +57,7 @@ import { registerSamplingHistoryCommand } from './editor/sampling/samplingHistor
 import { updateServerField } from './editor/serverSettingsWriter';
 import type { CachedModule, CodeCacheOutcome } from './core/codeCache';
 import { loadLibrariesWith, whenLibraryLoads, type LibraryBundle } from './core/lazyLibraries';
+import { registerAgentServers } from './editor/agents/agentServerProvider';
 
 let host: McpHost | undefined;
 let sandbox: SrtProcessSandbox | undefined;
@@ -196,7 +197,17 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
     logFor: (id) => logs.logFor(id),
   });
   invoker.watch(apps);
+  const agents = registerAgentServers({
+    host: mcp,
+    offered: (server, tool) => switches.isOffered(server, tool),
+    onDidChangeOffered: switches.onDidChange,
+    alsoInVsCode: (definition) => otherHosts.sameAs(definition) !== undefined,
+    onDidChangeVsCodeServers: otherHosts.onDidChange,
+    version: String(context.extension.packageJSON.version),
+    log: logs.hostLog,
+  });
   context.subscriptions.push(
+    ...agents.disposables,
     network,
     libraryLoads,
     logs,
@@ -225,7 +236,7 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
     ...registerToolCommands({ host: mcp, invoker, extensionUri: context.extensionUri, openResource }),
     ...registerPromptCommands(mcp),
     ...registerResourceCommands(mcp),
-    ...registerLanguageModelTools(mcp, invoker),
+    ...registerLanguageModelTools(mcp, invoker, (id) => agents.provider?.isPublished(id) === true),
     ...registerTasksView(tasks, mcp, context.extensionUri, openResource),
     resumeTasksWhenRunning(mcp),
     registerChatParticipant(mcp, invoker, context.extensionUri, appContext),

@@ -1,5 +1,7 @@
 import type * as ClientLibrary from '@modelcontextprotocol/client';
 import type * as AppBridgeLibrary from '@modelcontextprotocol/ext-apps/app-bridge';
+import type * as NodeServerLibrary from '@modelcontextprotocol/node';
+import type * as ServerLibrary from '@modelcontextprotocol/server';
 import type Ajv from 'ajv';
 import type Ajv2020 from 'ajv/dist/2020';
 import type addFormats from 'ajv-formats';
@@ -49,6 +51,7 @@ export function libraryFromBundle(name: string, bundle: string): unknown {
 
 let client: typeof ClientLibrary | undefined;
 let appBridge: typeof AppBridgeLibrary | undefined;
+let gateway: GatewayLibraries | undefined;
 let ajv: AjvLibrary | undefined;
 let undici: typeof Undici | undefined;
 let loaded: ((library: string, ms: number) => void) | undefined;
@@ -77,6 +80,19 @@ export function appBridgeLibrary(): typeof AppBridgeLibrary {
 /** The client library's error for a server request the host refuses, with its JSON-RPC error code. */
 export function protocolError(code: number, message: string): ClientLibrary.ProtocolError {
   return new (clientLibrary().ProtocolError)(code, message);
+}
+
+/** The MCP server library and its Node HTTP transport: what the agents' gateway serves with (src/core/gateway). */
+export interface GatewayLibraries {
+  readonly Server: typeof ServerLibrary.Server;
+  readonly NodeStreamableHTTPServerTransport: typeof NodeServerLibrary.NodeStreamableHTTPServerTransport;
+}
+
+export function gatewayLibraries(): GatewayLibraries {
+  return (gateway ??= load('the MCP server library (for the agents\' gateway)', () => ({
+    Server: (require('@modelcontextprotocol/server') as typeof ServerLibrary).Server,
+    NodeStreamableHTTPServerTransport: (require('@modelcontextprotocol/node') as typeof NodeServerLibrary).NodeStreamableHTTPServerTransport,
+  })));
 }
 
 export interface AjvLibrary {

@@ -345,7 +345,9 @@ function tooltipFacts(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | undef
   const instructions = server.instructions && (server.instructions.length > TOOLTIP_INSTRUCTIONS ? `${server.instructions.slice(0, TOOLTIP_INSTRUCTIONS)}…` : server.instructions);
   return {
     heading: [server.id, stateOf(server)],
-    alsoBuiltIn: alsoBuiltIn && vscode.l10n.t('Also configured in VS Code\'s built-in MCP support ({0}, server "{1}"): when both start it, it runs twice. Keep it in one place.', alsoBuiltIn.file, alsoBuiltIn.id),
+    alsoBuiltIn:
+      alsoBuiltIn &&
+      vscode.l10n.t('Also configured in VS Code\'s built-in MCP support ({0}, server "{1}"): when both start it, it runs twice. Keep it in one place. VS Code\'s agents use VS Code\'s own; MCP Host does not publish it to them a second time.', alsoBuiltIn.file, alsoBuiltIn.id),
     rows,
     instructions: instructions || undefined,
   };

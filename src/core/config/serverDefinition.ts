@@ -68,6 +68,8 @@ export interface ServerDefinition {
   readonly roots?: readonly string[];
   /** Declare MCP Apps to this server and show its tools' apps (`apps`, default true). */
   readonly apps: boolean;
+  /** Offer the server to VS Code's agents through the gateway (`publish`, default true); never restarts it. */
+  readonly publish: boolean;
   /** Run a stdio server sandboxed (`sandbox: true` reads as `{}`); absent runs it as is. */
   readonly sandbox?: SandboxSettings;
   readonly restart: RestartSettings;
@@ -174,8 +176,8 @@ export const DEFAULT_ELICITATIONS_PER_MINUTE = 30;
  * (tool confirmation, sampling, elicitation limits): changing those never restarts the server
  * or asks consent again.
  */
-export function whatRuns<T extends Pick<ServerDefinition, 'toolPolicy' | 'samplingPolicy' | 'elicitationsPerMinute'>>(def: T): Omit<T, 'toolPolicy' | 'samplingPolicy' | 'elicitationsPerMinute'> {
-  const { toolPolicy: _t, samplingPolicy: _s, elicitationsPerMinute: _e, ...rest } = def;
+export function whatRuns<T extends Pick<ServerDefinition, 'toolPolicy' | 'samplingPolicy' | 'elicitationsPerMinute' | 'publish'>>(def: T): Omit<T, 'toolPolicy' | 'samplingPolicy' | 'elicitationsPerMinute' | 'publish'> {
+  const { toolPolicy: _t, samplingPolicy: _s, elicitationsPerMinute: _e, publish: _p, ...rest } = def;
   return rest;
 }
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;

@@ -103,6 +103,7 @@ export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation
       maxTotalTimeoutMs: (value.maxTotalTimeoutMs as number | undefined) ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS,
       roots: value.roots as string[] | undefined,
       apps: (value.apps as boolean | undefined) ?? true,
+      publish: (value.publish as boolean | undefined) ?? true,
       sandbox: value.sandbox === true ? {} : ((value.sandbox || undefined) as SandboxSettings | undefined),
       restart: { ...DEFAULT_RESTART, ...restart },
       toolPolicy: {

@@ -19,13 +19,18 @@ interface CallInput {
 /**
  * Two fixed language-model tools (tool contributions are static) through which any chat
  * participant or agent finds and calls MCP tools: list, then call. Calls are confirmed like every
- * other call, by the host's own policy.
+ * other call, by the host's own policy. They serve the servers that are not published to VS
+ * Code's MCP (an editor without that API, or `publish` off): the others are tools of their own.
  */
-export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker): vscode.Disposable[] {
+export function registerLanguageModelTools(host: McpHost, invoker: ToolInvoker, publishedToAgents: (serverId: string) => boolean = () => false): vscode.Disposable[] {
   return [
     vscode.lm.registerTool<ListInput>('mcpHost_listTools', {
       invoke: async (options, token) => {
-        const asked = (s: ServerSnapshot) => !options.input.server || s.id === options.input.server;
+        // A server published to VS Code's agents is theirs as tools of its own: it is not offered a second time here.
+        const asked = (s: ServerSnapshot) => (!options.input.server || s.id === options.input.server) && !publishedToAgents(s.id);
+        if (options.input.server && publishedToAgents(options.input.server)) {
+          throw new Error(`MCP server "${options.input.server}" is offered to agents as tools of its own (its tools are named after "${options.input.server} (MCP Host)"); call those instead.`);
+        }
         // Servers that start when needed start now unless their tools are known from their last run (a call starts those).
         await withCancellation(token, (signal) => startWhenNeeded(host, { signal, unknownOnly: true, ids: options.input.server ? [options.input.server] : undefined }));
         const servers = host.servers().filter((s) => listsKnown(s) && asked(s));

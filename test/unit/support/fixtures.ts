@@ -21,7 +21,7 @@ const BASE = {
   args: [],
   env: {},
   headers: {},
-  apps: false,
+  apps: false, publish: true,
   enabled: true,
   autoStart: 'startup',
   requestTimeoutMs: 10_000,

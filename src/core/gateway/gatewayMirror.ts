@@ -1,0 +1,144 @@
+import type { CallToolResult, Progress, ServerCapabilities } from '@modelcontextprotocol/client';
+import type { Server, ServerContext } from '@modelcontextprotocol/server';
+import { canonicalJson } from '../config/definitionHash';
+import { startsForUse, type ServerSnapshot } from '../connection/serverSnapshot';
+import type { Disposable } from '../events';
+import { gatewayLibraries } from '../lazyLibraries';
+import { offeredTools, type GatewayHost, type GatewayOffers } from './gatewayHost';
+
+const MAX_SUBSCRIPTIONS = 1000;
+
+/** What every mirror declares: the lists and their changes, subscriptions, completions. A server that lacks one answers it empty. */
+const MIRROR_CAPABILITIES: ServerCapabilities = {
+  tools: { listChanged: true },
+  prompts: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  completions: {},
+};
+
+/**
+ * The server `serverId` is running, started now if it is not (a server that starts when needed, a
+ * stopped one, one waiting out a restart's backoff): an agent's request must not fail because MCP
+ * Host had not started the server yet. Throws, naming the server and why, when it cannot run.
+ */
+export async function runningServer(host: GatewayHost, serverId: string, signal?: AbortSignal): Promise<ServerSnapshot> {
+  const server = host.server(serverId);
+  if (!server) throw new Error(`There is no MCP server "${serverId}" in MCP Host's settings.`);
+  if (server.status === 'running') return server;
+  if (startsForUse(server)) await host.startOnDemand([serverId], signal);
+  else await host.start(serverId);
+  const now = host.server(serverId);
+  if (now?.status === 'running') return now;
+  throw new Error(`MCP server "${serverId}" is ${now?.status ?? 'gone'}${now?.reason ? `: ${now.reason}` : ''}. See MCP Host's Servers view.`);
+}
+
+/** The parts of what a server offers whose change is announced with a `list_changed`. */
+function listsOf(server: ServerSnapshot | undefined, offers: GatewayOffers): { tools: string; prompts: string; resources: string } {
+  if (!server) return { tools: '', prompts: '', resources: '' };
+  return {
+    tools: canonicalJson(offeredTools(server, offers)),
+    prompts: canonicalJson(server.prompts),
+    resources: canonicalJson([server.resources, server.resourceTemplates]),
+  };
+}
+
+/**
+ * One gateway session's MCP server: it mirrors MCP Host's server `serverId` to one client (VS
+ * Code's MCP). Every request goes through the host, which owns the process, its sign-in, consent,
+ * limits and logs; what the server asks of the client (elicitation, sampling, roots) MCP Host
+ * answers with its own UI, as for any other call.
+ */
+export class GatewayMirror implements Disposable {
+  readonly server: Server;
+  private readonly listeners: Disposable[] = [];
+  private readonly subscribed = new Set<string>();
+  private announced: ReturnType<typeof listsOf>;
+
+  constructor(
+    private readonly host: GatewayHost,
+    private readonly offers: GatewayOffers,
+    readonly serverId: string,
+    version: string,
+  ) {
+    const snapshot = host.server(serverId);
+    this.announced = listsOf(snapshot, offers);
+    const { Server } = gatewayLibraries();
+    this.server = new Server(
+      { name: snapshot?.serverName ?? serverId, version: snapshot?.serverVersion ?? version, title: `${serverId} (MCP Host)` },
+      { capabilities: MIRROR_CAPABILITIES, ...(snapshot?.instructions ? { instructions: snapshot.instructions } : {}) },
+    );
+    this.handleRequests();
+    this.listeners.push(
+      host.onDidChangeServers((id) => (id === undefined || id === serverId) && this.announceChanges()),
+      offers.onDidChange(() => this.announceChanges()),
+      host.onDidUpdateResource(({ serverId: id, uri }) => {
+        if (id === serverId && this.subscribed.has(uri)) void this.server.sendResourceUpdated({ uri }).catch(() => undefined);
+      }),
+    );
+  }
+
+  private handleRequests(): void {
+    const { host, serverId, server } = this;
+    server.setRequestHandler('tools/list', async (_request, ctx) => ({ tools: offeredTools(await runningServer(host, serverId, ctx.mcpReq.signal), this.offers) }));
+    server.setRequestHandler('tools/call', async (request, ctx) => {
+      const { name, arguments: args } = request.params;
+      const running = await runningServer(host, serverId, ctx.mcpReq.signal);
+      if (!running.tools.some((t) => t.name === name)) throw new Error(`MCP server "${serverId}" has no tool "${name}".`);
+      // VS Code's agent UI confirmed the call; MCP Host's own refusals still hold.
+      if (!this.offers.offered(serverId, name)) {
+        throw new Error(`The tool "${name}" of MCP server "${serverId}" is switched off in MCP Host's Servers view; switch it on there to let agents call it.`);
+      }
+      const result: CallToolResult = await host.callTool(serverId, name, args, ctx.mcpReq.signal, progressTo(ctx));
+      return result;
+    });
+    server.setRequestHandler('prompts/list', async (_request, ctx) => ({ prompts: [...(await runningServer(host, serverId, ctx.mcpReq.signal)).prompts] }));
+    server.setRequestHandler('prompts/get', (request, ctx) => host.getPrompt(serverId, request.params.name, request.params.arguments, ctx.mcpReq.signal));
+    server.setRequestHandler('resources/list', async (_request, ctx) => {
+      await runningServer(host, serverId, ctx.mcpReq.signal);
+      return { resources: [...(await host.freshResources(serverId))] };
+    });
+    server.setRequestHandler('resources/templates/list', async (_request, ctx) => ({ resourceTemplates: [...(await runningServer(host, serverId, ctx.mcpReq.signal)).resourceTemplates] }));
+    server.setRequestHandler('resources/read', (request, ctx) => host.readResource(serverId, request.params.uri, ctx.mcpReq.signal));
+    // The host's watch is shared with MCP Host's own views (an open resource): the session stops
+    // listening, and leaves the watch to the host, which drops it with the server's session.
+    server.setRequestHandler('resources/subscribe', async (request) => {
+      if (this.subscribed.size >= MAX_SUBSCRIPTIONS) throw new Error(`A gateway session of MCP server "${serverId}" may watch at most ${MAX_SUBSCRIPTIONS} resources.`);
+      await host.subscribeResource(serverId, request.params.uri);
+      this.subscribed.add(request.params.uri);
+      return {};
+    });
+    server.setRequestHandler('resources/unsubscribe', async (request) => {
+      this.subscribed.delete(request.params.uri);
+      return {};
+    });
+    server.setRequestHandler('completion/complete', async (request, ctx) => {
+      const { _meta: _ignored, ...params } = request.params;
+      const values = await host.complete(serverId, params, ctx.mcpReq.signal);
+      return { completion: { values: values.slice(0, 100), hasMore: values.length > 100 } };
+    });
+  }
+
+  /** Tells the client which of its lists changed since it was last told (after a start, a restart, a checkbox). */
+  private announceChanges(): void {
+    const now = listsOf(this.host.server(this.serverId), this.offers);
+    const before = this.announced;
+    this.announced = now;
+    const sent = (send: () => Promise<void>) => void send().catch(() => undefined);
+    if (now.tools !== before.tools) sent(() => this.server.sendToolListChanged());
+    if (now.prompts !== before.prompts) sent(() => this.server.sendPromptListChanged());
+    if (now.resources !== before.resources) sent(() => this.server.sendResourceListChanged());
+  }
+
+  dispose(): void {
+    for (const listener of this.listeners.splice(0)) listener.dispose();
+    this.subscribed.clear();
+    void this.server.close().catch(() => undefined);
+  }
+}
+
+/** Passes the server's progress on to the client, when the client asked for it (a progress token). */
+function progressTo(ctx: ServerContext): ((progress: Progress) => void) | undefined {
+  const progressToken = ctx.mcpReq._meta?.progressToken;
+  if (progressToken === undefined) return undefined;
+  return (progress) => void ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined);
+}

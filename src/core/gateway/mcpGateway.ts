@@ -1,0 +1,169 @@
+import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { chmodSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ServerLog } from '../connection/serverLog';
+import type { Disposable } from '../events';
+import { gatewayLibraries } from '../lazyLibraries';
+import { endpointUrl, removeGatewayAddress, serverIdOfPath, type GatewayAddress } from './gatewayAddress';
+import type { GatewayHost, GatewayOffers } from './gatewayHost';
+import { GatewayMirror, runningServer } from './gatewayMirror';
+
+/** How a client reaches one server's endpoint: the URL and the header that carries the secret. */
+export interface GatewayEndpoint {
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export interface McpGatewayOptions {
+  readonly host: GatewayHost;
+  readonly offers: GatewayOffers;
+  readonly address: GatewayAddress;
+  /** MCP Host's version, for mirrors of servers that do not say theirs. */
+  readonly version: string;
+  readonly log: ServerLog;
+}
+
+interface GatewaySession {
+  readonly serverId: string;
+  readonly transport: NodeStreamableHTTPServerTransport;
+  readonly mirror: GatewayMirror;
+}
+
+/** Sessions a server may have at once (VS Code opens one per window); a new one beyond ends the oldest. */
+export const MAX_SESSIONS_PER_SERVER = 8;
+
+/**
+ * MCP Host's gateway: a Streamable HTTP MCP endpoint per published server, on a private Unix
+ * socket or 127.0.0.1, that VS Code's own MCP connects to (see src/editor/agents). Only this user
+ * reaches it: the socket's folder is theirs alone, and every request must carry the gateway's
+ * random bearer token; requests from a browser page (an `Origin` header), for another path or
+ * for a server that is not published are refused.
+ */
+export class McpGateway implements Disposable {
+  private readonly token = randomBytes(32).toString('base64url');
+  private readonly sessions = new Map<string, GatewaySession>();
+  private listening?: Promise<number | undefined>;
+  private http?: HttpServer;
+  private disposed = false;
+
+  constructor(private readonly options: McpGatewayOptions) {}
+
+  /** How to reach `serverId`'s endpoint; the gateway starts listening with the first call. */
+  async endpoint(serverId: string): Promise<GatewayEndpoint> {
+    const port = await this.listen();
+    return { url: endpointUrl(this.options.address, port, serverId), headers: { Authorization: `Bearer ${this.token}` } };
+  }
+
+  /** Ends the sessions of a server that is no longer published (or of every server). */
+  closeSessions(serverId?: string): void {
+    for (const [id, session] of this.sessions) if (serverId === undefined || session.serverId === serverId) this.endSession(id);
+  }
+
+  /** The sessions open per server (for the view and tests). */
+  sessionCount(serverId: string): number {
+    return [...this.sessions.values()].filter((s) => s.serverId === serverId).length;
+  }
+
+  private listen(): Promise<number | undefined> {
+    if (this.disposed) return Promise.reject(new Error("MCP Host's gateway has closed"));
+    return (this.listening ??= new Promise((resolve, reject) => {
+      const http = createServer((req, res) => void this.handle(req, res).catch((error: Error) => this.failed(res, error)));
+      this.http = http;
+      http.once('error', reject);
+      const { address } = this.options;
+      const listened = () => {
+        http.off('error', reject);
+        if (address.kind === 'socket') chmodSync(address.socketPath, 0o600);
+        resolve(address.kind === 'socket' ? undefined : (http.address() as AddressInfo).port);
+      };
+      if (address.kind === 'socket') http.listen(address.socketPath, listened);
+      else http.listen(0, '127.0.0.1', listened);
+    }));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // VS Code's extension host sends no Origin; a page in a browser always does.
+    if (req.headers.origin !== undefined) return this.refuse(res, 403, 'requests from web pages are not served');
+    if (!this.hasToken(req.headers.authorization)) return this.refuse(res, 401, 'missing or wrong bearer token');
+    const serverId = serverIdOfPath(new URL(req.url ?? '/', 'http://gateway').pathname);
+    const { host, offers } = this.options;
+    if (serverId === undefined || !host.server(serverId) || !offers.published(serverId)) return this.refuse(res, 404, 'no MCP server is published at this path');
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const session = this.sessions.get(sessionId);
+      if (!session || session.serverId !== serverId) return this.refuse(res, 404, 'session not found', -32001);
+      return session.transport.handleRequest(req, res);
+    }
+    if (req.method !== 'POST') return this.refuse(res, 405, 'a session starts with a POST of initialize');
+    await this.newSession(serverId, req, res);
+  }
+
+  /** A client's first request (initialize): the server is started if needed, so the client learns its name and instructions. */
+  private async newSession(serverId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { host, offers, version } = this.options;
+    const abort = new AbortController();
+    res.once('close', () => abort.abort());
+    try {
+      await runningServer(host, serverId, abort.signal);
+    } catch (error) {
+      return this.refuse(res, 503, (error as Error).message, -32603);
+    }
+    const { NodeStreamableHTTPServerTransport } = gatewayLibraries();
+    const mirror = new GatewayMirror(host, offers, serverId, version);
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => this.adopt(id, { serverId, transport, mirror }),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) this.sessions.delete(transport.sessionId);
+      mirror.dispose();
+    };
+    await mirror.server.connect(transport);
+    await transport.handleRequest(req, res);
+    if (!transport.sessionId) mirror.dispose(); // not an initialize: nothing to keep
+  }
+
+  private adopt(id: string, session: GatewaySession): void {
+    const ofServer = [...this.sessions].filter(([, s]) => s.serverId === session.serverId);
+    for (const [oldest] of ofServer.slice(0, Math.max(0, ofServer.length - MAX_SESSIONS_PER_SERVER + 1))) this.endSession(oldest);
+    this.sessions.set(id, session);
+    this.options.log.info(`Gateway: a client opened a session of "${session.serverId}".`);
+  }
+
+  private endSession(id: string): void {
+    const session = this.sessions.get(id);
+    this.sessions.delete(id);
+    if (!session) return;
+    void session.transport.close().catch(() => undefined);
+    session.mirror.dispose();
+  }
+
+  private hasToken(header: string | undefined): boolean {
+    const expected = Buffer.from(`Bearer ${this.token}`);
+    const given = Buffer.from(header ?? '');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  private refuse(res: ServerResponse, status: number, why: string, code = -32600): void {
+    if (status === 401 || status === 403) this.options.log.warn(`Gateway: refused a request (${status}): ${why}.`);
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (status === 401) headers['www-authenticate'] = 'Bearer';
+    res.writeHead(status, headers).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message: `MCP Host's gateway: ${why}` }, id: null }));
+  }
+
+  private failed(res: ServerResponse, error: Error): void {
+    this.options.log.error(`Gateway: a request failed: ${error.message}`);
+    if (!res.headersSent) this.refuse(res, 500, error.message, -32603);
+    else res.end();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.closeSessions();
+    this.http?.close();
+    this.http?.closeAllConnections();
+    removeGatewayAddress(this.options.address);
+  }
+}

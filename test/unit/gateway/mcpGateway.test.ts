@@ -1,0 +1,215 @@
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { Emitter } from '../../../src/core/events';
+import { privateGatewayAddress, type GatewayAddress } from '../../../src/core/gateway/gatewayAddress';
+import { publishedVersion, type GatewayOffers } from '../../../src/core/gateway/gatewayHost';
+import { MAX_SESSIONS_PER_SERVER, McpGateway, type GatewayEndpoint } from '../../../src/core/gateway/mcpGateway';
+import type { McpHost } from '../../../src/core/host/mcpHost';
+import { RecordingLog, waitFor } from '../support/fixtures';
+import { entries, harness, hosts, legacy, modern, running } from '../support/hostHarness';
+
+/** The user's choices the gateway serves by: a set of unchecked `server/tool`s and of unpublished servers. */
+class TestOffers implements GatewayOffers {
+  readonly off = new Set<string>();
+  readonly unpublished = new Set<string>();
+  private readonly changed = new Emitter<void>();
+  readonly onDidChange = this.changed.event;
+  published = (id: string) => !this.unpublished.has(id);
+  offered = (server: string, tool: string) => !this.off.has(`${server}/${tool}`);
+  switchOff(server: string, tool: string): void {
+    this.off.add(`${server}/${tool}`);
+    this.changed.fire();
+  }
+}
+
+const gateways: McpGateway[] = [];
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+  for (const gateway of gateways.splice(0)) gateway.dispose();
+  await Promise.all(hosts.splice(0).map((h) => h.dispose()));
+});
+
+function gatewayFor(host: McpHost, address: GatewayAddress = privateGatewayAddress(), offers = new TestOffers()) {
+  const log = new RecordingLog();
+  const gateway = new McpGateway({ host, offers, address, version: '9.9.9', log });
+  gateways.push(gateway);
+  return { gateway, offers, log, address };
+}
+
+/** A fetch that goes where VS Code's extension host sends a `unix://<socket>#<path>` URL: through the socket, to the path. */
+function fetchFor(endpoint: GatewayEndpoint): { url: URL; fetch: typeof globalThis.fetch } {
+  const parsed = new URL(endpoint.url);
+  if (parsed.protocol !== 'unix:') return { url: parsed, fetch: globalThis.fetch };
+  const dispatcher = new Agent({ connect: { socketPath: decodeURIComponent(parsed.pathname) } });
+  const url = new URL(`http://localhost${parsed.hash.slice(1)}`);
+  return { url, fetch: ((input: string | URL, init?: RequestInit) => undiciFetch(input as string, { ...(init as object), dispatcher })) as unknown as typeof globalThis.fetch };
+}
+
+async function connect(endpoint: GatewayEndpoint, onToolsChanged?: () => void): Promise<Client> {
+  const { url, fetch } = fetchFor(endpoint);
+  const client = new Client({ name: 'agent', version: '1' });
+  if (onToolsChanged) client.setNotificationHandler('notifications/tools/list_changed', onToolsChanged);
+  await client.connect(new StreamableHTTPClientTransport(url, { fetch, requestInit: { headers: { ...endpoint.headers } } }));
+  clients.push(client);
+  return client;
+}
+
+/** One raw HTTP request to the gateway (over its socket when it has one): status and body. */
+function rawRequest(address: GatewayAddress, port: number | undefined, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const target = address.kind === 'socket' ? { socketPath: address.socketPath } : { host: '127.0.0.1', port };
+    const req = httpRequest({ ...target, path, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+      let body = '';
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }));
+  });
+}
+
+const textOf = (result: { content?: unknown }) => ((result.content as { text: string }[])[0]).text;
+
+describe('The gateway that publishes MCP Host\'s servers to VS Code\'s agents', function () {
+  this.timeout(60_000);
+
+  it('mirrors a running server over its private socket: the same tools, and a call answered by the server', async () => {
+    const { host } = harness();
+    hosts.push(host);
+    await host.applySettings(entries({ fx: legacy() }));
+    const ours = await running(host, 'fx');
+    const { gateway } = gatewayFor(host);
+    const client = await connect(await gateway.endpoint('fx'));
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), ours.tools.map((t) => t.name).sort());
+    assert.deepEqual(tools.find((t) => t.name === 'echo')?.inputSchema, ours.tools.find((t) => t.name === 'echo')?.inputSchema);
+    const result = await client.callTool({ name: 'echo', arguments: { text: 'through the gateway' } });
+    assert.equal(textOf(result), 'through the gateway');
+    // The call ran in MCP Host's own process of the server: its pid is the one the host shows.
+    assert.equal(textOf(await client.callTool({ name: 'pid', arguments: {} })), String(host.server('fx')!.pid));
+    assert.equal(gateway.sessionCount('fx'), 1);
+  });
+
+  it('serves a 2026-07-28 server to a 2025-11-25 client, with its prompts and resources', async () => {
+    const { host } = harness();
+    hosts.push(host);
+    await host.applySettings(entries({ modern: modern() }));
+    const ours = await running(host, 'modern');
+    assert.equal(ours.era, 'modern');
+    const { gateway } = gatewayFor(host);
+    const client = await connect(await gateway.endpoint('modern'));
+    assert.equal(textOf(await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } })), '5');
+    assert.deepEqual((await client.listPrompts()).prompts.map((p) => p.name), ours.prompts.map((p) => p.name));
+    const { resources } = await client.listResources();
+    assert.ok(resources.some((r) => r.uri === 'fixture://readme'), 'the fixture\'s readme is listed');
+    const read = await client.readResource({ uri: 'fixture://readme' });
+    assert.ok('text' in read.contents[0] && read.contents[0].text.length > 0);
+  });
+
+  it('leaves out a tool the user switched off, tells the client its list changed, and refuses to call it', async () => {
+    const { host } = harness();
+    hosts.push(host);
+    await host.applySettings(entries({ fx: legacy() }));
+    const before = publishedVersion(await running(host, 'fx'), new TestOffers());
+    const { gateway, offers } = gatewayFor(host);
+    let changes = 0;
+    const client = await connect(await gateway.endpoint('fx'), () => changes++);
+    await client.listTools();
+    offers.switchOff('fx', 'echo');
+    await waitFor('a tools/list_changed', () => changes > 0);
+    assert.equal((await client.listTools()).tools.some((t) => t.name === 'echo'), false);
+    await assert.rejects(client.callTool({ name: 'echo', arguments: { text: 'x' } }), /switched off in MCP Host's Servers view/);
+    assert.notEqual(publishedVersion(host.server('fx')!, offers), before, 'the version VS Code caches tools by changes with them');
+  });
+
+  it('starts a server that starts when needed on the first request, and restarts a crashed one for the next call', async () => {
+    const { host } = harness();
+    hosts.push(host);
+    await host.applySettings(entries({ lazy: legacy({ autoStart: 'onDemand' }) }));
+    assert.equal(host.server('lazy')!.status, 'stopped');
+    const { gateway } = gatewayFor(host);
+    const client = await connect(await gateway.endpoint('lazy'));
+    assert.equal(host.server('lazy')!.status, 'running', 'the client\'s initialize started it');
+    const pid = Number(textOf(await client.callTool({ name: 'pid', arguments: {} })));
+    process.kill(pid, 'SIGKILL');
+    await waitFor('the host to notice the crash', () => host.server('lazy')!.status !== 'running');
+    const after = Number(textOf(await client.callTool({ name: 'pid', arguments: {} })));
+    assert.notEqual(after, pid, 'the same session reached a new process of the server');
+  });
+
+  it('refuses a request without the token, with a wrong one, from a web page, for an unknown or unpublished server', async () => {
+    const { host } = harness();
+    hosts.push(host);
+    await host.applySettings(entries({ fx: legacy(), hidden: legacy() }));
+    await running(host, 'fx');
+    const { gateway, offers, address, log } = gatewayFor(host);
+    offers.unpublished.add('hidden');
+    const endpoint = await gateway.endpoint('fx');
+    const path = new URL(endpoint.url).hash.slice(1);
+    const good = endpoint.headers.Authorization;
+    assert.equal((await rawRequest(address, undefined, path, {})).status, 401);
+    assert.equal((await rawRequest(address, undefined, path, { authorization: `${good.slice(0, -1)}x` })).status, 401);
+    assert.equal((await rawRequest(address, undefined, path, { authorization: good, origin: 'http://evil.example' })).status, 403);
+    assert.equal((await rawRequest(address, undefined, '/mcp/bm9uZQ', { authorization: good })).status, 404, 'a server that does not exist');
+    assert.equal((await rawRequest(address, undefined, new URL((await gateway.endpoint('hidden')).url).hash.slice(1), { authorization: good })).status, 404, 'an unpublished server');
+    assert.equal((await rawRequest(address, undefined, '/other', { authorization: good })).status, 404);
+    assert.equal(gateway.sessionCount('fx'), 0);
+    assert.ok(log.lines.some((l) => /refused a request \(401\)/.test(l)));
+    assert.ok(!log.lines.some((l) => l.includes(good.slice(7))), 'the token never reaches the log');
+    assert.equal((await rawRequest(address, undefined, path, { authorization: good })).status, 200, 'with the token the same request opens a session');
+  });
+
+  it('keeps its socket in a folder only this user may enter, and another user cannot connect', async function () {
+    const { host } = harness();
+    hosts.push(host);
+    await host.applySettings(entries({ fx: legacy() }));
+    const { gateway, address } = gatewayFor(host);
+    await gateway.endpoint('fx');
+    assert.equal(address.kind, 'socket');
+    if (address.kind !== 'socket') return;
+    assert.equal(statSync(address.folder).mode & 0o777, 0o700);
+    assert.equal(statSync(address.socketPath).mode & 0o777, 0o600);
+    if (process.getuid?.() !== 0) this.skip(); // trying as another user needs root to become one
+    const probe = `require('net').connect(${JSON.stringify(address.socketPath)}).on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(0); })`;
+    const asNobody = spawnSync(process.execPath, ['-e', probe], { uid: 65534, gid: 65534, encoding: 'utf8', timeout: 10_000 });
+    assert.equal(asNobody.stdout.trim(), 'EACCES', `another user's connection: ${asNobody.stdout}${asNobody.stderr}`);
+  });
+
+  it('on 127.0.0.1 serves only requests with the token', async () => {
+    const { host } = harness();
+    hosts.push(host);
+    await host.applySettings(entries({ fx: legacy() }));
+    await running(host, 'fx');
+    const { gateway, address } = gatewayFor(host, { kind: 'loopback' });
+    const endpoint = await gateway.endpoint('fx');
+    const url = new URL(endpoint.url);
+    assert.equal(url.hostname, '127.0.0.1');
+    assert.equal((await rawRequest(address, Number(url.port), url.pathname, {})).status, 401);
+    const client = await connect(endpoint);
+    assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: 'loopback' } })), 'loopback');
+  });
+
+  it(`keeps at most ${MAX_SESSIONS_PER_SERVER} sessions of a server, ending the oldest`, async () => {
+    const { host } = harness();
+    hosts.push(host);
+    await host.applySettings(entries({ fx: legacy() }));
+    await running(host, 'fx');
+    const { gateway } = gatewayFor(host);
+    const endpoint = await gateway.endpoint('fx');
+    for (let i = 0; i < MAX_SESSIONS_PER_SERVER + 2; i++) await connect(endpoint);
+    assert.equal(gateway.sessionCount('fx'), MAX_SESSIONS_PER_SERVER);
+  });
+
+  it('answers a client\'s initialize with why the server cannot run', async () => {
+    const { host } = harness();
+    hosts.push(host);
+    await host.applySettings(entries({ off: legacy({ enabled: false }) }));
+    const { gateway } = gatewayFor(host);
+    await assert.rejects(connect(await gateway.endpoint('off')), /disabled/);
+  });
+});
