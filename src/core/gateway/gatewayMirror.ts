@@ -1,7 +1,7 @@
 import type { CallToolResult, Progress, ServerCapabilities } from '@modelcontextprotocol/client';
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import { canonicalJson } from '../config/definitionHash';
-import { startsForUse, type ServerSnapshot } from '../connection/serverSnapshot';
+import { listsKnown, startsForUse, type ServerSnapshot } from '../connection/serverSnapshot';
 import type { Disposable } from '../events';
 import { gatewayLibraries } from '../lazyLibraries';
 import { offeredTools, type GatewayHost, type GatewayOffers } from './gatewayHost';
@@ -30,6 +30,16 @@ export async function runningServer(host: GatewayHost, serverId: string, signal?
   const now = host.server(serverId);
   if (now?.status === 'running') return now;
   throw new Error(`MCP server "${serverId}" is ${now?.status ?? 'gone'}${now?.reason ? `: ${now.reason}` : ''}. See MCP Host's Servers view.`);
+}
+
+/**
+ * The server's tools and prompts for a client that lists them: those of its last run when it starts
+ * when needed and has not started since (the first call starts it), else those of the running
+ * server, started now if need be.
+ */
+export async function knownLists(host: GatewayHost, serverId: string, signal?: AbortSignal): Promise<ServerSnapshot> {
+  const server = host.server(serverId);
+  return server && listsKnown(server) ? server : runningServer(host, serverId, signal);
 }
 
 /** The parts of what a server offers whose change is announced with a `list_changed`. */
@@ -79,7 +89,7 @@ export class GatewayMirror implements Disposable {
 
   private handleRequests(): void {
     const { host, serverId, server } = this;
-    server.setRequestHandler('tools/list', async (_request, ctx) => ({ tools: offeredTools(await runningServer(host, serverId, ctx.mcpReq.signal), this.offers) }));
+    server.setRequestHandler('tools/list', async (_request, ctx) => ({ tools: offeredTools(await knownLists(host, serverId, ctx.mcpReq.signal), this.offers) }));
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const { name, arguments: args } = request.params;
       const running = await runningServer(host, serverId, ctx.mcpReq.signal);
@@ -91,13 +101,17 @@ export class GatewayMirror implements Disposable {
       const result: CallToolResult = await host.callTool(serverId, name, args, ctx.mcpReq.signal, progressTo(ctx));
       return result;
     });
-    server.setRequestHandler('prompts/list', async (_request, ctx) => ({ prompts: [...(await runningServer(host, serverId, ctx.mcpReq.signal)).prompts] }));
+    server.setRequestHandler('prompts/list', async (_request, ctx) => ({ prompts: [...(await knownLists(host, serverId, ctx.mcpReq.signal)).prompts] }));
     server.setRequestHandler('prompts/get', (request, ctx) => host.getPrompt(serverId, request.params.name, request.params.arguments, ctx.mcpReq.signal));
+    // Resources are not kept from a last run: a server that offered some starts to list them.
     server.setRequestHandler('resources/list', async (_request, ctx) => {
-      await runningServer(host, serverId, ctx.mcpReq.signal);
+      if (!(await this.mayHaveResources(ctx.mcpReq.signal))) return { resources: [] };
       return { resources: [...(await host.freshResources(serverId))] };
     });
-    server.setRequestHandler('resources/templates/list', async (_request, ctx) => ({ resourceTemplates: [...(await runningServer(host, serverId, ctx.mcpReq.signal)).resourceTemplates] }));
+    server.setRequestHandler('resources/templates/list', async (_request, ctx) => {
+      if (!(await this.mayHaveResources(ctx.mcpReq.signal))) return { resourceTemplates: [] };
+      return { resourceTemplates: [...host.server(serverId)!.resourceTemplates] };
+    });
     server.setRequestHandler('resources/read', (request, ctx) => host.readResource(serverId, request.params.uri, ctx.mcpReq.signal));
     // The host's watch is shared with MCP Host's own views (an open resource): the session stops
     // listening, and leaves the watch to the host, which drops it with the server's session.
@@ -116,6 +130,14 @@ export class GatewayMirror implements Disposable {
       const values = await host.complete(serverId, params, ctx.mcpReq.signal);
       return { completion: { values: values.slice(0, 100), hasMore: values.length > 100 } };
     });
+  }
+
+  /** Whether the server offers resources: a running one is asked; one that starts when needed starts if its last run offered some (or it has none). */
+  private async mayHaveResources(signal: AbortSignal): Promise<boolean> {
+    const server = this.host.server(this.serverId);
+    if (server && server.status !== 'running' && server.fromLastRun && !server.resourcesInLastRun) return false;
+    await runningServer(this.host, this.serverId, signal);
+    return true;
   }
 
   /** Tells the client which of its lists changed since it was last told (after a start, a restart, a checkbox). */

@@ -8,7 +8,7 @@ import type { Disposable } from '../events';
 import { gatewayLibraries } from '../lazyLibraries';
 import { endpointUrl, removeGatewayAddress, serverIdOfPath, type GatewayAddress } from './gatewayAddress';
 import type { GatewayHost, GatewayOffers } from './gatewayHost';
-import { GatewayMirror, runningServer } from './gatewayMirror';
+import { GatewayMirror, knownLists } from './gatewayMirror';
 
 /** How a client reaches one server's endpoint: the URL and the header that carries the secret. */
 export interface GatewayEndpoint {
@@ -100,13 +100,16 @@ export class McpGateway implements Disposable {
     await this.newSession(serverId, req, res);
   }
 
-  /** A client's first request (initialize): the server is started if needed, so the client learns its name and instructions. */
+  /**
+   * A client's first request (initialize): a server whose lists are not known is started now, so
+   * the client learns its name and instructions; one known from its last run starts with its first call.
+   */
   private async newSession(serverId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { host, offers, version } = this.options;
     const abort = new AbortController();
     res.once('close', () => abort.abort());
     try {
-      await runningServer(host, serverId, abort.signal);
+      await knownLists(host, serverId, abort.signal);
     } catch (error) {
       return this.refuse(res, 503, (error as Error).message, -32603);
     }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { mayPublish, publishedVersion, type GatewayHost, type GatewayOffers } from '../../core/gateway/gatewayHost';
 import { privateGatewayAddress } from '../../core/gateway/gatewayAddress';
 import { McpGateway } from '../../core/gateway/mcpGateway';
-import { runningServer } from '../../core/gateway/gatewayMirror';
+import { knownLists } from '../../core/gateway/gatewayMirror';
 import type { ServerLog } from '../../core/connection/serverLog';
 import type { ServerDefinition } from '../../core/config/serverDefinition';
 import { Emitter } from '../../core/events';
@@ -103,13 +103,16 @@ export class AgentServerProvider implements vscode.McpServerDefinitionProvider<v
     );
   }
 
-  /** VS Code is about to connect: the server starts now (asking consent if it needs it); a failure is told by the endpoint itself. */
+  /**
+   * VS Code is about to connect: a server whose lists are not known starts now (asking consent if it
+   * needs it; one known from its last run starts with its first call); a failure is told by the endpoint itself.
+   */
   async resolveMcpServerDefinition(definition: vscode.McpHttpServerDefinition, token: vscode.CancellationToken): Promise<vscode.McpHttpServerDefinition> {
     const id = this.deps.host.serverIds().find((candidate) => publishedLabel(candidate) === definition.label);
     if (id && this.isPublished(id)) {
       const abort = new AbortController();
       const cancelled = token.onCancellationRequested(() => abort.abort());
-      await runningServer(this.deps.host, id, abort.signal).catch((error: Error) => this.deps.log.warn(`Gateway: "${id}" did not start for VS Code's agents: ${error.message}`));
+      await knownLists(this.deps.host, id, abort.signal).catch((error: Error) => this.deps.log.warn(`Gateway: "${id}" did not start for VS Code's agents: ${error.message}`));
       cancelled.dispose();
     }
     return definition;

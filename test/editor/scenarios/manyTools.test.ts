@@ -23,7 +23,9 @@ const servers: Record<string, unknown> = {
 
 describe('Many tools and server instructions in a real VS Code', function () {
   this.timeout(240_000);
-  const editor = scenarioEditor(servers, { 'chat.disableAIFeatures': false });
+  // Not published to VS Code's agents: this file is about MCP Host's own lane (@mcp and the
+  // language-model tools #mcpTools / #mcpCall, which leave out the servers VS Code's agents have).
+  const editor = scenarioEditor(servers, { 'chat.disableAIFeatures': false, 'mcpHost.agents.publish': false });
   const requests = () => editor().control<RecordedRequest[]>('modelRequests');
 
   it('shows a server\'s instructions in its tooltip', async () => {

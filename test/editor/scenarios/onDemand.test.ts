@@ -18,6 +18,13 @@ interface RecordedRequest {
 
 const LAZY_INSTRUCTIONS = 'Echo the text back before anything else.';
 
+/**
+ * VS Code's chat starts the MCP servers whose tools it has not cached before each request, and
+ * waits for them (with a Skip button): MCP Host's servers are published to it, so it would start
+ * them too. This file is about MCP Host's own starts; VS Code's are the agents scenario's.
+ */
+const NO_AUTOSTART_IN_VS_CODE = { 'chat.mcp.autostart': 'never' };
+
 describe('A server that starts when needed, in a real VS Code', function () {
   this.timeout(180_000);
   let editor: EditorSession;
@@ -26,7 +33,7 @@ describe('A server that starts when needed, in a real VS Code', function () {
     const fixture = (name: string) => ({ command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--name', name] });
     const lazy = fixture('lazy');
     const servers = { lazy: { ...lazy, args: [...lazy.args, '--instructions', LAZY_INSTRUCTIONS], autoApprove: ['echo'] }, eager: { ...fixture('eager'), autoStart: 'startup' } };
-    editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, { trusted: true, userSettings: { 'mcpHost.servers': servers, 'mcpHost.autoStart': 'onDemand', 'chat.disableAIFeatures': false } });
+    editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, { trusted: true, userSettings: { 'mcpHost.servers': servers, 'mcpHost.autoStart': 'onDemand', 'chat.disableAIFeatures': false, ...NO_AUTOSTART_IN_VS_CODE } });
     await editor.workbench.openMcpView();
   });
 
@@ -68,9 +75,10 @@ describe('A server that starts when needed, in a real VS Code', function () {
     await editor.workbench.serverRow('lazy').locator('.monaco-tl-twistie').click();
     await editor.workbench.serversPane().locator('.monaco-list-row', { hasText: /^Tools \(\d+\)/ }).first().waitFor({ timeout: 10_000 });
     await editor.workbench.screenshot('103-tools-from-last-run');
-    // Another agent lists them through the language-model tool, and the server still waits.
-    const listed = JSON.parse(await editor.control<string>('invokeLmTool', { name: 'mcpHost_listTools', input: { server: 'lazy' } })) as { tool: string }[];
-    assert.ok(listed.some((t) => t.tool === 'echo'), JSON.stringify(listed));
+    // VS Code's MCP connects to it through MCP Host's gateway and lists its tools from its last run, and the server still waits.
+    await editor.control('executeCommand', { command: 'workbench.mcp.startServer', args: ['mcp-host.mcp-host/lazy (MCP Host)', { waitForLiveTools: true }] }, 60_000);
+    const agentTools = await editor.control<string[]>('lmTools');
+    assert.ok(agentTools.some((t) => /lazy.*_echo$/.test(t)), `VS Code's agents have lazy's echo: ${agentTools.join(', ')}`);
     assert.equal((await editor.control<McpServerInfo[]>('listServers')).find((s) => s.id === 'lazy')!.status, 'stopped');
     await editor.workbench.openChat();
     const seenBefore = (await editor.control<RecordedRequest[]>('modelRequests')).length;

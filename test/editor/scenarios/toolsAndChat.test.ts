@@ -22,7 +22,9 @@ describe('Tools, prompts and chat in a real VS Code', function () {
 
   before(async () => {
     http = await startHttpFixture();
-    const servers = { fixture: fixtureServer, everything, 'modern-http': { type: 'http', url: `http://127.0.0.1:${http.port}/mcp` } };
+    // "fixture" is kept from VS Code's agents ("publish": false): the language-model tools #mcpTools
+    // and #mcpCall serve it, as they serve every server in an editor without VS Code's MCP API.
+    const servers = { fixture: { ...fixtureServer, publish: false }, everything, 'modern-http': { type: 'http', url: `http://127.0.0.1:${http.port}/mcp` } };
     editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, {
       trusted: true,
       // The harness turns AI features off for the other scenarios; chat needs them.

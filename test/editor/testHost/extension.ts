@@ -54,6 +54,9 @@ const operations: Record<string, Operation> = {
   },
   userSetting: async ({ section }) => vscode.workspace.getConfiguration().inspect(section)?.globalValue,
   lmTools: async () => vscode.lm.tools.map((t) => t.name),
+  // The language-model tools whose names match, with what an agent sees of each.
+  lmToolInfo: async ({ pattern }: { pattern: string }) =>
+    vscode.lm.tools.filter((t) => new RegExp(pattern).test(t.name)).map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, tags: t.tags })),
   // Side by side with VS Code's built-in MCP support (bench/builtInComparison.ts), timed in here.
   builtInStart: async ({ ids }: { ids: string[] }) => {
     for (const id of ids) await vscode.commands.executeCommand('workbench.mcp.stopServer', id);
