@@ -44,6 +44,9 @@ const runs = (section: 'starts' | 'calls' | 'big' | 'open') => !only || only.inc
 
 const legacyStdio = (name: string) => ({ type: 'stdio', command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--name', name] });
 const everything = { type: 'stdio', command: process.execPath, args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] };
+/** A stdio server's entry with its script's path spelled another way (`dir/./file`): the same program, not the same entry. */
+const otherSpelling = <T extends { args?: string[] }>(server: T): T =>
+  server.args?.length ? { ...server, args: [`${path.dirname(server.args[0])}${path.sep}.${path.sep}${path.basename(server.args[0])}`, ...server.args.slice(1)] } : server;
 const TEN = Array.from({ length: 10 }, (_, i) => `f${i}`);
 
 interface Activation {
@@ -155,7 +158,10 @@ async function sideBySide(): Promise<void> {
     'modern-http': { type: 'http', url: `http://127.0.0.1:${http.port}/mcp` },
     ...Object.fromEntries(TEN.map((id) => [id, legacyStdio(id)])),
   };
-  const editor = await openEditor(servers, servers);
+  // MCP Host does not publish a server VS Code's own mcp.json runs (agents would see it twice): its
+  // copies start the same file by another spelling of its path, so that it publishes them.
+  const published = Object.fromEntries(Object.entries(servers).map(([id, server]) => [id, otherSpelling(server as { args?: string[] })]));
+  const editor = await openEditor(servers, published);
   try {
     await editor.control('executeCommand', { command: 'workbench.mcp.startServer', args: ['*', { waitForLiveTools: true }] });
     const starts: [string, string[]][] = [
@@ -177,14 +183,30 @@ async function sideBySide(): Promise<void> {
       }
       row(`${measure}, median of ${reps}`, median(ours), median(theirs));
     }
+    if (runs('starts')) {
+      const ours: number[] = [];
+      const theirs: number[] = [];
+      for (let rep = 0; rep <= reps; rep++) {
+        const order = rep % 2 === 0 ? ['gateway', 'builtin'] : ['builtin', 'gateway'];
+        for (const variant of order) {
+          const ms = variant === 'gateway' ? await editor.control<number>('gatewayStart', { ids: ['everything'] }) : await editor.control<number>('builtInStart', { ids: [builtInId('everything')] });
+          if (rep > 0) (variant === 'gateway' ? ours : theirs).push(ms);
+        }
+      }
+      row(`server-everything started by VS Code through MCP Host's gateway (MCP Host starts the process): start to tools listed, median of ${reps}`, median(ours), median(theirs));
+    }
 
     const tools = await editor.control<string[]>('lmTools');
     const builtInTool = (server: string, tool: string) => {
-      const name = tools.find((t) => t.startsWith(`mcp_${server}_`) && t.endsWith(`_${tool}`));
+      const name = tools.find((t) => t === `mcp_${server}_${tool}`);
       if (!name) throw new Error(`the built-in offers no language-model tool for ${server}/${tool} (has ${tools.filter((t) => t.startsWith('mcp_')).join(', ')})`);
       return name;
     };
     const echo = builtInTool('everything', 'echo');
+    // The same server as MCP Host publishes it to VS Code's MCP, through MCP Host's gateway
+    // (VS Code names its tools after the first 13 characters of the label, "everything (MCP Host)").
+    const gatewayTool = (server: string, tool: string) => builtInTool(`${server}_mcp_host`.slice(0, 13), tool);
+    const gatewayEcho = gatewayTool('everything', 'echo');
     // The built-in asks once before its global auto-approval takes effect: a user says Enable.
     const warmUp = editor.control<CallFigures>('lmToolCalls', { name: echo, input: { message: 'hi' }, count: 1 });
     const dialog = editor.workbench.page.locator('.monaco-dialog-box', { hasText: 'Enable global auto approve?' });
@@ -194,6 +216,7 @@ async function sideBySide(): Promise<void> {
     const ours: number[] = [];
     const theirs: number[] = [];
     const floor: number[] = [];
+    const gateway: number[] = [];
     for (let round = 0; round < rounds; round++) {
       const count = Math.round(calls / rounds);
       const host = await editor.control<CallFigures>('lmToolCalls', { name: 'mcpHost_callTool', input: { server: 'everything', tool: 'echo', arguments: { message: 'hi' } }, count }).catch(async (error: Error) => {
@@ -205,13 +228,17 @@ async function sideBySide(): Promise<void> {
         throw error;
       });
       const noop = await editor.control<CallFigures>('lmToolCalls', { name: 'mcpHostTest_echo', input: { message: 'hi' }, count });
-      if (host.lastLength !== builtIn.lastLength || noop.lastLength !== host.lastLength) throw new Error('the two hosts (or the test tool) answered the echo differently');
+      const published = await editor.control<CallFigures>('lmToolCalls', { name: gatewayEcho, input: { message: 'hi' }, count });
+      if (host.lastLength !== builtIn.lastLength || noop.lastLength !== host.lastLength || published.lastLength !== builtIn.lastLength) throw new Error('the two hosts (or the test tool) answered the echo differently');
+      gateway.push(published.medianMs);
       ours.push(host.medianMs);
       theirs.push(builtIn.medianMs);
       floor.push(noop.medianMs);
     }
     if (rounds) {
       row(`vscode.lm.invokeTool, server-everything echo, ${calls} calls (median of round medians)`, median(ours), median(theirs));
+      row(`vscode.lm.invokeTool, server-everything echo published through MCP Host's gateway (VS Code's MCP → gateway → MCP Host → server), ${calls} calls`, median(gateway), median(theirs));
+      row(`(same) the gateway lane against MCP Host's #mcpCall lane`, median(gateway), median(ours));
       const api = await editor.control<number>('apiCalls', { via: 'invokeTool', serverId: 'everything', name: 'echo', args: { message: 'hi' }, count: calls });
       rows.push(`| (reference) the same call through MCP Host's API, without the editor's tool hops | ${api.toFixed(2)} ms | | |`);
       rows.push(`| (reference) an extension's tool that only answers "Echo: hi", the editor's floor for any extension tool | ${median(floor).toFixed(2)} ms | | |`);
@@ -242,6 +269,13 @@ async function sideBySide(): Promise<void> {
       bigTheirs.push(builtIn.medianMs);
     }
     row(`a 10 MB tool result through vscode.lm.invokeTool, median of ${big.length}`, median(big), median(bigTheirs));
+    const bigGateway: number[] = [];
+    for (let rep = 0; rep < big.length; rep++) {
+      const published = await editor.control<CallFigures>('lmToolCalls', { name: gatewayTool('f0', 'payload'), input: { bytes }, count: 1 }, 180_000);
+      if (published.error || published.lastLength < bytes) throw new Error(`the 10 MB result through MCP Host's gateway failed: ${published.error ?? `${published.lastLength} characters`}`);
+      bigGateway.push(published.medianMs);
+    }
+    row(`a 10 MB tool result through MCP Host's gateway (vscode.lm.invokeTool), median of ${bigGateway.length}`, median(bigGateway), median(bigTheirs));
   } finally {
     await editor.stop();
     await http.stop();

@@ -64,6 +64,17 @@ const operations: Record<string, Operation> = {
     await Promise.all(ids.map((id) => vscode.commands.executeCommand('workbench.mcp.startServer', id, { waitForLiveTools: true })));
     return performance.now() - start;
   },
+  // VS Code starting MCP Host's published servers (its ids `<extension>/<label>`) after MCP Host stopped them: the gateway starts them.
+  gatewayStart: async ({ ids }: { ids: string[] }) => {
+    const api = await hostApi();
+    for (const id of ids) {
+      await vscode.commands.executeCommand('workbench.mcp.stopServer', `mcp-host.mcp-host/${id} (MCP Host)`);
+      await api.stopServer(id);
+    }
+    const start = performance.now();
+    await Promise.all(ids.map((id) => vscode.commands.executeCommand('workbench.mcp.startServer', `mcp-host.mcp-host/${id} (MCP Host)`, { waitForLiveTools: true })));
+    return performance.now() - start;
+  },
   hostStart: async ({ ids }: { ids: string[] }) => {
     const api = await hostApi();
     for (const id of ids) await api.stopServer(id);

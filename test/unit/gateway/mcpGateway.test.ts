@@ -6,7 +6,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Agent, fetch as undiciFetch } from 'undici';
 import { Emitter } from '../../../src/core/events';
 import { privateGatewayAddress, type GatewayAddress } from '../../../src/core/gateway/gatewayAddress';
-import { publishedVersion, type GatewayOffers } from '../../../src/core/gateway/gatewayHost';
+import { mayPublish, publishedVersion, type GatewayOffers } from '../../../src/core/gateway/gatewayHost';
 import { MAX_SESSIONS_PER_SERVER, McpGateway, type GatewayEndpoint } from '../../../src/core/gateway/mcpGateway';
 import type { McpHost } from '../../../src/core/host/mcpHost';
 import { RecordingLog, waitFor } from '../support/fixtures';
@@ -205,11 +205,49 @@ describe('The gateway that publishes MCP Host\'s servers to VS Code\'s agents', 
     assert.equal(gateway.sessionCount('fx'), MAX_SESSIONS_PER_SERVER);
   });
 
+  it('keeps an App tool\'s _meta and serves its ui:// resource, and gives an agent a task\'s final result while MCP Host follows it', async () => {
+    const { host } = harness({ apps: true });
+    hosts.push(host);
+    await host.applySettings(entries({ apps: modern({ args: [...modern().args, '--app-tools', '--task-tools', '--task-poll-ms', '150'] }) }));
+    await running(host, 'apps');
+    const { gateway } = gatewayFor(host);
+    const client = await connect(await gateway.endpoint('apps'));
+    const { tools } = await client.listTools();
+    const board = tools.find((t) => t.name === 'show-board');
+    assert.deepEqual(board?._meta, { ui: { resourceUri: 'ui://fixture/board.html' } });
+    assert.deepEqual(tools.find((t) => t.name === 'board-increment')?._meta, { ui: { resourceUri: 'ui://fixture/board.html', visibility: ['app'] } }, 'an app-only tool is listed for the app VS Code renders; VS Code keeps it from the model');
+    const page = await client.readResource({ uri: 'ui://fixture/board.html' });
+    assert.match((page.contents[0] as { text: string }).text, /<html/i);
+    const shown = await client.callTool({ name: 'show-board', arguments: { title: 'agents' } });
+    assert.equal(textOf(shown), 'Board "agents" at 0.');
+    const slept = await client.callTool({ name: 'task-sleep', arguments: { ms: 400 } });
+    assert.equal(textOf(slept), 'slept 400 ms');
+    assert.deepEqual(host.tasks.list().map((t) => [t.toolName, t.status]), [['task-sleep', 'completed']], 'MCP Host\'s Tasks view followed it');
+  });
+
   it('answers a client\'s initialize with why the server cannot run', async () => {
     const { host } = harness();
     hosts.push(host);
     await host.applySettings(entries({ off: legacy({ enabled: false }) }));
     const { gateway } = gatewayFor(host);
     await assert.rejects(connect(await gateway.endpoint('off')), /disabled/);
+  });
+});
+
+describe('Which servers are published to VS Code\'s agents', () => {
+  const server = (status: string) => ({ id: 's', status, tools: [], prompts: [] }) as unknown as Parameters<typeof mayPublish>[0];
+  const on = { all: true, server: true };
+
+  it('publishes a server that may run here, unless publishing is off globally or for it, or VS Code\'s mcp.json runs it too', () => {
+    for (const status of ['running', 'stopped', 'starting', 'error', 'needs-sign-in', 'restarting']) assert.equal(mayPublish(server(status), on, false), true, status);
+    for (const status of ['invalid', 'disabled', 'untrusted']) assert.equal(mayPublish(server(status), on, false), false, status);
+    assert.equal(mayPublish(server('running'), { all: false, server: true }, false), false);
+    assert.equal(mayPublish(server('running'), { all: true, server: false }, false), false);
+    assert.equal(mayPublish(server('running'), on, true), false, 'not twice: VS Code\'s agents use its own');
+  });
+
+  it('gives a server whose lists are not known a version that says so', () => {
+    assert.equal(publishedVersion(server('stopped'), new TestOffers()), 'not-started');
+    assert.match(publishedVersion(server('running'), new TestOffers()), /^[0-9a-f]{16}$/);
   });
 });
