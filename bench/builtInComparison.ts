@@ -19,7 +19,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CODE_CACHE_DIR, EditorSession, OUT, REPO } from '../test/editor/harness/editorSession';
-import { startHttpFixture } from '../test/unit/support/fixtures';
+import { startHttpFixture, waitFor } from '../test/unit/support/fixtures';
 
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`${name}=`))?.split('=')[1] ?? fallback);
 const reps = arg('reps', 7);
@@ -196,16 +196,27 @@ async function sideBySide(): Promise<void> {
       row(`server-everything started by VS Code through MCP Host's gateway (MCP Host starts the process): start to tools listed, median of ${reps}`, median(ours), median(theirs));
     }
 
+    // VS Code names an MCP tool `mcp_<first 13 characters of the server's title or label>_<tool>`: MCP
+    // Host's published copies are "<id> (MCP Host)". They are started as VS Code's chat would.
+    const gatewayName = (server: string, tool: string) => `mcp_${`${server}_mcp_host`.slice(0, 13)}_${tool}`;
+    for (const id of ['everything', 'f0']) {
+      await waitFor(`VS Code to have the tools of ${id} (MCP Host)`, async () => {
+        await editor.control('executeCommand', { command: 'workbench.mcp.startServer', args: [`mcp-host.mcp-host/${id} (MCP Host)`, { waitForLiveTools: true }] });
+        return (await editor.control<string[]>('lmTools')).includes(gatewayName(id, 'echo'));
+      }, 60_000);
+    }
     const tools = await editor.control<string[]>('lmTools');
     const builtInTool = (server: string, tool: string) => {
-      const name = tools.find((t) => t === `mcp_${server}_${tool}`);
+      const name = tools.find((t) => t.startsWith(`mcp_${server}`) && t.endsWith(`_${tool}`) && t !== gatewayName(server, tool));
       if (!name) throw new Error(`the built-in offers no language-model tool for ${server}/${tool} (has ${tools.filter((t) => t.startsWith('mcp_')).join(', ')})`);
       return name;
     };
     const echo = builtInTool('everything', 'echo');
-    // The same server as MCP Host publishes it to VS Code's MCP, through MCP Host's gateway
-    // (VS Code names its tools after the first 13 characters of the label, "everything (MCP Host)").
-    const gatewayTool = (server: string, tool: string) => builtInTool(`${server}_mcp_host`.slice(0, 13), tool);
+    // The same server as MCP Host publishes it to VS Code's MCP, through MCP Host's gateway.
+    const gatewayTool = (server: string, tool: string) => {
+      if (!tools.includes(gatewayName(server, tool))) throw new Error(`VS Code's agents have no ${gatewayName(server, tool)}`);
+      return gatewayName(server, tool);
+    };
     const gatewayEcho = gatewayTool('everything', 'echo');
     // The built-in asks once before its global auto-approval takes effect: a user says Enable.
     const warmUp = editor.control<CallFigures>('lmToolCalls', { name: echo, input: { message: 'hi' }, count: 1 });

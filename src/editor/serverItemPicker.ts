@@ -40,18 +40,49 @@ export async function pickServerItem<K extends Kind>(
   host: McpHost,
   kind: K,
   describe: (server: ServerSnapshot, item: K extends 'tools' ? Tool : Prompt) => vscode.QuickPickItem,
-  texts: { readonly none: string; readonly title: string; readonly placeHolder: string },
+  texts: { readonly none: string; readonly noneOffers: (running: number) => string; readonly title: string; readonly placeHolder: string },
 ): Promise<ServerItemRef | undefined> {
   // What a server had in its last run is listed without starting it (its command starts it).
   await startWhenNeeded(host, { unknownOnly: true });
-  const running = host.servers().filter((s) => listsKnown(s) && s[kind].length > 0);
+  const known = host.servers().filter(listsKnown);
+  const running = known.filter((s) => s[kind].length > 0);
   if (running.length === 0) {
-    void vscode.window.showInformationMessage(texts.none);
+    void vscode.window.showInformationMessage(known.length > 0 ? texts.noneOffers(known.length) : texts.none);
     return undefined;
   }
   const items = running.flatMap((server) =>
     (server[kind] as readonly (Tool | Prompt)[]).map((item) => ({ ...describe(server, item as K extends 'tools' ? Tool : Prompt), ref: { serverId: server.id, name: item.name } })),
   );
-  const picked = await vscode.window.showQuickPick(items, { title: texts.title, placeHolder: texts.placeHolder, matchOnDescription: true, matchOnDetail: true });
-  return picked?.ref;
+  return pickPreferringExactName(items, texts);
+}
+
+/**
+ * A quick pick that ranks as VS Code does, except that a typed name equal to an item's name (what
+ * READMEs and models write: "run get-time") puts that item first and active, whatever another
+ * title's fuzzy match says ("Get Tiny Image Tool"): Enter runs what was typed.
+ */
+async function pickPreferringExactName<T extends vscode.QuickPickItem & { readonly ref: ServerItemRef }>(items: readonly T[], texts: { readonly title: string; readonly placeHolder: string }): Promise<ServerItemRef | undefined> {
+  const quickPick = vscode.window.createQuickPick<T>();
+  Object.assign(quickPick, { title: texts.title, placeholder: texts.placeHolder, matchOnDescription: true, matchOnDetail: true, items });
+  let relabelled = false;
+  quickPick.onDidChangeValue((value) => {
+    const typed = value.trim().toLowerCase();
+    const exact = new Set(items.filter((item) => item.ref.name.toLowerCase() === typed));
+    if (exact.size === 0 && !relabelled) return;
+    // VS Code ranks label matches first: the exact match is labelled by its name while it is typed.
+    const shown = items.map((item) => (exact.has(item) && item.label !== item.ref.name ? { ...item, label: item.ref.name, description: [item.label, item.description].filter(Boolean).join('  ') } : item));
+    relabelled = exact.size > 0;
+    quickPick.items = shown;
+    const first = shown.find((item) => item.ref.name.toLowerCase() === typed);
+    if (first) quickPick.activeItems = [first];
+  });
+  try {
+    return await new Promise<ServerItemRef | undefined>((resolve) => {
+      quickPick.onDidAccept(() => resolve(quickPick.selectedItems[0]?.ref ?? quickPick.activeItems[0]?.ref));
+      quickPick.onDidHide(() => resolve(undefined));
+      quickPick.show();
+    });
+  } finally {
+    quickPick.dispose();
+  }
 }

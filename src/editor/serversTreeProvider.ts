@@ -292,7 +292,8 @@ export function describeServer(server: ServerSnapshot): string {
     ...(server.sandbox ? [vscode.l10n.t('sandboxed')] : []),
     plural(server.tools.length, 'tool'),
     plural(server.prompts.length, 'prompt'),
-    plural(server.resources.length + server.resourceTemplates.length, 'resource'),
+    // Resources come a page at a time: a count of the pages loaded so far says there are more.
+    server.moreResources ? vscode.l10n.t('{0}+ resources', server.resources.length + server.resourceTemplates.length) : plural(server.resources.length + server.resourceTemplates.length, 'resource'),
   ];
   // An empty list that failed says so, instead of looking like a server with nothing to offer.
   const failed = Object.keys(server.listProblems ?? {});

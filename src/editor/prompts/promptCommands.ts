@@ -35,7 +35,8 @@ export function registerPromptCommands(host: McpHost): vscode.Disposable[] {
 
 function pickPrompt(host: McpHost): Promise<ServerItemRef | undefined> {
   return pickServerItem(host, 'prompts', (server, prompt) => ({ label: prompt.title ?? prompt.name, description: [...(prompt.title && prompt.title !== prompt.name ? [prompt.name] : []), server.id].join('  '), detail: prompt.description }), {
-    none: vscode.l10n.t('No running MCP server offers prompts. Start one in the MCP Servers view.'),
+    none: vscode.l10n.t('No MCP server is running. Start one in the MCP Servers view.'),
+    noneOffers: (running) => vscode.l10n.t('None of the {0} running MCP servers offers prompts.', running),
     title: vscode.l10n.t('MCP Host: Run Prompt'),
     placeHolder: vscode.l10n.t('Pick a prompt'),
   });

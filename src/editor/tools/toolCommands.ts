@@ -82,7 +82,8 @@ function pickTool(host: McpHost): Promise<ServerItemRef | undefined> {
     // The name is what READMEs and models use ("run get-sum"): it must find the tool even when a title is shown.
     (server, tool) => ({ label: toolLabel(tool), description: [...(toolLabel(tool) !== tool.name ? [tool.name] : []), server.id, ...annotationBadges(tool).map((b) => `[${b}]`)].join('  '), detail: tool.description }),
     {
-      none: vscode.l10n.t('No running MCP server offers tools. Start one in the MCP Servers view.'),
+      none: vscode.l10n.t('No MCP server is running. Start one in the MCP Servers view.'),
+      noneOffers: (running) => vscode.l10n.t('None of the {0} running MCP servers offers tools.', running),
       title: vscode.l10n.t('MCP Host: Run Tool'),
       placeHolder: vscode.l10n.t('Pick a tool'),
     },

@@ -61,6 +61,12 @@ describe('Resources in a real VS Code', function () {
     await editor().workbench.pick(take);
   }
 
+  it('says in the Servers view that a count of resources loaded a page at a time is not all of them', async () => {
+    // The kit's first page holds 100 of its 5,000 and more; its template and kit resources count too.
+    assert.match(await editor().workbench.serverDescription('kit'), /· \d+\+ resources$/);
+    assert.match(await editor().workbench.serverDescription('fixture'), /· \d+ resources$/, 'a server with one page says its count as it is');
+  });
+
   it('lists each server\'s resources and opens a text resource read-only with its language', async () => {
     await expandServer('fixture');
     await row('fixture://readme').waitFor();

@@ -24,7 +24,12 @@ describe('Tools, prompts and chat in a real VS Code', function () {
     http = await startHttpFixture();
     // "fixture" is kept from VS Code's agents ("publish": false): the language-model tools #mcpTools
     // and #mcpCall serve it, as they serve every server in an editor without VS Code's MCP API.
-    const servers = { fixture: { ...fixtureServer, publish: false }, everything, 'modern-http': { type: 'http', url: `http://127.0.0.1:${http.port}/mcp` } };
+    const servers = {
+      fixture: { ...fixtureServer, publish: false },
+      everything,
+      'modern-http': { type: 'http', url: `http://127.0.0.1:${http.port}/mcp` },
+      clock: { ...fixtureServer, args: [...fixtureServer.args, '--name', 'clock', '--clock-tools'], autoApprove: ['get-time'] },
+    };
     editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, {
       trusted: true,
       // The harness turns AI features off for the other scenarios; chat needs them.
@@ -75,6 +80,22 @@ describe('Tools, prompts and chat in a real VS Code', function () {
     // A call this quick shows no progress notification: VS Code would keep it (and its Cancel) on screen beside the result.
     assert.equal(await editor.workbench.page.locator('.notification-toast', { hasText: 'Running Get Sum Tool' }).count(), 0);
     await editor.workbench.screenshot('21-tool-result-get-sum');
+  });
+
+  it('puts the tool whose name was typed first in Run Tool, so Enter runs it and not a title that matches better', async () => {
+    const { page } = editor.workbench;
+    await editor.workbench.runCommand('MCP Host: Run Tool…');
+    await page.locator('.quick-input-widget input').fill('get-time');
+    const active = page.locator('.quick-input-list .monaco-list-row.focused');
+    await active.filter({ hasText: 'get-time' }).waitFor({ timeout: 10_000 });
+    assert.match((await active.textContent()) ?? '', /get-time.*clock/s);
+    await editor.workbench.screenshot('113-run-tool-exact-name-first');
+    await page.keyboard.press('Enter');
+    // A tool without arguments may still show its (empty) form first.
+    const shown = await editor.workbench.webview('#submit, #outcome');
+    if ((await shown.locator('#submit').count()) > 0) await shown.locator('#submit').click();
+    const result = await editor.workbench.webview('#outcome');
+    await result.locator('#items', { hasText: '1970-01-01T00:00:00.000Z' }).waitFor({ timeout: 30_000 });
   });
 
   it('validates a form with an enum, a bounded number and a required string before running', async () => {
