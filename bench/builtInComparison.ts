@@ -196,9 +196,9 @@ async function sideBySide(): Promise<void> {
       row(`server-everything started by VS Code through MCP Host's gateway (MCP Host starts the process): start to tools listed, median of ${reps}`, median(ours), median(theirs));
     }
 
-    // VS Code names an MCP tool `mcp_<first 13 characters of the server's title or label>_<tool>`: MCP
+    // VS Code names an MCP tool `mcp_<first 13 characters of the server's title or label, sanitized>_<tool>`: MCP
     // Host's published copies are "<id> (MCP Host)". They are started as VS Code's chat would.
-    const gatewayName = (server: string, tool: string) => `mcp_${`${server}_mcp_host`.slice(0, 13)}_${tool}`;
+    const gatewayName = (server: string, tool: string) => `mcp_${`${server} (MCP Host)`.toLowerCase().replace(/[^a-z0-9_.-]+/g, '_').slice(0, 13)}_${tool}`;
     for (const id of ['everything', 'f0']) {
       await waitFor(`VS Code to have the tools of ${id} (MCP Host)`, async () => {
         await editor.control('executeCommand', { command: 'workbench.mcp.startServer', args: [`mcp-host.mcp-host/${id} (MCP Host)`, { waitForLiveTools: true }] });
