@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { parseEnvFile } from './envFile';
+import { plainPath } from './plainPath';
 import { quoteArg, type ServerDefinition } from './serverDefinition';
 import { displayContext, resolveString, type VariableContext } from './variableResolver';
 
@@ -87,15 +88,32 @@ export async function summarizeWhatRuns(def: ServerDefinition, ctx: VariableCont
   const fields = [
     field('command', def.command ?? '', def.command ?? '', /[/\\]/.test(def.command ?? '') ? undefined : 'looked up on PATH'),
     field('args', JSON.stringify(def.args), def.args.length ? def.args.map(quoteArg).join(' ') : '(none)'),
-    field('cwd', def.cwd ?? null, def.cwd ?? '(the workspace folder)'),
+    field('cwd', def.cwd ?? null, def.cwd === undefined ? '(the workspace folder)' : withResolved(def.cwd, await resolvedForDisplay(def.cwd, 'cwd', def, ctx))),
     // Shown when set, so a workspace that drops its sandbox is asked about again.
     ...(def.sandbox ? [field('sandbox', JSON.stringify(def.sandbox), `on${Object.keys(def.sandbox).length ? `: ${JSON.stringify(def.sandbox)}` : ''}`)] : []),
   ];
   if (def.envFile !== undefined) fields.push(...(await envFileFields(def, ctx)));
   for (const [name, value] of Object.entries(def.env).sort(([a], [b]) => a.localeCompare(b))) {
-    fields.push(envField('env', name, value, (v) => maskedValue(name, v)));
+    const resolved = value === null ? undefined : await resolvedForDisplay(value, `env.${name}`, def, ctx);
+    fields.push(envField('env', name, value, (v) => withResolved(maskedValue(name, v), resolved)));
   }
   return fields;
+}
+
+/** A value's `${workspaceFolder}`, `${userHome}` … resolved, when it has such variables (not `${input:}` or `${env:}`, which may hold secrets). */
+async function resolvedForDisplay(value: string, name: string, def: ServerDefinition, ctx: VariableContext): Promise<string | undefined> {
+  if (!/\$\{(?!input:|env:)[^}]+\}/.test(value) || /\$\{(input|env):/.test(value)) return undefined;
+  try {
+    const resolved = plainPath(await resolveString(value, name, def, displayContext(ctx)));
+    return resolved === value ? undefined : resolved;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A shown value with what it resolves to beside it: `${workspaceFolder}/data (= /home/me/app/data)`. */
+function withResolved(shown: string, resolved: string | undefined): string {
+  return resolved === undefined || shown.startsWith('••') ? shown : `${shown} (= ${resolved})`;
 }
 
 async function envFileFields(def: ServerDefinition, ctx: VariableContext): Promise<RunField[]> {

@@ -1,3 +1,4 @@
+import { plainPath } from '../config/plainPath';
 import { describeTarget, type ServerDefinition, type ServerSettingsEntry } from '../config/serverDefinition';
 import { displayContext, resolveDefinition, type VariableContext } from '../config/variableResolver';
 import type { RunField } from '../config/whatRunsSummary';
@@ -32,7 +33,8 @@ export async function adoptDefinition(entry: HostEntry, def: ServerDefinition, v
   entry.configError = undefined;
   entry.definition = def;
   try {
-    entry.target = describeTarget(await resolveDefinition(def, displayContext(variables)));
+    const resolved = await resolveDefinition(def, displayContext(variables));
+    entry.target = describeTarget({ ...resolved, command: resolved.command && plainPath(resolved.command), args: resolved.args.map(plainPath) });
   } catch {
     // A variable that cannot resolve is reported when the server starts; show it unresolved.
     entry.target = describeTarget(def);

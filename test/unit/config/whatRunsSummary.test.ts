@@ -4,6 +4,10 @@ import { validateServerEntry } from '../../../src/core/config/validateServerEntr
 import type { ServerDefinition } from '../../../src/core/config/serverDefinition';
 import type { VariableContext } from '../../../src/core/config/variableResolver';
 import { changedFields, summarizeWhatRuns } from '../../../src/core/config/whatRunsSummary';
+import { plainPath } from '../../../src/core/config/plainPath';
+import { mkdirSync, symlinkSync } from 'node:fs';
+import * as path from 'node:path';
+import { tempDir } from '../../support/tempDir';
 
 function definition(raw: unknown): ServerDefinition {
   const result = validateServerEntry({ id: 'srv', scope: 'workspace', raw });
@@ -51,7 +55,7 @@ describe('what a server runs, as consent shows it', () => {
     assert.deepEqual(shown(fields), [
       'command: npx [looked up on PATH]',
       "args: -y 'some server'",
-      'cwd: ${workspaceFolder}/sub',
+      'cwd: ${workspaceFolder}/sub (= /work/app/sub)',
       'env.API_KEY: •••••• (hidden, 17 characters)',
       'env.DYLD_INSERT_LIBRARIES: /tmp/x.dylib [loads native code into the process]',
       'env.GITHUB_TOKEN: ${env:GITHUB_TOKEN}',
@@ -64,6 +68,15 @@ describe('what a server runs, as consent shows it', () => {
     ]);
     assert.equal(ctx.input.callCount, 0, 'showing a definition never asks for a secret');
     assert.ok(!JSON.stringify(fields).includes('ghp_realsecret'), 'an ${env:} value is not resolved for display');
+  });
+
+  it('shows what a value\'s ${workspaceFolder} or ${userHome} resolves to beside it, and never resolves ${env:} or ${input:} there', async () => {
+    const fields = await summarizeWhatRuns(definition({ command: 'node', env: { DATA: '${workspaceFolder}/data', CACHE: '${userHome}/.cache', MIXED: '${workspaceFolder}:${env:GITHUB_TOKEN}' } }), context());
+    assert.deepEqual(shown(fields).filter((f) => f.startsWith('env.')), [
+      'env.CACHE: ${userHome}/.cache (= /home/me/.cache)',
+      'env.DATA: ${workspaceFolder}/data (= /work/app/data)',
+      'env.MIXED: ${workspaceFolder}:${env:GITHUB_TOKEN}',
+    ]);
   });
 
   it('shows the env file with the keys it sets (values hidden but code-loading ones), or why it cannot be read', async () => {
@@ -106,5 +119,20 @@ describe('what a server runs, as consent shows it', () => {
     assert.ok(shown(await summarizeWhatRuns(definition({ command: 'node', sandbox: true }), ctx)).includes('sandbox: on'));
     const open = await summarizeWhatRuns(definition({ command: 'node' }), ctx);
     assert.deepEqual(changedFields(boxed, open), [{ field: 'sandbox', before: 'on: {"network":{"allowedDomains":["api.example.com"]}}' }]);
+  });
+});
+
+describe('paths as the user reads them', () => {
+  it('shows an absolute path with .. segments as the system resolves it, following a link before its ..', () => {
+    const root = tempDir('plain-path-');
+    mkdirSync(path.join(root, 'demo'));
+    mkdirSync(path.join(root, 'out'));
+    mkdirSync(path.join(root, 'elsewhere', 'inner'), { recursive: true });
+    symlinkSync(path.join(root, 'elsewhere', 'inner'), path.join(root, 'link'));
+    assert.equal(plainPath(path.join(root, 'demo') + '/../out'), path.join(root, 'out'));
+    assert.equal(plainPath(`${root}/link/..`), path.join(root, 'elsewhere'), 'the link\'s parent, not the folder that holds the link');
+    assert.equal(plainPath(`${root}/missing/../out`), `${root}/missing/../out`, 'a path that does not exist stays as written');
+    assert.equal(plainPath('./relative/../x'), './relative/../x');
+    assert.equal(plainPath('--flag=/a/../b'), '--flag=/a/../b');
   });
 });
