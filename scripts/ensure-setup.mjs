@@ -22,7 +22,7 @@ if (process.platform === 'linux' && !process.env.MCPHOST_CHROMIUM) {
   if (missing.length > 0) {
     if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
       run('apt-get', ['update', '-qq']);
-      run('apt-get', ['install', '-y', '-qq', ...missing]);
+      run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing]);
     } else {
       console.error(`[setup] Missing system packages: ${missing.join(' ')}. Install them with: sudo apt-get install -y ${missing.join(' ')}`);
       process.exit(1);
