@@ -63,6 +63,8 @@ export class GatewayMirror implements Disposable {
   private readonly listeners: Disposable[] = [];
   private readonly subscribed = new Set<string>();
   private announced: ReturnType<typeof listsOf>;
+  /** The lists (by identity) last compared. */
+  private seen?: readonly unknown[];
 
   constructor(
     private readonly host: GatewayHost,
@@ -80,7 +82,7 @@ export class GatewayMirror implements Disposable {
     this.handleRequests();
     this.listeners.push(
       host.onDidChangeServers((id) => (id === undefined || id === serverId) && this.announceChanges()),
-      offers.onDidChange(() => this.announceChanges()),
+      offers.onDidChange(() => this.announceChanges(true)),
       host.onDidUpdateResource(({ serverId: id, uri }) => {
         if (id === serverId && this.subscribed.has(uri)) void this.server.sendResourceUpdated({ uri }).catch(() => undefined);
       }),
@@ -113,8 +115,8 @@ export class GatewayMirror implements Disposable {
       return { resourceTemplates: [...host.server(serverId)!.resourceTemplates] };
     });
     server.setRequestHandler('resources/read', (request, ctx) => host.readResource(serverId, request.params.uri, ctx.mcpReq.signal));
-    // The host's watch is shared with MCP Host's own views (an open resource): the session stops
-    // listening, and leaves the watch to the host, which drops it with the server's session.
+    // The host's watches are one set shared with MCP Host's own views (an open resource), so an
+    // unsubscribe only stops this session listening: the host keeps watching (within this bound).
     server.setRequestHandler('resources/subscribe', async (request) => {
       if (this.subscribed.size >= MAX_SUBSCRIPTIONS) throw new Error(`A gateway session of MCP server "${serverId}" may watch at most ${MAX_SUBSCRIPTIONS} resources.`);
       await host.subscribeResource(serverId, request.params.uri);
@@ -141,8 +143,13 @@ export class GatewayMirror implements Disposable {
   }
 
   /** Tells the client which of its lists changed since it was last told (after a start, a restart, a checkbox). */
-  private announceChanges(): void {
-    const now = listsOf(this.host.server(this.serverId), this.offers);
+  private announceChanges(offersChanged = false): void {
+    const server = this.host.server(this.serverId);
+    // Most changes (a status, a log level) keep the lists themselves: nothing to compare then.
+    const refs = server && [server.tools, server.prompts, server.resources, server.resourceTemplates];
+    if (!offersChanged && refs && this.seen && refs.every((list, i) => list === this.seen![i])) return;
+    this.seen = refs;
+    const now = listsOf(server, this.offers);
     const before = this.announced;
     this.announced = now;
     const sent = (send: () => Promise<void>) => void send().catch(() => undefined);
