@@ -35,6 +35,16 @@ describe('the manifest, for the marketplace and for translators', () => {
     assert.deepEqual(Object.keys(nls).filter((key) => !used.has(key)), [], 'texts nothing uses');
   });
 
+  it('lets the settings.json completion of "mcpHost.servers" insert a server to fill in, not an empty value', () => {
+    // VS Code's JSON language service inserts a property's value only when it has exactly one value
+    // proposal (defaultSnippets, enum, const, default and examples all count); with more it inserts nothing.
+    const properties = Object.assign({}, ...[(manifest.contributes as { configuration: unknown }).configuration].flat().map((c) => (c as { properties: object }).properties)) as Record<string, Record<string, unknown>>;
+    const servers = properties['mcpHost.servers'];
+    const proposals = ((servers.defaultSnippets as unknown[]) ?? []).length + ((servers.enum as unknown[]) ?? []).length + ('const' in servers ? 1 : 0) + ('default' in servers ? 1 : 0) + ((servers.examples as unknown[]) ?? []).length;
+    assert.equal(proposals, 1);
+    assert.deepEqual(Object.keys((servers.defaultSnippets as { body: object }[])[0].body), ['${1:everything}']);
+  });
+
   it('has a 128×128 PNG icon, a gallery banner, and walkthrough images that ship in the package', () => {
     const icon = readFileSync(path.join(REPO, String(manifest.icon)));
     assert.equal(icon.subarray(1, 4).toString('latin1'), 'PNG');
