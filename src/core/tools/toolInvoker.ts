@@ -3,6 +3,7 @@ import type { ResultOutcome } from '../../shared/protocol/toolResultView';
 import { callableFromApp, offeredToModel } from '../apps/appToolMeta';
 import { startsForUse } from '../connection/serverSnapshot';
 import type { McpHost } from '../host/mcpHost';
+import { PendingConfirmations } from './pendingConfirmations';
 import type { ApprovalScope, ToolApprovals, ToolChange } from './toolApprovals';
 
 /** Who asked for the call: the user from a command, a chat model, or a server's app (MCP Apps). */
@@ -63,15 +64,18 @@ export type ToolHost = Pick<McpHost, 'server' | 'callTool'> & Partial<Pick<McpHo
 
 export class ToolInvoker {
   private watcher?: ToolCallWatcher;
+  private readonly pending: PendingConfirmations;
 
   constructor(
     private readonly host: ToolHost,
     private readonly approvals: ToolApprovals,
-    private readonly confirmation: ToolConfirmationPort,
+    confirmation: ToolConfirmationPort,
     /** Whether the user offers a tool to models; calls from a model to other tools are refused. */
     readonly offeredToModels: (serverId: string, toolName: string) => boolean = () => true,
     private readonly now: () => number = () => performance.now(),
-  ) {}
+  ) {
+    this.pending = new PendingConfirmations(confirmation);
+  }
 
   findTool(serverId: string, toolName: string): Tool {
     return this.locate(serverId, toolName).tool;
@@ -118,11 +122,17 @@ export class ToolInvoker {
     const decision = this.approvals.decide(serverId, tool, identity);
     if (decision.kind === 'ask') {
       const signal = options.signal ?? new AbortController().signal;
-      const answer = await this.confirmation.confirm({ serverId, tool, args, origin: options.origin, changes: decision.changes }, signal);
+      const request = { serverId, tool, args, origin: options.origin, changes: decision.changes };
+      const answer = await this.pending.confirm(
+        identity,
+        request,
+        signal,
+        () => this.approvals.decide(serverId, tool, identity).kind === 'ask',
+        (scope) => this.approvals.approve(identity, tool, scope),
+      );
       if (answer === 'deny') {
         return { serverId, tool, args, outcome: 'denied', error: `The user declined to run "${tool.name}" on MCP server "${serverId}".`, durationMs: 0 };
       }
-      if (answer !== 'once') await this.approvals.approve(identity, tool, answer);
     }
     return tool;
   }

@@ -3,7 +3,7 @@ import type { Progress } from '@modelcontextprotocol/client';
 import { MemoryApprovalStore, ToolApprovals } from '../../../src/core/tools/toolApprovals';
 import { ToolInvoker, type ConfirmationAnswer, type ToolConfirmationRequest } from '../../../src/core/tools/toolInvoker';
 import { resultItems, resultText } from '../../../src/core/tools/toolResults';
-import { EVERYTHING } from '../support/fixtures';
+import { EVERYTHING, waitFor } from '../support/fixtures';
 import { entries, harness, hosts, legacy, modern, running } from '../support/hostHarness';
 
 afterEach(async () => Promise.all(hosts.splice(0).map((h) => h.dispose())));
@@ -127,5 +127,72 @@ describe('tools that require tasks (server-everything, 2025-11-25)', function ()
     assert.equal(host.tasks.list()[0].status, 'cancelled');
     // The server still answers, so the cancellation left the session usable.
     assert.match(resultText(await host.callTool('ev', 'get-sum', { a: 1, b: 2 })), /3/);
+  });
+});
+
+describe('confirmations of the same tool waiting at once (an app polling a tool)', () => {
+  /** A dialog the test answers: each shown one waits until answered, or closes when its signal aborts. */
+  function dialogs() {
+    const shown: { request: ToolConfirmationRequest; answer: (a: ConfirmationAnswer) => void; closed: boolean }[] = [];
+    const port = {
+      confirm: (request: ToolConfirmationRequest, signal: AbortSignal) =>
+        new Promise<ConfirmationAnswer>((resolve, reject) => {
+          const dialog = { request, answer: resolve, closed: false };
+          shown.push(dialog);
+          signal.addEventListener('abort', () => {
+            dialog.closed = true;
+            reject(signal.reason);
+          }, { once: true });
+        }),
+    };
+    return { shown, port };
+  }
+
+  async function setupWith(port: ConstructorParameters<typeof ToolInvoker>[2]) {
+    const { host } = harness();
+    hosts.push(host);
+    await host.applySettings(entries({ fx: legacy() }));
+    await running(host, 'fx');
+    const approvals = new ToolApprovals({ session: new MemoryApprovalStore(), workspace: new MemoryApprovalStore(), always: new MemoryApprovalStore() }, (id) => host.toolPolicy(id));
+    return new ToolInvoker(host, approvals, port);
+  }
+
+  it('asks once for five identical calls, and the one answer runs them all', async () => {
+    const { shown, port } = dialogs();
+    const invoker = await setupWith(port);
+    const calls = Array.from({ length: 5 }, () => invoker.invoke('fx', 'echo', { text: 'poll' }, { origin: 'app' }));
+    await waitFor('the dialog', () => shown.length > 0);
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(shown.length, 1, 'one dialog for five identical calls');
+    shown[0].answer('once');
+    const done = await Promise.all(calls);
+    assert.deepEqual(done.map((d) => [d.outcome, resultText(d.result!)]), Array(5).fill(['ok', 'poll']));
+  });
+
+  it('shows one dialog of a tool at a time, and a call the first answer allowed for the session runs without one', async () => {
+    const { shown, port } = dialogs();
+    const invoker = await setupWith(port);
+    const first = invoker.invoke('fx', 'echo', { text: 'one' }, { origin: 'app' });
+    const second = invoker.invoke('fx', 'echo', { text: 'two' }, { origin: 'app' });
+    await waitFor('the first dialog', () => shown.length === 1);
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(shown.length, 1, 'the second waits behind the first instead of queueing a dialog');
+    shown[0].answer('session');
+    assert.deepEqual((await Promise.all([first, second])).map((d) => resultText(d.result!)), ['one', 'two']);
+    assert.equal(shown.length, 1, 'the session approval answered the second call: no dialog was left to answer');
+  });
+
+  it('asks for the next call of a tool once the first answer was for that call only', async () => {
+    const { shown, port } = dialogs();
+    const invoker = await setupWith(port);
+    const first = invoker.invoke('fx', 'echo', { text: 'one' }, { origin: 'app' });
+    const second = invoker.invoke('fx', 'echo', { text: 'two' }, { origin: 'app' });
+    await waitFor('the first dialog', () => shown.length === 1);
+    shown[0].answer('once');
+    assert.equal((await first).outcome, 'ok');
+    await waitFor('the second dialog', () => shown.length === 2);
+    assert.deepEqual(shown[1].request.args, { text: 'two' });
+    shown[1].answer('deny');
+    assert.equal((await second).outcome, 'denied');
   });
 });
