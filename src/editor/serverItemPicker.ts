@@ -41,18 +41,19 @@ export async function pickServerItem<K extends Kind>(
   kind: K,
   describe: (server: ServerSnapshot, item: K extends 'tools' ? Tool : Prompt) => vscode.QuickPickItem,
   texts: { readonly none: string; readonly noneOffers: (running: number) => string; readonly title: string; readonly placeHolder: string },
+  /** Which items are listed (all of them unless it says otherwise). */
+  listed: (item: K extends 'tools' ? Tool : Prompt) => boolean = () => true,
 ): Promise<ServerItemRef | undefined> {
   // What a server had in its last run is listed without starting it (its command starts it).
   await startWhenNeeded(host, { unknownOnly: true });
   const known = host.servers().filter(listsKnown);
-  const running = known.filter((s) => s[kind].length > 0);
+  const itemsOf = (server: ServerSnapshot) => (server[kind] as readonly (K extends 'tools' ? Tool : Prompt)[]).filter(listed);
+  const running = known.filter((s) => itemsOf(s).length > 0);
   if (running.length === 0) {
     void vscode.window.showInformationMessage(known.length > 0 ? texts.noneOffers(known.length) : texts.none);
     return undefined;
   }
-  const items = running.flatMap((server) =>
-    (server[kind] as readonly (Tool | Prompt)[]).map((item) => ({ ...describe(server, item as K extends 'tools' ? Tool : Prompt), ref: { serverId: server.id, name: item.name } })),
-  );
+  const items = running.flatMap((server) => itemsOf(server).map((item) => ({ ...describe(server, item), ref: { serverId: server.id, name: item.name } })));
   return pickPreferringExactName(items, texts);
 }
 

@@ -1,3 +1,4 @@
+import { offeredToModel } from '../../core/apps/appToolMeta';
 import * as vscode from 'vscode';
 import { withCancellableProgress } from '../cancellation';
 import { hasNoParameters } from '../../core/forms/schemaForm';
@@ -87,5 +88,7 @@ function pickTool(host: McpHost): Promise<ServerItemRef | undefined> {
       title: vscode.l10n.t('MCP Host: Run Tool'),
       placeHolder: vscode.l10n.t('Pick a tool'),
     },
+    // A tool whose visibility leaves out the model belongs to its app: the app calls it, not you.
+    offeredToModel,
   );
 }

@@ -86,6 +86,16 @@ describe('MCP Apps in a real VS Code', function () {
     await app.locator('#title', { hasText: 'Board: Sprint' }).waitFor({ timeout: 10_000 });
   });
 
+  it('leaves an app-only tool out of Run Tool: its app calls it, not the user', async () => {
+    const { page } = editor().workbench;
+    await editor().workbench.runCommand('MCP Host: Run Tool…');
+    await page.locator('.quick-input-widget input').fill('board');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'show-board' }).first().waitFor({ timeout: 10_000 });
+    const rows = await page.locator('.quick-input-list .monaco-list-row').allTextContents();
+    assert.equal(rows.filter((r) => r.includes('board-increment')).length, 0, `Run Tool lists: ${rows.join(' / ')}`);
+    await page.keyboard.press('Escape');
+  });
+
   it('lets the app call its app-only tool after confirmation, open a link only with consent and go full size, and removes it when it navigates away', async () => {
     void editor().control('invokeTool', { serverId: 'board', name: 'show-board', args: { title: 'Ops' } }).catch(() => undefined);
     await approve(/MCP server "board": run tool "show-board"/);
