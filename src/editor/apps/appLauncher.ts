@@ -72,7 +72,8 @@ export class AppLauncher implements ToolCallWatcher, vscode.Disposable {
       const external = (await vscode.env.asExternalUri(vscode.Uri.parse(page.url))).toString(true);
       const urls = external === page.url ? [page.url] : [external, page.url];
       if (this.panels.size >= MAX_OPEN_APPS) void [...this.panels.values()][0].close(vscode.l10n.t('Too many apps are open; this one, the oldest, closes.'));
-      const panel = new AppPanel(this.deps, viewId, serverId, tool, resource, { urls, dispose: () => page.dispose() }, () => this.panels.delete(viewId));
+      const group = [...this.panels.values()].reverse().find((open) => open.viewColumn !== undefined)?.viewColumn;
+      const panel = new AppPanel(this.deps, viewId, serverId, tool, resource, { urls, dispose: () => page.dispose() }, () => this.panels.delete(viewId), group);
       this.panels.set(viewId, panel);
       panel.sendToolInput(args);
       return panel;

@@ -63,9 +63,16 @@ export class AppPanel implements vscode.Disposable {
     /** The app's sandbox page: where the browser reaches it, best first. */
     private readonly page: { readonly urls: readonly string[]; dispose(): void },
     private readonly onClosed: () => void,
+    /** The group the other apps are in: apps share one instead of each opening a column beside the last. */
+    group?: vscode.ViewColumn,
   ) {
     this.log = deps.logFor(serverId);
-    this.panel = this.openPanel();
+    this.panel = this.openPanel(group);
+  }
+
+  /** The editor group the app's panel is in (undefined once closed). */
+  get viewColumn(): vscode.ViewColumn | undefined {
+    return this.closing ? undefined : this.panel.viewColumn;
   }
 
   /** The app's editor tab; its page frames the sandbox as soon as it loads (the addresses come with it). */

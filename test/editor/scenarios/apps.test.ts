@@ -86,6 +86,21 @@ describe('MCP Apps in a real VS Code', function () {
     await app.locator('#title', { hasText: 'Board: Sprint' }).waitFor({ timeout: 10_000 });
   });
 
+  it('opens a second app in the group of the first, not in another column beside it', async () => {
+    const { page } = editor().workbench;
+    const appTabs = page.locator('.tab', { hasText: 'show-board — board' });
+    for (const [i, title] of ['One', 'Two'].entries()) {
+      const call = editor().control('invokeTool', { serverId: 'board', name: 'show-board', args: { title } });
+      await approve(/MCP server "board": run tool "show-board"/);
+      await call;
+      await waitFor(`app tab ${i + 1}`, async () => (await appTabs.count()) === i + 1, 30_000);
+    }
+    const groups = page.locator('.editor-group-container');
+    assert.equal(await groups.filter({ has: appTabs }).count(), 1, 'both apps are tabs of one group');
+    assert.ok((await groups.count()) <= 2, `the editor has ${await groups.count()} groups`);
+    await editor().workbench.screenshot('114-apps-share-a-group');
+  });
+
   it('leaves an app-only tool out of Run Tool: its app calls it, not the user', async () => {
     const { page } = editor().workbench;
     await editor().workbench.runCommand('MCP Host: Run Tool…');
