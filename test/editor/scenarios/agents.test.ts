@@ -39,7 +39,11 @@ describe('VS Code\'s agents use MCP Host\'s servers as tools of their own', func
     await editor.workbench.openMcpView();
     for (const id of Object.keys(servers)) await editor.workbench.waitForServerDescription(id, /^running · (sandboxed · )?\d+ tools/, 90_000);
     // What VS Code's chat does before an agent's request: start the servers whose tools it has not cached.
-    await editor.control('executeCommand', { command: 'workbench.mcp.startServer', args: ['*', { waitForLiveTools: true }] }, 120_000);
+    await waitFor('VS Code to have the tools of every MCP Host server', async () => {
+      await editor.control('executeCommand', { command: 'workbench.mcp.startServer', args: ['*', { waitForLiveTools: true }] }, 120_000);
+      for (const id of Object.keys(servers)) if ((await agentTools(id)).length === 0) return false;
+      return true;
+    }, 120_000);
     // VS Code asks once before its global auto-approval takes effect: the user says Enable.
     const first = invoke((await agentTool('fixture', 'echo')).name, { text: 'first' });
     const dialog = editor.workbench.page.locator('.monaco-dialog-box', { hasText: 'Enable global auto approve?' });

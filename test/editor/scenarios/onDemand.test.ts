@@ -76,9 +76,13 @@ describe('A server that starts when needed, in a real VS Code', function () {
     await editor.workbench.serversPane().locator('.monaco-list-row', { hasText: /^Tools \(\d+\)/ }).first().waitFor({ timeout: 10_000 });
     await editor.workbench.screenshot('103-tools-from-last-run');
     // VS Code's MCP connects to it through MCP Host's gateway and lists its tools from its last run, and the server still waits.
-    await editor.control('executeCommand', { command: 'workbench.mcp.startServer', args: ['mcp-host.mcp-host/lazy (MCP Host)', { waitForLiveTools: true }] }, 60_000);
-    const agentTools = await editor.control<string[]>('lmTools');
-    assert.ok(agentTools.some((t) => /lazy.*_echo$/.test(t)), `VS Code's agents have lazy's echo: ${agentTools.join(', ')}`);
+    // The reloaded window's VS Code learns MCP Host's servers once MCP Host has activated: until then the id is unknown to it.
+    let agentTools: string[] = [];
+    await waitFor('VS Code\'s agents to have lazy\'s echo', async () => {
+      await editor.control('executeCommand', { command: 'workbench.mcp.startServer', args: ['mcp-host.mcp-host/lazy (MCP Host)', { waitForLiveTools: true }] }, 60_000);
+      agentTools = await editor.control<string[]>('lmTools');
+      return agentTools.some((t) => /lazy.*_echo$/.test(t));
+    }, 60_000).catch((error: Error) => assert.fail(`${error.message}: ${agentTools.join(', ')}`));
     assert.equal((await editor.control<McpServerInfo[]>('listServers')).find((s) => s.id === 'lazy')!.status, 'stopped');
     await editor.workbench.openChat();
     const seenBefore = (await editor.control<RecordedRequest[]>('modelRequests')).length;
