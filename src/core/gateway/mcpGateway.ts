@@ -33,6 +33,7 @@ interface GatewaySession {
 
 /** Sessions a server may have at once (VS Code opens one per window); a new one beyond ends the oldest. */
 export const MAX_SESSIONS_PER_SERVER = 8;
+const REFUSALS_LOGGED_EVERY_MS = 10_000;
 
 /**
  * MCP Host's gateway: a Streamable HTTP MCP endpoint per published server, on a private Unix
@@ -47,6 +48,8 @@ export class McpGateway implements Disposable {
   private listening?: Promise<number | undefined>;
   private http?: HttpServer;
   private disposed = false;
+  private refusalLoggedAt = -Infinity;
+  private refusalsUnlogged = 0;
 
   constructor(private readonly options: McpGatewayOptions) {}
 
@@ -150,10 +153,21 @@ export class McpGateway implements Disposable {
   }
 
   private refuse(res: ServerResponse, status: number, why: string, code = -32600): void {
-    if (status === 401 || status === 403) this.options.log.warn(`Gateway: refused a request (${status}): ${why}.`);
+    if (status === 401 || status === 403) this.logRefusal(status, why);
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (status === 401) headers['www-authenticate'] = 'Bearer';
     res.writeHead(status, headers).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message: `MCP Host's gateway: ${why}` }, id: null }));
+  }
+
+  /** A refusal in the log, at most one line every REFUSALS_LOGGED_EVERY_MS with how many it stands for: whoever knocks cannot flood the log. */
+  private logRefusal(status: number, why: string): void {
+    this.refusalsUnlogged++;
+    const now = Date.now();
+    if (now - this.refusalLoggedAt < REFUSALS_LOGGED_EVERY_MS) return;
+    const more = this.refusalsUnlogged > 1 ? ` (${this.refusalsUnlogged} refusals since the last line)` : '';
+    this.options.log.warn(`Gateway: refused a request (${status}): ${why}${more}.`);
+    this.refusalLoggedAt = now;
+    this.refusalsUnlogged = 0;
   }
 
   private failed(res: ServerResponse, error: Error): void {

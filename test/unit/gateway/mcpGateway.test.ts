@@ -160,6 +160,8 @@ describe('The gateway that publishes MCP Host\'s servers to VS Code\'s agents', 
     assert.equal((await rawRequest(address, undefined, '/other', { authorization: good })).status, 404);
     assert.equal(gateway.sessionCount('fx'), 0);
     assert.ok(log.lines.some((l) => /refused a request \(401\)/.test(l)));
+    for (let i = 0; i < 50; i++) await rawRequest(address, undefined, path, {});
+    assert.equal(log.lines.filter((l) => /refused a request/.test(l)).length, 1, 'knocking cannot flood the log');
     assert.ok(!log.lines.some((l) => l.includes(good.slice(7))), 'the token never reaches the log');
     assert.equal((await rawRequest(address, undefined, path, { authorization: good })).status, 200, 'with the token the same request opens a session');
   });
