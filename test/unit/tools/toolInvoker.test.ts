@@ -169,12 +169,18 @@ describe('confirmations of the same tool waiting at once (an app polling a tool)
     assert.deepEqual(done.map((d) => [d.outcome, resultText(d.result!)]), Array(5).fill(['ok', 'poll']));
   });
 
-  it('shows one dialog of a tool at a time, and a call the first answer allowed for the session runs without one', async () => {
+  /** Two calls of echo from an app with different arguments, once the first one's dialog shows. */
+  async function twoCalls() {
     const { shown, port } = dialogs();
     const invoker = await setupWith(port);
     const first = invoker.invoke('fx', 'echo', { text: 'one' }, { origin: 'app' });
     const second = invoker.invoke('fx', 'echo', { text: 'two' }, { origin: 'app' });
     await waitFor('the first dialog', () => shown.length === 1);
+    return { shown, first, second };
+  }
+
+  it('shows one dialog of a tool at a time, and a call the first answer allowed for the session runs without one', async () => {
+    const { shown, first, second } = await twoCalls();
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(shown.length, 1, 'the second waits behind the first instead of queueing a dialog');
     shown[0].answer('session');
@@ -183,11 +189,7 @@ describe('confirmations of the same tool waiting at once (an app polling a tool)
   });
 
   it('asks for the next call of a tool once the first answer was for that call only', async () => {
-    const { shown, port } = dialogs();
-    const invoker = await setupWith(port);
-    const first = invoker.invoke('fx', 'echo', { text: 'one' }, { origin: 'app' });
-    const second = invoker.invoke('fx', 'echo', { text: 'two' }, { origin: 'app' });
-    await waitFor('the first dialog', () => shown.length === 1);
+    const { shown, first, second } = await twoCalls();
     shown[0].answer('once');
     assert.equal((await first).outcome, 'ok');
     await waitFor('the second dialog', () => shown.length === 2);
