@@ -30,7 +30,7 @@ interface ReadFile {
 
 /**
  * The configuration files of other hosts (VS Code's own MCP support, Claude Desktop, Cursor,
- * Claude Code), read again when they change: to say in the Servers view that a server is in
+ * Claude Code, Copilot CLI, Gemini CLI, Windsurf, Cline, Codex, Zed), read again when they change: to say in the Servers view that a server is in
  * VS Code's built-in MCP support too (it would run twice), to offer their import, and with
  * `mcpHost.otherHosts.readLive` to run their servers as they are.
  */
@@ -43,7 +43,7 @@ export class OtherHostFiles implements vscode.Disposable {
 
   constructor(private readonly userDataDir: string | undefined) {
     const read = () => void this.read();
-    const watchers = [vscode.workspace.createFileSystemWatcher('**/{.vscode/mcp.json,.cursor/mcp.json,.mcp.json}')];
+    const watchers = [vscode.workspace.createFileSystemWatcher('**/{.vscode/mcp.json,.cursor/mcp.json,.mcp.json,.gemini/settings.json,.zed/settings.json}')];
     for (const source of importSources(userDataDir).filter((s) => !s.folder)) {
       watchers.push(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(source.uri.fsPath)), path.basename(source.uri.fsPath))));
     }

@@ -22,16 +22,27 @@ export function importSources(userDataDir: string | undefined): ImportSource[] {
     sources.push(
       { host: 'vscode', uri: vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json'), folder },
       { host: 'cursor', uri: vscode.Uri.joinPath(folder.uri, '.cursor', 'mcp.json'), folder },
+      // Claude Code's, or VS Code 1.140's in its own shape: the file says which.
       { host: 'claude-code', uri: vscode.Uri.joinPath(folder.uri, '.mcp.json'), folder },
+      { host: 'gemini-cli', uri: vscode.Uri.joinPath(folder.uri, '.gemini', 'settings.json'), folder },
+      { host: 'zed', uri: vscode.Uri.joinPath(folder.uri, '.zed', 'settings.json'), folder },
     );
   }
   const home = os.homedir();
+  const config = process.env.XDG_CONFIG_HOME || path.join(home, '.config');
   if (userDataDir) sources.push({ host: 'vscode', uri: vscode.Uri.file(path.join(userDataDir, 'mcp.json')) });
   sources.push(
     { host: 'claude-desktop', uri: vscode.Uri.file(claudeDesktopConfig(home)) },
     { host: 'cursor', uri: vscode.Uri.file(path.join(home, '.cursor', 'mcp.json')) },
     { host: 'claude-code', uri: vscode.Uri.file(path.join(home, '.claude.json')) },
+    { host: 'copilot-cli', uri: vscode.Uri.file(path.join(home, '.copilot', 'mcp-config.json')) },
+    { host: 'gemini-cli', uri: vscode.Uri.file(path.join(home, '.gemini', 'settings.json')) },
+    { host: 'windsurf', uri: vscode.Uri.file(path.join(home, '.codeium', 'windsurf', 'mcp_config.json')) },
+    { host: 'codex', uri: vscode.Uri.file(path.join(process.env.CODEX_HOME || path.join(home, '.codex'), 'config.toml')) },
+    { host: 'zed', uri: vscode.Uri.file(path.join(process.platform === 'win32' ? (process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming')) : config, 'zed', 'settings.json')) },
   );
+  // Cline keeps its servers in the extension's storage, beside MCP Host's.
+  if (userDataDir) sources.push({ host: 'cline', uri: vscode.Uri.file(path.join(userDataDir, 'globalStorage', 'saoudrizwan.claude-dev', 'settings', 'cline_mcp_settings.json')) });
   return sources;
 }
 

@@ -1,15 +1,37 @@
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parse as parseToml } from 'smol-toml';
 import type { ConvertedServer, McpJsonConversion } from './vscodeMcpJson';
 import { convertVsCodeMcpJson, safeServerId } from './vscodeMcpJson';
 
 /** The hosts whose MCP configuration files MCP Host can import. */
-export type OtherHost = 'vscode' | 'claude-desktop' | 'cursor' | 'claude-code';
+export type OtherHost = 'vscode' | 'claude-desktop' | 'cursor' | 'claude-code' | 'copilot-cli' | 'gemini-cli' | 'windsurf' | 'cline' | 'codex' | 'zed';
 
 export const HOST_NAMES: Readonly<Record<OtherHost, string>> = {
   vscode: "VS Code's mcp.json",
   'claude-desktop': 'Claude Desktop',
   cursor: 'Cursor',
   'claude-code': 'Claude Code',
+  'copilot-cli': 'Copilot CLI',
+  'gemini-cli': 'Gemini CLI',
+  windsurf: 'Windsurf',
+  cline: 'Cline',
+  codex: 'Codex',
+  zed: 'Zed',
+};
+
+const GENERAL_SETTINGS: ReadonlySet<OtherHost> = new Set(['gemini-cli', 'codex', 'zed']);
+
+/** Where each host keeps its servers in its file, and how one of its entries reads as a common one. */
+const SERVERS_KEY: Readonly<Record<Exclude<OtherHost, 'vscode'>, string>> = {
+  'claude-desktop': 'mcpServers',
+  cursor: 'mcpServers',
+  'claude-code': 'mcpServers',
+  'copilot-cli': 'mcpServers',
+  'gemini-cli': 'mcpServers',
+  windsurf: 'mcpServers',
+  cline: 'mcpServers',
+  codex: 'mcp_servers',
+  zed: 'context_servers',
 };
 
 const CARRIED = ['command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers'] as const;
@@ -36,16 +58,71 @@ const VARIABLE = /\$\{([^}]*)\}/g;
  * cannot be carried over is named per server, never silently dropped or changed.
  */
 export function convertHostConfig(host: OtherHost, text: string): HostConfigConversion {
-  if (host === 'vscode') {
-    const converted: McpJsonConversion = convertVsCodeMcpJson(text);
-    return { problems: converted.problems, servers: converted.servers.map((server) => ({ ...server, secrets: {} })) };
+  if (host === 'vscode') return convertVsCode(text);
+  let root: unknown;
+  if (host === 'codex') {
+    try {
+      root = parseToml(text);
+    } catch (error) {
+      return { servers: [], problems: [`not valid TOML: ${(error as Error).message.split('\n')[0]}`] };
+    }
+  } else {
+    const errors: ParseError[] = [];
+    root = parse(text, errors, { allowTrailingComma: true, disallowComments: false }) as unknown;
+    if (errors.length > 0) return { servers: [], problems: [`not valid JSON: ${printParseErrorCode(errors[0].error)} at offset ${errors[0].offset}`] };
   }
-  const errors: ParseError[] = [];
-  const root = parse(text, errors, { allowTrailingComma: true, disallowComments: false }) as unknown;
-  if (errors.length > 0) return { servers: [], problems: [`not valid JSON: ${printParseErrorCode(errors[0].error)} at offset ${errors[0].offset}`] };
-  const servers = (root as { mcpServers?: unknown } | undefined)?.mcpServers;
-  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) return { servers: [], problems: ['it has no "mcpServers" object'] };
-  return { servers: Object.entries(servers as Record<string, unknown>).map(([name, raw]) => convertServer(host, name, raw)), problems: [] };
+  const key = SERVERS_KEY[host];
+  const servers = (root as Record<string, unknown> | undefined)?.[key];
+  // VS Code 1.140 writes a workspace's servers to .mcp.json in its own shape ("servers"), where Claude Code's has "mcpServers".
+  if (host === 'claude-code' && servers === undefined && typeof (root as { servers?: unknown } | undefined)?.servers === 'object') return convertVsCode(text);
+  // A general settings file (Gemini CLI's, Codex's, Zed's) without servers is no problem: it has none.
+  if (servers === undefined && GENERAL_SETTINGS.has(host)) return { servers: [], problems: [] };
+  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) return { servers: [], problems: [`it has no "${key}" ${host === 'codex' ? 'table' : 'object'}`] };
+  return { servers: Object.entries(servers as Record<string, unknown>).map(([name, raw]) => convertServer(host, name, commonEntry(host, raw))), problems: [] };
+}
+
+function convertVsCode(text: string): HostConfigConversion {
+  const converted: McpJsonConversion = convertVsCodeMcpJson(text);
+  return { problems: converted.problems, servers: converted.servers.map((server) => ({ ...server, secrets: {} })) };
+}
+
+/**
+ * A host's entry in the fields the others share (`command`, `args`, `env`, `url`, `headers`,
+ * `type`): Gemini CLI's `httpUrl` (Streamable HTTP) and `url` (SSE), Windsurf's `serverUrl`,
+ * Copilot CLI's `"type": "local"`, Codex's `bearer_token_env_var`, Zed's `command` object.
+ * Fields that mean nothing here are left for `convertServer` to name.
+ */
+function commonEntry(host: Exclude<OtherHost, 'vscode'>, raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const entry: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
+  switch (host) {
+    case 'gemini-cli':
+      if (entry.httpUrl !== undefined) Object.assign(entry, { url: entry.httpUrl, type: 'http', httpUrl: undefined });
+      else if (entry.url !== undefined && entry.type === undefined) entry.type = 'sse';
+      break;
+    case 'windsurf':
+      if (entry.serverUrl !== undefined) Object.assign(entry, { url: entry.serverUrl, serverUrl: undefined });
+      break;
+    case 'copilot-cli':
+      if (entry.type === 'local') entry.type = 'stdio';
+      // "tools": ["*"] (every tool) is what MCP Host does anyway.
+      if (Array.isArray(entry.tools) && entry.tools.length === 1 && entry.tools[0] === '*') entry.tools = undefined;
+      break;
+    case 'codex':
+      if (typeof entry.bearer_token_env_var === 'string') {
+        entry.headers = { ...(entry.http_headers as object | undefined), Authorization: `Bearer \${env:${entry.bearer_token_env_var}}` };
+        Object.assign(entry, { bearer_token_env_var: undefined, http_headers: undefined });
+      } else if (entry.http_headers !== undefined) Object.assign(entry, { headers: entry.http_headers, http_headers: undefined });
+      break;
+    case 'zed': {
+      const command = entry.command as { path?: unknown; args?: unknown; env?: unknown } | undefined;
+      if (typeof command === 'object' && command !== null) Object.assign(entry, { command: command.path, args: command.args, env: command.env ?? entry.env });
+      // "source": "custom" says the user wrote it; an extension's server runs only in Zed.
+      if (entry.source === 'custom') entry.source = undefined;
+      break;
+    }
+  }
+  return Object.fromEntries(Object.entries(entry).filter(([, value]) => value !== undefined));
 }
 
 function convertServer(host: Exclude<OtherHost, 'vscode'>, name: string, raw: unknown): ImportedServer {
@@ -116,12 +193,31 @@ function translateString(host: Exclude<OtherHost, 'vscode'>, text: string, field
         if (/^(env:[A-Za-z_][A-Za-z0-9_]*|userHome|workspaceFolder|workspaceFolderBasename|pathSeparator)$/.test(inner)) return whole;
         problem = `"${field}" uses ${whole}, which MCP Host does not have`;
         return whole;
+      case 'windsurf':
+        if (/^env:[A-Za-z_][A-Za-z0-9_]*$/.test(inner)) return whole;
+        problem = `"${field}" uses ${whole}, which MCP Host does not have`;
+        return whole;
+      case 'codex':
+        // Codex reads its files literally; ${env:NAME} is what bearer_token_env_var became above.
+        if (/^env:[A-Za-z_][A-Za-z0-9_]*$/.test(inner)) return whole;
+        problem = `"${field}" holds ${whole}, which MCP Host would read as a variable`;
+        return whole;
+      case 'copilot-cli':
+      case 'gemini-cli': {
+        const name = /^[A-Za-z_][A-Za-z0-9_]*$/.exec(inner);
+        if (!name) problem = `"${field}" uses ${whole}, which MCP Host cannot read`;
+        return name ? `\${env:${inner}}` : whole;
+      }
       case 'claude-desktop':
-        // Claude Desktop has no variables: the text is literal, which MCP Host would read as one.
+      case 'cline':
+      case 'zed':
+        // These hosts have no variables: the text is literal, which MCP Host would read as one.
         problem = `"${field}" holds ${whole}, which MCP Host would read as a variable`;
         return whole;
     }
   });
+  // Gemini CLI also expands $VAR without braces.
+  if (host === 'gemini-cli' && /\$[A-Za-z_]/.test(converted)) return converted.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, '\${env:$1}');
   if (problem) blocking.push(problem);
   return converted;
 }
