@@ -28,6 +28,7 @@ send({ type: 'ready' });
 
 function show(init: ToolFormInit): void {
   const app = document.getElementById('app')!;
+  touched.clear();
   root = renderField(init.form, '', init.values ?? init.form.default, true);
   const form = h('form', { class: 'tool-form', novalidate: true }, root.element, h('div', { class: 'problem general', id: 'general-problems', role: 'alert' }));
   const run = h('vscode-button', { id: 'submit' }, init.submitLabel);
@@ -48,8 +49,14 @@ function show(init: ToolFormInit): void {
   app.replaceChildren(...parts.filter((part): part is HTMLElement => part !== undefined));
   run.addEventListener('click', submit);
   cancel.addEventListener('click', () => send({ type: 'cancel' }));
-  form.addEventListener('input', scheduleValidation);
-  form.addEventListener('change', scheduleValidation);
+  // A field counts as touched once the user changes it: only those show problems before Submit.
+  const touch = (event: Event) => {
+    const path = (event.target as HTMLElement | null)?.closest('[data-path]')?.getAttribute('data-path');
+    if (path !== null && path !== undefined) touched.add(path);
+    scheduleValidation();
+  };
+  form.addEventListener('input', touch);
+  form.addEventListener('change', touch);
   document.addEventListener('keydown', (event) => {
     if (event.key === 'Escape') send({ type: 'cancel' });
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) submit();
@@ -78,7 +85,18 @@ function submit(): void {
   send({ type: 'submit', values: currentValues() });
 }
 
-function showProblems(problems: readonly FieldProblem[], submitted: boolean): void {
+/** The paths of the fields the user has changed (a new array item the user has not typed in is not one). */
+const touched = new Set<string>();
+
+/** Whether a problem concerns a field the user changed: the field itself, one inside it, or the group holding it. */
+function concernsTouched(path: string): boolean {
+  for (const t of touched) if (path === t || path.startsWith(`${t}/`) || t.startsWith(`${path}/`)) return true;
+  return false;
+}
+
+function showProblems(all: readonly FieldProblem[], submitted: boolean): void {
+  // Before Submit, problems of fields the user has not changed yet wait (a required field is not "wrong" before it is filled).
+  const problems = submitted ? all : all.filter((problem) => concernsTouched(problem.path));
   for (const el of document.querySelectorAll('[data-problem-for]')) el.textContent = '';
   for (const el of document.querySelectorAll('.field.invalid')) el.classList.remove('invalid');
   const general: string[] = [];

@@ -103,8 +103,14 @@ describe('Tools, prompts and chat in a real VS Code', function () {
     const form = await editor.workbench.webview('#field_guest');
     assert.equal(await form.locator('label[for="field_guest"]').getAttribute('class'), 'required');
     assert.equal(await field(form, 'nights').inputValue(), '1', 'the default is pre-filled');
+    // A new item of a list (an object with a required name) is not wrong before the user types in it.
+    await form.locator('[data-path="/companions"] .add').first().click();
+    await form.locator('[data-path="/companions/0/name"]').waitFor();
     await field(form, 'nights').fill('40');
+    // Validation has run since the item came (the number's problem shows): the item has none.
     await problem(form, 'nights').filter({ hasText: 'Must be at most 14.' }).waitFor();
+    assert.equal((await problem(form, 'companions/0/name').textContent()) ?? '', '', 'no problem on an item the user has not typed in');
+    await form.locator('[data-path="/companions"] .remove').first().click();
     await form.locator('#submit').click();
     await problem(form, 'guest').filter({ hasText: 'Required.' }).waitFor();
     await problem(form, 'room').filter({ hasText: 'Required.' }).waitFor();
