@@ -36,6 +36,7 @@ onMessage<SamplingHostToPanel>((message) => {
       setStatus(message.message, true);
       document.getElementById('answer-actions')?.remove();
       document.getElementById('running-actions')?.remove();
+      document.getElementById('decision-actions')?.remove();
       break;
   }
 });
@@ -122,7 +123,7 @@ function decisionActions(): HTMLElement {
     'section',
     { id: 'decision' },
     h('vscode-checkbox', { id: 'always-allow', label: 'Always allow for this server (writes "sampling.mode": "allowAlways" to its settings)' }),
-    h('div', { class: 'actions' }, approveButton, deny),
+    h('div', { class: 'actions', id: 'decision-actions' }, approveButton, deny),
     h('div', { class: 'hint' }, 'Ctrl+Enter approves, Escape denies. You can edit the system prompt and the text of every message first.'),
   );
 }

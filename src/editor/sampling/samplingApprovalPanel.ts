@@ -18,7 +18,7 @@ export interface SamplingPanelDeps {
  * Each sampling request in a panel of its own: the user sees everything the server sends, may edit
  * the text and pick the model, approves or denies, watches the answer stream in, and reviews it.
  * A request that arrives while another waits opens in the background and is counted in the status
- * bar. Closing the panel denies (or discards the answer); the server's cancel closes it.
+ * bar. Closing the panel denies (or discards the answer); when the server gives up, the panel says so.
  */
 export class SamplingApprovalPanels implements SamplingApprovalPort {
   constructor(private readonly deps: SamplingPanelDeps) {}
@@ -38,7 +38,20 @@ export class SamplingApprovalPanels implements SamplingApprovalPort {
     let closed = false;
     const userCancel = new AbortController();
 
-    const onAbort = () => panel.dispose();
+    const openedAt = Date.now();
+    // The server gave up (its own deadline, then notifications/cancelled): the panel stays and says
+    // so, rather than vanishing under the user's hands; nothing more can be sent.
+    let withdrawn = false;
+    const onAbort = () => {
+      if (closed || withdrawn) return;
+      withdrawn = true;
+      waiting.dispose();
+      decided({ approved: false });
+      reviewed(undefined);
+      userCancel.abort();
+      panel.title = vscode.l10n.t('Withdrawn: {0}', request.serverId);
+      post({ type: 'failed', message: vscode.l10n.t('MCP server "{0}" stopped waiting after {1} s and withdrew its request: nothing was sent to a model or back to the server. You can close this panel.', request.serverId, Math.round((Date.now() - openedAt) / 1000)) });
+    };
     if (signal.aborted) queueMicrotask(onAbort);
     else signal.addEventListener('abort', onAbort, { once: true });
     panel.onDidDispose(() => {
@@ -96,6 +109,7 @@ export class SamplingApprovalPanels implements SamplingApprovalPort {
       },
       close: (failure) => {
         if (closed) return;
+        if (signal.aborted) return onAbort(); // the router closes what the server gave up on: it stays, saying so
         if (failure) {
           // Keep the panel so the user can read what went wrong; the server has its error already.
           waiting.dispose();
