@@ -40,6 +40,9 @@ export class AgentServerProvider implements vscode.McpServerDefinitionProvider<v
   private readonly subscriptions: vscode.Disposable[] = [];
   /** What was last handed to VS Code (labels and versions): a change fires only when this differs. */
   private handedOut = '';
+  private readonly versions = new Map<string, { tools: unknown; prompts: unknown; status: string; offers: number; version: string }>();
+  /** Counts changes of the user's offers (checkboxes, settings), which change versions. */
+  private offersGeneration = 0;
   /** The servers last published, to end the sessions of one that no longer is. */
   private publishedIds = new Set<string>();
 
@@ -51,6 +54,7 @@ export class AgentServerProvider implements vscode.McpServerDefinitionProvider<v
     };
     this.gateway = new McpGateway({ host: deps.host, offers: this.offers, address: privateGatewayAddress(), version: deps.version, log: deps.log });
     const offersChanged = () => {
+      this.offersGeneration++;
       this.offersChanged.fire();
       this.refresh();
     };
@@ -72,11 +76,23 @@ export class AgentServerProvider implements vscode.McpServerDefinitionProvider<v
 
   /** The published servers with their versions, in the host's order. */
   private published(): { id: string; label: string; version: string }[] {
-    const { host } = this.deps;
-    return host
+    return this.deps.host
       .serverIds()
       .filter((id) => this.isPublished(id))
-      .map((id) => ({ id, label: publishedLabel(id), version: publishedVersion(host.server(id)!, this.offers) }));
+      .map((id) => ({ id, label: publishedLabel(id), version: this.versionOf(id) }));
+  }
+
+  /**
+   * A server's version, hashed again only when its lists (by identity) or the user's offers
+   * changed: every change of any server asks for all of them, and a window's starts change often.
+   */
+  private versionOf(id: string): string {
+    const server = this.deps.host.server(id)!;
+    const kept = this.versions.get(id);
+    if (kept && kept.tools === server.tools && kept.prompts === server.prompts && kept.status === server.status && kept.offers === this.offersGeneration) return kept.version;
+    const version = publishedVersion(server, this.offers);
+    this.versions.set(id, { tools: server.tools, prompts: server.prompts, status: server.status, offers: this.offersGeneration, version });
+    return version;
   }
 
   /** Tells VS Code when the published servers or what one offers changed; ends the sessions of servers no longer published. */
@@ -84,6 +100,7 @@ export class AgentServerProvider implements vscode.McpServerDefinitionProvider<v
     const published = this.published();
     const ids = new Set(published.map((p) => p.id));
     for (const id of this.publishedIds) if (!ids.has(id)) this.gateway.closeSessions(id);
+    for (const id of this.versions.keys()) if (!ids.has(id)) this.versions.delete(id);
     this.publishedIds = ids;
     const handedOut = JSON.stringify(published.map(({ label, version }) => [label, version]));
     if (handedOut === this.handedOut) return;
