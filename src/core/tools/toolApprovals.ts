@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ToolPolicySettings } from '../config/serverDefinition';
 import { canonicalJson } from '../config/definitionHash';
+import { offeredToModel } from '../apps/appToolMeta';
 
 /** How long an approval lasts: this window, this workspace, or everywhere. */
 export type ApprovalScope = 'session' | 'workspace' | 'always';
@@ -28,7 +29,7 @@ export interface ToolChange {
 }
 
 export type ApprovalDecision =
-  | { readonly kind: 'allowed'; readonly because: 'autoApprove' | 'trusted read-only' | ApprovalScope }
+  | { readonly kind: 'allowed'; readonly because: 'autoApprove' | 'trusted read-only' | 'its app' | ApprovalScope }
   | { readonly kind: 'ask'; readonly changes: readonly ToolChange[] };
 
 /**
@@ -45,10 +46,15 @@ export class ToolApprovals {
   /**
    * `identity` says which server an approval belongs to beyond its id (its command line or URL),
    * so another workspace's server that reuses the id does not inherit "Always Allow".
+   *
+   * A call from a server's app to a tool only its app may call (`_meta.ui.visibility: ["app"]`) is
+   * the server's page talking to its own process, which the user opened: it runs without asking, as
+   * in VS Code's built-in host, unless the server marks the tool destructive.
    */
-  decide(serverId: string, tool: Tool, identity = serverId): ApprovalDecision {
+  decide(serverId: string, tool: Tool, identity = serverId, fromApp = false): ApprovalDecision {
     const policy = this.policyFor(serverId);
     if (policy.autoApprove.includes('*') || policy.autoApprove.includes(tool.name)) return { kind: 'allowed', because: 'autoApprove' };
+    if (fromApp && !offeredToModel(tool) && tool.annotations?.destructiveHint !== true) return { kind: 'allowed', because: 'its app' };
     if (policy.trusted && tool.annotations?.readOnlyHint === true && tool.annotations.destructiveHint !== true) {
       return { kind: 'allowed', because: 'trusted read-only' };
     }

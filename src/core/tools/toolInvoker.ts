@@ -119,7 +119,8 @@ export class ToolInvoker {
       throw new Error(`The tool "${toolName}" of MCP server "${serverId}" is not offered to models: it is switched off in the MCP Servers view. Switch it on there to let models call it.`);
     }
     const identity = `${serverId}\u0001${target}`;
-    const decision = this.approvals.decide(serverId, tool, identity);
+    const fromApp = options.origin === 'app';
+    const decision = this.approvals.decide(serverId, tool, identity, fromApp);
     if (decision.kind === 'ask') {
       const signal = options.signal ?? new AbortController().signal;
       const request = { serverId, tool, args, origin: options.origin, changes: decision.changes };
@@ -127,7 +128,7 @@ export class ToolInvoker {
         identity,
         request,
         signal,
-        () => this.approvals.decide(serverId, tool, identity).kind === 'ask',
+        () => this.approvals.decide(serverId, tool, identity, fromApp).kind === 'ask',
         (scope) => this.approvals.approve(identity, tool, scope),
       );
       if (answer === 'deny') {

@@ -13,6 +13,9 @@ import { openWebviewPanel } from '../webviews/webviewPanel';
 import { toolLabel } from '../tools/toolLabels';
 import type { AppSandboxServer } from './appSandboxServer';
 
+/** What a page's `securitypolicyviolation` names when code, not a load, was blocked. */
+const EVAL_PROBES = new Set(['eval', 'wasm-eval']);
+
 export interface AppPanelDeps {
   readonly extensionUri: vscode.Uri;
   readonly sandbox: AppSandboxServer;
@@ -166,8 +169,17 @@ export class AppPanel implements vscode.Disposable {
       case 'fromApp':
         this.transport?.receive(message.message);
         break;
-      case 'blocked':
-        this.log.warn(`App ${this.resource.uri}: the sandbox blocked ${message.uri || 'an inline resource'} (${message.directive}); the server did not declare it in _meta.ui.csp.`);
+      case 'blocked': {
+        const what = message.uri || vscode.l10n.t('an inline resource');
+        this.log.warn(`App ${this.resource.uri}: the sandbox blocked ${what} (${message.directive}); the server did not declare it in _meta.ui.csp.`);
+        // A blocked eval is most often a library testing what it may do (PDF.js does), and going on
+        // without: the log keeps it; an app that needed it fails, and the panel shows that failure.
+        if (EVAL_PROBES.has(message.uri)) break;
+        this.post({ type: 'status', text: vscode.l10n.t('The app could not load {0} ({1}): its server did not declare it in _meta.ui.csp. See the server\'s output.', what, message.directive), error: true });
+        break;
+      }
+      case 'pageError':
+        this.failed(vscode.l10n.t('The app\'s page failed: {0}', message.text));
         break;
       case 'navigated':
         this.failed(vscode.l10n.t('The app tried to leave its page (a navigation), which would escape its policy; MCP Host removed it. Close this tab and run the tool again to reload it.'));

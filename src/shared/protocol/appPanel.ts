@@ -20,6 +20,8 @@ export type AppPanelToHost =
   | { readonly type: 'fromApp'; readonly message: unknown }
   /** The browser blocked something the app tried to load (its CSP). */
   | { readonly type: 'blocked'; readonly uri: string; readonly directive: string }
+  /** The app's page threw an error nothing caught (an exception or a rejected promise). */
+  | { readonly type: 'pageError'; readonly text: string }
   | { readonly type: 'toggleMode' }
   /** The app navigated its frame away from its page: the sandbox removed it. */
   | { readonly type: 'navigated' }

@@ -1,20 +1,30 @@
 // MCP Apps in a real VS Code: a real App server from npm (server-basic-vanillajs, run as its
 // package ships it) and the fixture's board app, rendered in the sandbox, driven as a user would.
 import * as assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { OUT, REPO } from '../harness/editorSession';
 import { scenarioEditor } from '../harness/scenarioEditor';
 import { waitFor } from '../../unit/support/fixtures';
+import { minimalPdf } from '../../support/minimalPdf';
+import { tempDir } from '../../support/tempDir';
 
 interface RecordedRequest {
   texts: string[];
   tools: string[];
 }
 
+/** A local PDF for server-pdf's viewer (offline: no arxiv), allowed by naming it on its command line. */
+const PDF_TEXT = 'MCP Host shows this PDF';
+const pdfFile = path.join(tempDir('mcp-pdf-'), 'fixture.pdf');
+writeFileSync(pdfFile, minimalPdf(PDF_TEXT));
+
 const servers = {
   vanilla: { command: process.execPath, args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js'), '--stdio'] },
   board: { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--app-tools'] },
+  // PDF.js in the viewer makes its worker from a data: URL: the sandbox must let it run.
+  pdf: { command: process.execPath, args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-pdf/dist/index.js'), '--stdio', pdfFile] },
   // The same server with apps off: it is not told MCP Host shows apps, and no app opens.
   plain: { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--app-tools'], apps: false, autoApprove: ['show-board'] },
 };
@@ -73,6 +83,8 @@ describe('MCP Apps in a real VS Code', function () {
     await app.locator('#status', { hasText: 'Got the result.' }).waitFor({ timeout: 30_000 });
     // The policy is enforced by the browser, seen inside the app itself.
     await app.locator('#csp', { hasText: 'Blocked by the host: https://cdn.undeclared.example/evil.js (script-src-elem)' }).waitFor({ timeout: 10_000 });
+    // ...and the panel says so, where the user looks, not only in the server's output.
+    await (await hostFrame()).locator('#app-status', { hasText: 'The app could not load https://cdn.undeclared.example/evil.js (script-src-elem): its server did not declare it in _meta.ui.csp.' }).waitFor({ timeout: 10_000 });
     await editor().workbench.screenshot('86-app-board-from-chat');
     const show = page().locator('.interactive-item-container').last().getByRole('button', { name: 'Show the app of show-board' });
     await show.waitFor({ timeout: 10_000 });
@@ -111,15 +123,18 @@ describe('MCP Apps in a real VS Code', function () {
     await page.keyboard.press('Escape');
   });
 
-  it('lets the app call its app-only tool after confirmation, open a link only with consent and go full size, and removes it when it navigates away', async () => {
+  it('lets the app call its app-only tool without asking (a destructive one after confirmation), open a link only with consent and go full size, and removes it when it navigates away', async () => {
     void editor().control('invokeTool', { serverId: 'board', name: 'show-board', args: { title: 'Ops' } }).catch(() => undefined);
     await approve(/MCP server "board": run tool "show-board"/);
     const app = await appFrame('#increment');
     await app.locator('#status', { hasText: 'Got the result.' }).waitFor({ timeout: 30_000 });
     const before = Number(await app.locator('#count').textContent());
     await app.locator('#increment').click();
-    await approve(/The app of this server wants to run this tool\./);
     await app.locator('#count', { hasText: String(before + 1) }).waitFor({ timeout: 10_000 });
+    assert.equal(await page().locator('.monaco-dialog-box').count(), 0, 'the app\'s own tool ran without a dialog');
+    await app.locator('#reset').click();
+    await approve(/MCP server "board": run tool "board-reset"\?[\s\S]*The app of this server wants to run this tool\./);
+    await app.locator('#status', { hasText: 'count is 0' }).waitFor({ timeout: 10_000 });
     await app.locator('#open-link').click();
     const consent = await editor().workbench.dialog();
     assert.match((await consent.textContent()) ?? '', /The app of MCP server "board" wants to open a link\.[\s\S]*https:\/\/example\.com\/board-docs/);
@@ -137,6 +152,21 @@ describe('MCP Apps in a real VS Code', function () {
     await app.locator('#leave').click();
     await host.locator('#app-status', { hasText: 'The app tried to leave its page (a navigation), which would escape its policy; MCP Host removed it.' }).waitFor({ timeout: 10_000 });
     assert.equal(await host.locator('#app-frame').count(), 0);
+  });
+
+  it('shows server-pdf\'s viewer: PDF.js runs its worker in the sandbox and the page\'s text is drawn, with no dialog for the app\'s own reads', async () => {
+    void editor().control('invokeTool', { serverId: 'pdf', name: 'display_pdf', args: { url: pdfFile } }).catch(() => undefined);
+    await approve(/MCP server "pdf": run tool "Display PDF"\?/);
+    const app = await appFrame('#pdf-canvas');
+    await app.locator('#text-layer span', { hasText: PDF_TEXT }).first().waitFor({ timeout: 60_000 });
+    assert.equal((await app.locator('#total-pages').textContent())?.replace(/\D/g, ''), '1');
+    assert.equal(await app.locator('#error').isVisible(), false, `the viewer shows: ${await app.locator('#error').textContent()}`);
+    assert.equal(await page().locator('.monaco-dialog-box').count(), 0, 'its read_pdf_bytes calls asked nothing');
+    // PDF.js's probe for eval is blocked and it goes on without: the panel shows no error for it.
+    const status = (await hostFrame()).locator('#app-status');
+    assert.equal(await status.getAttribute('class'), 'app-status', `the panel says: ${await status.textContent()}`);
+    assert.equal(await status.textContent(), 'App ui://pdf-viewer/mcp-app.html, sandboxed.');
+    await editor().workbench.screenshot('116-app-pdf-viewer');
   });
 
   it('follows the editor\'s theme, hands its context to the next @mcp turn, and is torn down before it closes', async () => {
@@ -167,7 +197,7 @@ describe('MCP Apps in a real VS Code', function () {
     await host.locator('#app-close').click();
     const output = await showOutput('board');
     await waitFor('the teardown in the server log', async () => (await output()).includes('app: board: teardown received (The user closed the app.)'), 20_000);
-    assert.match(await output(), /App ui:\/\/fixture\/board\.html of tool "show-board": sandbox Content-Security-Policy "default-src 'none'; script-src 'self' 'unsafe-inline';/);
+    assert.match(await output(), /App ui:\/\/fixture\/board\.html of tool "show-board": sandbox Content-Security-Policy "default-src 'none'; script-src 'self' 'unsafe-inline' blob: data:; worker-src 'self' blob: data:;/);
     assert.match(await output(), /the sandbox blocked https:\/\/cdn\.undeclared\.example\/evil\.js \(script-src-elem\)/);
   });
 

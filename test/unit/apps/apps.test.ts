@@ -19,9 +19,12 @@ afterEach(async () => Promise.all(hosts.splice(0).map((h) => h.dispose())));
 const tool = (meta?: Record<string, unknown>): Tool => ({ name: 't', inputSchema: { type: 'object' }, ...(meta ? { _meta: meta } : {}) });
 
 describe('MCP Apps: the sandbox policy from _meta.ui.csp', () => {
-  it('uses exactly the specification\'s default CSP when ui.csp is omitted ("Host MUST use")', () => {
+  it('uses the specification\'s default CSP when ui.csp is omitted, letting the app run its own blob: and data: scripts and workers', () => {
     const policy = appSandboxPolicy(undefined, undefined);
-    assert.equal(policy.csp, "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none'");
+    assert.equal(
+      policy.csp,
+      "default-src 'none'; script-src 'self' 'unsafe-inline' blob: data:; worker-src 'self' blob: data:; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none'",
+    );
     assert.equal(policy.csp, DEFAULT_APP_CSP);
     assert.equal(policy.allow, '');
   });
@@ -31,7 +34,9 @@ describe('MCP Apps: the sandbox policy from _meta.ui.csp', () => {
     const directives = Object.fromEntries(policy.csp.split('; ').map((d) => [d.split(' ')[0], d.slice(d.indexOf(' ') + 1)]));
     assert.deepEqual(directives, {
       'default-src': "'none'",
-      'script-src': "'self' 'unsafe-inline' https://*.cdn.example",
+      'script-src': "'self' 'unsafe-inline' blob: data: https://*.cdn.example",
+      // Workers load as scripts do (PDF.js makes its worker from a data: URL).
+      'worker-src': "'self' blob: data: https://*.cdn.example",
       'style-src': "'self' 'unsafe-inline' https://*.cdn.example",
       'connect-src': "'self' https://api.example.com wss://live.example.com",
       'img-src': "'self' data: https://*.cdn.example",
@@ -91,10 +96,17 @@ describe('MCP Apps: tool visibility', () => {
       // "Host MUST NOT include tools in the agent's tool list when their visibility does not include model"
       const catalogue = toolCatalogue([snapshot], () => true).map((e) => e.toolName);
       assert.ok(catalogue.includes('show-board') && !catalogue.includes('board-increment'), catalogue.join(','));
-      const invoker = new ToolInvoker(host, approvals(host), { confirm: async () => 'once' });
+      const asked: string[] = [];
+      const invoker = new ToolInvoker(host, approvals(host), { confirm: async (request) => (asked.push(`${request.origin}:${request.tool.name}`), 'once') });
       await assert.rejects(invoker.invoke('fx', 'board-increment', {}, { origin: 'model' }), /for its app only/);
+      // The app's own tool runs without asking (the user opened the app); a destructive one, or a
+      // tool the model may call too, is confirmed.
       const fromApp = await invoker.invoke('fx', 'board-increment', { by: 2 }, { origin: 'app' });
       assert.equal(fromApp.outcome, 'ok');
+      assert.deepEqual(asked, []);
+      assert.equal((await invoker.invoke('fx', 'board-reset', {}, { origin: 'app' })).outcome, 'ok');
+      assert.equal((await invoker.invoke('fx', 'show-board', { title: 'y' }, { origin: 'app' })).outcome, 'ok');
+      assert.deepEqual(asked, ['app:board-reset', 'app:show-board']);
       // A tool that leaves "app" out is refused to apps ("Host MUST reject tools/call requests from apps").
       const modelOnly: Tool = { ...snapshot.tools.find((t) => t.name === 'echo')!, _meta: { ui: { visibility: ['model'] } } };
       const onlyModel = new ToolInvoker({ server: () => ({ ...snapshot, tools: [modelOnly] }), callTool: host.callTool.bind(host) } as never, approvals(host), { confirm: async () => 'once' });
