@@ -47,14 +47,18 @@ export class ToolApprovals {
    * `identity` says which server an approval belongs to beyond its id (its command line or URL),
    * so another workspace's server that reuses the id does not inherit "Always Allow".
    *
-   * A call from a server's app to a tool only its app may call (`_meta.ui.visibility: ["app"]`) is
-   * the server's page talking to its own process, which the user opened: it runs without asking, as
-   * in VS Code's built-in host, unless the server marks the tool destructive.
+   * A call from a server's app (`fromApp`) to a tool only its app may call (`_meta.ui.visibility:
+   * ["app"]`), or to the tool the user ran to open that app (fetching more of what it shows), is the
+   * server's page talking to its own process, which the user opened: it runs without asking, as in
+   * VS Code's built-in host, unless the server marks the tool destructive. The app's calls to the
+   * server's other tools are confirmed like any other.
    */
-  decide(serverId: string, tool: Tool, identity = serverId, fromApp = false): ApprovalDecision {
+  decide(serverId: string, tool: Tool, identity = serverId, fromApp?: { readonly openedBy?: string }): ApprovalDecision {
     const policy = this.policyFor(serverId);
     if (policy.autoApprove.includes('*') || policy.autoApprove.includes(tool.name)) return { kind: 'allowed', because: 'autoApprove' };
-    if (fromApp && !offeredToModel(tool) && tool.annotations?.destructiveHint !== true) return { kind: 'allowed', because: 'its app' };
+    if (fromApp && (!offeredToModel(tool) || tool.name === fromApp.openedBy) && tool.annotations?.destructiveHint !== true) {
+      return { kind: 'allowed', because: 'its app' };
+    }
     if (policy.trusted && tool.annotations?.readOnlyHint === true && tool.annotations.destructiveHint !== true) {
       return { kind: 'allowed', because: 'trusted read-only' };
     }

@@ -48,6 +48,8 @@ export interface ToolCallWatcher {
 
 export interface InvokeOptions {
   readonly origin: ToolCallOrigin;
+  /** For a call from an app: the tool whose result the app shows (the one the user ran to open it). */
+  readonly appOpenedBy?: string;
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: Progress) => void;
 }
@@ -119,7 +121,7 @@ export class ToolInvoker {
       throw new Error(`The tool "${toolName}" of MCP server "${serverId}" is not offered to models: it is switched off in the MCP Servers view. Switch it on there to let models call it.`);
     }
     const identity = `${serverId}\u0001${target}`;
-    const fromApp = options.origin === 'app';
+    const fromApp = options.origin === 'app' ? { openedBy: options.appOpenedBy } : undefined;
     const decision = this.approvals.decide(serverId, tool, identity, fromApp);
     if (decision.kind === 'ask') {
       const signal = options.signal ?? new AbortController().signal;

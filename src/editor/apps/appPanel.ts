@@ -264,7 +264,7 @@ export class AppPanel implements vscode.Disposable {
   private ports(): ConstructorParameters<typeof AppSession>[1] {
     return {
       callTool: async (name, args, signal) => {
-        const done = await this.deps.invoker.invoke(this.serverId, name, args, { origin: 'app', signal });
+        const done = await this.deps.invoker.invoke(this.serverId, name, args, { origin: 'app', appOpenedBy: this.tool.name, signal });
         if (done.result && (done.outcome === 'ok' || done.outcome === 'toolError')) return done.result;
         throw new Error(done.error ?? `The call to "${name}" failed.`);
       },

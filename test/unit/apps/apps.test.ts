@@ -107,6 +107,10 @@ describe('MCP Apps: tool visibility', () => {
       assert.equal((await invoker.invoke('fx', 'board-reset', {}, { origin: 'app' })).outcome, 'ok');
       assert.equal((await invoker.invoke('fx', 'show-board', { title: 'y' }, { origin: 'app' })).outcome, 'ok');
       assert.deepEqual(asked, ['app:board-reset', 'app:show-board']);
+      // The tool that opened the app, called again by that app (more of what it shows), asks nothing.
+      assert.equal((await invoker.invoke('fx', 'show-board', { title: 'z' }, { origin: 'app', appOpenedBy: 'show-board' })).outcome, 'ok');
+      assert.equal((await invoker.invoke('fx', 'echo', { text: 'z' }, { origin: 'app', appOpenedBy: 'show-board' })).outcome, 'ok');
+      assert.deepEqual(asked, ['app:board-reset', 'app:show-board', 'app:echo']);
       // A tool that leaves "app" out is refused to apps ("Host MUST reject tools/call requests from apps").
       const modelOnly: Tool = { ...snapshot.tools.find((t) => t.name === 'echo')!, _meta: { ui: { visibility: ['model'] } } };
       const onlyModel = new ToolInvoker({ server: () => ({ ...snapshot, tools: [modelOnly] }), callTool: host.callTool.bind(host) } as never, approvals(host), { confirm: async () => 'once' });
