@@ -33,7 +33,13 @@ export function registerChatParticipant(host: McpHost, invoker: ToolInvoker, ext
     // Slash commands are static in package.json, so the prompts of running servers are offered here.
     provideFollowups: () => promptIndex(host).slice(0, 8).map(([command, entry]) => ({ prompt: `/${command} `, label: `/${command}`, participant: 'mcpHost.chat', title: entry.description })),
   };
-  return participant;
+  // VS Code's extension host finds a chat request's model in its cache of the models selected in
+  // this extension host, before any participant runs; in a new window that cache is empty and the
+  // first request failed with "Language model unavailable". Selecting the models fills it, and
+  // again whenever they change.
+  const warm = () => void vscode.lm.selectChatModels().then(undefined, () => undefined);
+  warm();
+  return vscode.Disposable.from(participant, vscode.lm.onDidChangeChatModels(warm));
 }
 
 interface PromptEntry {
