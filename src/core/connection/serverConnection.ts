@@ -75,7 +75,9 @@ export class ServerConnection implements Disposable {
       const address = deps.onDebuggerListening && inspectorAddress(line);
       if (address) deps.onDebuggerListening!(address);
     });
-    this.lists = new ServerLists(deps.log, definition.requestTimeoutMs, () => this.fire(), () => this.session?.client, limitsOf(definition).maxTools);
+    this.lists = new ServerLists(deps.log, definition.requestTimeoutMs, () => this.fire(), () => this.session?.client, limitsOf(definition).maxTools, (error) =>
+      void this.unauthorizedMidSession(error),
+    );
     this.watches = new ResourceWatches({
       client: () => (this.takesResourceSubscriptions ? this.session?.client : undefined),
       request: (label, run) => this.request(label, run),
@@ -205,6 +207,14 @@ export class ServerConnection implements Disposable {
     }
   }
 
+  /** A request the host made on its own (a list refresh) was refused for want of authorization. */
+  private async unauthorizedMidSession(error: unknown): Promise<void> {
+    const why = this.deps.authorization && signInReasonMidSession(error, this.deps.authorization, this.target);
+    if (!why || this.status !== 'running') return;
+    this.deps.log.warn(`The server asks for authorization: ${why}.`);
+    await this.stop(why, 'needs-sign-in');
+  }
+
   /** `_meta` for outgoing requests: the 2026-07-28 era carries the log level per request. */
   requestMeta(): Record<string, unknown> | undefined {
     if (this.session?.client.getProtocolEra() !== 'modern' || this.deps.log.level === 'off') return undefined;
@@ -216,7 +226,14 @@ export class ServerConnection implements Disposable {
     const client = this.session?.client;
     if (!client || this.status !== 'running') return;
     const generation = this.generation;
-    await this.lists.refreshAll(client, () => generation === this.generation);
+    try {
+      await this.lists.refreshAll(client, () => generation === this.generation);
+    } catch (error) {
+      // Only a refusal for want of authorization comes through (a list keeps its other failures):
+      // the server then says it needs a sign-in.
+      await this.unauthorizedMidSession(error);
+      return;
+    }
     if (generation === this.generation) this.fire();
   }
 
@@ -322,6 +339,15 @@ export class ServerConnection implements Disposable {
         if (auth) {
           if (generation !== this.generation) return;
           this.restarts.cancel();
+          // Connected, then refused (a list answered 401 or 403): this session ends; a sign-in starts the next.
+          const opened = this.session;
+          if (opened) {
+            this.generation++;
+            this.session = undefined;
+            await opened.client.close().catch(() => undefined);
+            this.disposeSession();
+            this.lists.clear();
+          }
           this.deps.log[auth.status === 'error' ? 'error' : 'warn'](`The server asks for authorization: ${auth.reason}.`);
           this.setStatus(auth.status, auth.reason);
           return;

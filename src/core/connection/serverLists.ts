@@ -3,6 +3,7 @@ import type { Client, ListChangedHandlers, Prompt, Resource, ResourceTemplateTyp
 import { ResourcePages, type ResourcePage } from '../resources/resourcePages';
 import { toolNameProblem } from '../tools/toolNames';
 import type { ServerLog } from './serverLog';
+import { needsAuthorization } from '../auth/authorizationFailure';
 
 const LIST_RETRIES = 3;
 const LIST_RETRY_DELAY_MS = 1_000;
@@ -29,6 +30,8 @@ export class ServerLists {
     private readonly onChange: () => void,
     client: () => Client | undefined,
     private readonly maxTools?: number,
+    /** A refresh the server refused for want of authorization (a 401 after sign-in): the session must sign in again. */
+    private readonly onUnauthorized: (error: unknown) => void = () => undefined,
   ) {
     this.resourcePages = new ResourcePages(
       (cursor) => {
@@ -50,6 +53,7 @@ export class ServerLists {
     const changed = <T>(apply: (items: T[]) => void, after?: () => Promise<void>) => ({
       onChanged: (error: Error | null, items: T[] | null) => {
         if (!isCurrent()) return;
+        if (error && needsAuthorization(error)) return this.onUnauthorized(error);
         if (error) return this.log.warn(`Refreshing a list failed: ${error.message}`);
         if (items) apply(items);
         void (after?.() ?? Promise.resolve()).then(() => isCurrent() && this.onChange());
@@ -117,6 +121,7 @@ export class ServerLists {
     try {
       await this.resourcePages.reload();
     } catch (error) {
+      if (needsAuthorization(error)) throw error;
       this.log.warn(`resources/list failed: ${(error as Error).message}`);
       this.resourcePages.clear();
     }
@@ -178,7 +183,11 @@ export class ServerLists {
     if (isCurrent()) this.resourceTemplates = templates;
   }
 
-  /** A list the server does not offer is empty; one that fails is logged and left empty. */
+  /**
+   * A list the server does not offer is empty; one that fails is logged and left empty, except a
+   * refusal for want of authorization, which the caller must hear: the server is not "running with
+   * no tools", it wants a sign-in.
+   */
   private async fetch<T>(label: string, offered: unknown, run: () => Promise<T[]>): Promise<T[]> {
     if (!offered) return [];
     try {
@@ -186,6 +195,7 @@ export class ServerLists {
       this.problems.delete(label);
       return items;
     } catch (error) {
+      if (needsAuthorization(error)) throw error;
       this.log.warn(`${label} failed: ${(error as Error).message}`);
       this.problems.set(label, (error as Error).message);
       return [];

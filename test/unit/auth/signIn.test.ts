@@ -107,6 +107,33 @@ describe('sign-in against a real authorization server (oidc-provider on loopback
     assert.deepEqual(browser.requests[1].searchParams.get('scope')?.split(' ').sort(), ['mcp:admin', 'mcp:tools', 'offline_access']);
   });
 
+  it('follows a server to its new authorization server (SEP-2352): a refused list says "needs sign-in", and signing in registers with the new one', async () => {
+    const { host } = setup;
+    const settings = entries({ remote: { type: 'http', url: fixture.url } });
+    await host.applySettings(settings);
+    await settled(host, 'remote');
+    await host.signIn('remote', AbortSignal.timeout(60_000));
+    assert.equal((await settled(host, 'remote')).status, 'running');
+    await fixture.migrate();
+    // Refresh asks for the lists with the old server's token: refused, the server is not "running with 0 tools".
+    await host.refresh(settings);
+    const refused = await settled(host, 'remote');
+    assert.equal(refused.status, 'needs-sign-in', refused.reason);
+    assert.equal(refused.reason, `needs you to sign in to ${fixture.url}; use Sign In`);
+    await host.signIn('remote', AbortSignal.timeout(60_000));
+    const moved = await settled(host, 'remote');
+    assert.equal(moved.status, 'running', moved.reason);
+    assert.ok(moved.tools.length > 0);
+    assert.equal(browser.requests.length, 2);
+    assert.equal(browser.requests[0].origin, fixture.issuer);
+    assert.equal(browser.requests[1].origin, fixture.secondIssuer, 'the second sign-in goes to the server the metadata names now');
+    // Registered anew there; the first server's registration is kept apart, never shown to the second.
+    assert.notEqual(browser.requests[1].searchParams.get('client_id'), browser.requests[0].searchParams.get('client_id'));
+    const record = JSON.parse(store.entries.get(`mcpHost.oauth:${fixture.url}`) ?? '{}');
+    assert.deepEqual(Object.keys(record.clients).sort(), [fixture.issuer, fixture.secondIssuer].sort());
+    assert.equal(record.lastIssuer, fixture.secondIssuer);
+  });
+
   it('starts one sign-in when several ask at once, and signing out needs sign-in again', async () => {
     const { host } = setup;
     await host.applySettings(entries({ remote: { type: 'http', url: fixture.url } }));

@@ -8,13 +8,25 @@ export interface OAuthFixture extends RunningProcess {
   /** An endpoint that answers 401 and publishes no metadata. */
   readonly bareUrl: string;
   readonly issuer: string;
+  /** The authorization server the MCP server moves to on `migrate()`. */
+  readonly secondIssuer: string;
+  /** The MCP server moves to the second authorization server: its metadata names it, and tokens of the first get 401. */
+  migrate(): Promise<void>;
 }
 
 /** Starts oidc-provider and the MCP server that trusts only its tokens (test/fixtures/servers/oauthServer.ts). */
 export async function startOAuthFixture(args: string[] = []): Promise<OAuthFixture> {
   let issuer = '';
-  const running = await startListening(process.execPath, [fixture('oauthServer'), ...args], {}, /^listening (\d+) (\d+) (\S+)/, (match) => (issuer = `http://${match[3]}:${match[2]}`));
-  return { ...running, url: `http://127.0.0.1:${running.port}/mcp`, bareUrl: `http://127.0.0.1:${running.port}/bare/mcp`, issuer };
+  let secondIssuer = '';
+  const running = await startListening(process.execPath, [fixture('oauthServer'), ...args], {}, /^listening (\d+) (\d+) (\S+) (\d+)/, (match) => {
+    issuer = `http://${match[3]}:${match[2]}`;
+    secondIssuer = `http://${match[3]}:${match[4]}`;
+  });
+  const migrate = async () => {
+    const response = await fetch(`http://127.0.0.1:${running.port}/control/migrate`, { method: 'POST' });
+    if (response.status !== 204) throw new Error(`the OAuth fixture did not migrate: HTTP ${response.status}`);
+  };
+  return { ...running, url: `http://127.0.0.1:${running.port}/mcp`, bareUrl: `http://127.0.0.1:${running.port}/bare/mcp`, issuer, secondIssuer, migrate };
 }
 
 /**
