@@ -9,8 +9,10 @@ import { ExecutableResolver } from '../core/connection/executableResolver';
 import type { ServerSnapshot } from '../core/connection/serverSnapshot';
 import { ElicitationRouter } from '../core/elicitation/elicitationRouter';
 import { McpHost } from '../core/host/mcpHost';
+import { McpRequestError } from '../core/connection/serverErrors';
 import { acceptDefaultsElicitation, headlessEnvironment } from './headlessPorts';
 import { RedirectFollowingBrowser } from './redirectFollowingBrowser';
+import { ProtocolError, type Tool } from '@modelcontextprotocol/client';
 import { sampleArguments } from './sampleArguments';
 
 const SERVER_ID = 'server';
@@ -20,32 +22,57 @@ const CONFORMANCE_CLIENT_METADATA_URL = 'https://conformance-test.local/client-m
 const MAX_SIGN_INS = 3;
 const SETTLE_TIMEOUT_MS = 20_000;
 
-/** What the suite's context says about how to authorize, as the `oauth` settings a user would write. */
-export function oauthSettingsFor(scenario: string, context: Record<string, string | undefined>): OAuthSettings {
-  const base: OAuthSettings = { clientMetadataUrl: CONFORMANCE_CLIENT_METADATA_URL };
-  switch (context.name ?? scenario) {
-    case 'auth/pre-registration':
-      return { clientId: context.client_id, clientSecret: context.client_secret };
-    case 'auth/client-credentials-basic':
-      return { grant: 'clientCredentials', clientId: context.client_id, clientSecret: context.client_secret };
-    case 'auth/client-credentials-jwt':
-      return { grant: 'clientCredentials', clientId: context.client_id, privateKey: context.private_key_pem, signingAlgorithm: context.signing_algorithm };
-    case 'auth/cross-app-access-complete-flow':
-      return {
-        grant: 'crossAppAccess',
-        clientId: context.client_id,
-        clientSecret: context.client_secret,
-        idp: { tokenEndpoint: context.idp_token_endpoint ?? '', clientId: context.idp_client_id ?? '', idToken: context.idp_id_token ?? '' },
-      };
-    default:
-      return base;
+/** What the suite hands the client: credentials, and the tool calls a scenario wants made. */
+export interface ScenarioContext {
+  readonly name?: string;
+  readonly client_id?: string;
+  readonly client_secret?: string;
+  readonly private_key_pem?: string;
+  readonly signing_algorithm?: string;
+  readonly idp_token_endpoint?: string;
+  readonly idp_client_id?: string;
+  readonly idp_id_token?: string;
+  readonly valid_jwt?: string;
+  readonly toolCalls?: readonly { readonly name: string; readonly arguments?: Record<string, unknown> }[];
+}
+
+/**
+ * What the suite's context says about how to authorize, as the `oauth` settings a user would
+ * write: read from what the context carries (an IdP's ID token, a workload's JWT, a private key);
+ * only a client id and secret alone leave the grant open, which the scenario's name settles.
+ */
+export function oauthSettingsFor(scenario: string, context: ScenarioContext): OAuthSettings {
+  if (context.idp_id_token) {
+    return {
+      grant: 'crossAppAccess',
+      clientId: context.client_id,
+      clientSecret: context.client_secret,
+      idp: { tokenEndpoint: context.idp_token_endpoint ?? '', clientId: context.idp_client_id ?? '', idToken: context.idp_id_token },
+    };
   }
+  if (context.valid_jwt) return { grant: 'workloadIdentity', clientId: context.client_id, assertion: context.valid_jwt };
+  if (context.private_key_pem) return { grant: 'clientCredentials', clientId: context.client_id, privateKey: context.private_key_pem, signingAlgorithm: context.signing_algorithm };
+  if (context.client_id && context.client_secret) {
+    return /client-credentials/.test(context.name ?? scenario)
+      ? { grant: 'clientCredentials', clientId: context.client_id, clientSecret: context.client_secret }
+      : { clientId: context.client_id, clientSecret: context.client_secret };
+  }
+  return { clientMetadataUrl: CONFORMANCE_CLIENT_METADATA_URL };
+}
+
+/**
+ * The calls to make: those the scenario names, with its arguments; else every tool once, with the
+ * arguments a user would fill in (see sampleArguments).
+ */
+export function plannedCalls(tools: readonly Tool[], context: ScenarioContext): { name: string; args: Record<string, unknown> }[] {
+  if (context.toolCalls?.length) return context.toolCalls.map((c) => ({ name: c.name, args: c.arguments ?? {} }));
+  return tools.map((tool) => ({ name: tool.name, args: sampleArguments(tool.inputSchema, tools) }));
 }
 
 async function main(): Promise<void> {
   const url = process.argv[process.argv.length - 1];
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
-  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as Record<string, string | undefined>;
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as ScenarioContext;
   if (!/^https?:\/\//.test(url)) throw new Error('usage: conformanceClient <server-url> (scenario in MCP_CONFORMANCE_SCENARIO)');
   const env = headlessEnvironment(process.env.MCP_HOST_LOG_LEVEL === 'debug' ? 'debug' : 'info');
   const host = new McpHost({
@@ -72,15 +99,22 @@ async function main(): Promise<void> {
     };
     const server = await signInIfAsked();
     env.hostLog.info(`Running with ${server.tools.length} tool(s): ${server.tools.map((t) => t.name).join(', ')}`);
-    for (const tool of server.tools) {
+    for (const call of plannedCalls(server.tools, context)) {
       for (;;) {
         try {
-          const result = await host.callTool(SERVER_ID, tool.name, sampleArguments(tool.inputSchema));
-          env.hostLog.info(`${tool.name}: ${result.isError ? 'tool error' : 'ok'}`);
+          const result = await host.callTool(SERVER_ID, call.name, call.args);
+          env.hostLog.info(`${call.name}: ${result.isError ? 'tool error' : 'ok'}`);
           break;
         } catch (error) {
-          if (host.server(SERVER_ID)?.status !== 'needs-sign-in') throw error;
-          await signInIfAsked();
+          if (host.server(SERVER_ID)?.status === 'needs-sign-in') {
+            await signInIfAsked();
+            continue;
+          }
+          // The server answered with a JSON-RPC error (a tool it lists but does not run): that is
+          // its answer, as a user would read it, not a failure of this client.
+          if (!(error instanceof McpRequestError) || !(error.cause instanceof ProtocolError)) throw error;
+          env.hostLog.info(`${call.name}: the server answered with error ${error.code}: ${error.message}`);
+          break;
         }
       }
     }

@@ -4,6 +4,7 @@ import type { OAuthSettings, ResolvedServerDefinition } from '../config/serverDe
 import { ServerOAuthProvider } from './serverOAuthProvider';
 import { authorizeWithoutBrowser, signIn, type AuthorizationBrowser } from './signIn';
 import { SignInRecords, type CredentialStore } from './signInRecords';
+import { WorkloadIdentityProvider } from './workloadIdentityProvider';
 
 export interface HostAuthorizationOptions {
   readonly store: CredentialStore;
@@ -97,6 +98,9 @@ export class HostAuthorization {
       const clientId = required(oauth.clientId, 'oauth.clientId', grant);
       if (oauth.privateKey) return new PrivateKeyJwtProvider({ clientId, privateKey: oauth.privateKey, algorithm: oauth.signingAlgorithm ?? 'ES256', clientName: this.options.clientName, scope });
       return new ClientCredentialsProvider({ clientId, clientSecret: required(oauth.clientSecret, 'oauth.clientSecret (or oauth.privateKey)', grant), clientName: this.options.clientName, scope });
+    }
+    if (grant === 'workloadIdentity') {
+      return new WorkloadIdentityProvider({ clientId: required(oauth.clientId, 'oauth.clientId', grant), clientName: this.options.clientName, assertion: oauth.assertion, assertionFile: oauth.assertionFile, scope });
     }
     if (grant === 'crossAppAccess') {
       const idp = oauth.idp;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type {
+  DpopSession,
   OAuthClientInformationContext,
   OAuthClientMetadata,
   OAuthClientProvider,
@@ -8,6 +9,7 @@ import type {
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import type { OAuthSettings } from '../config/serverDefinition';
+import { DpopKeys } from './dpopKeys';
 import type { SignInRecords } from './signInRecords';
 
 export const DEFAULT_REDIRECT_PORT = 33418;
@@ -44,8 +46,16 @@ export class ServerOAuthProvider implements OAuthClientProvider {
   private verifier?: string;
   private currentState?: string;
   private pending?: PendingAuthorization;
+  private readonly dpopKeys: DpopKeys;
 
-  constructor(private readonly options: ServerOAuthProviderOptions) {}
+  constructor(private readonly options: ServerOAuthProviderOptions) {
+    this.dpopKeys = new DpopKeys(options.records, options.resource);
+  }
+
+  /** Tokens bound to a key (DPoP) when the authorization server offers it, unless `oauth.dpop` is false. */
+  async dpop(): Promise<DpopSession | undefined> {
+    return this.options.settings?.dpop === false ? undefined : this.dpopKeys.session();
+  }
 
   get resource(): string {
     return this.options.resource;

@@ -1,3 +1,4 @@
+import type { webcrypto } from 'node:crypto';
 import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 
 /** Where the host keeps credentials: the editor's SecretStorage, memory when headless. */
@@ -17,6 +18,16 @@ export interface SignInRecord {
   /** The issuer whose tokens were saved last: the one requests use. */
   readonly lastIssuer?: string;
   readonly discovery?: OAuthDiscoveryState;
+  /** DPoP signing keys by issuer (RFC 9449): the tokens an issuer binds to a key need that key. */
+  readonly dpopKeys?: Readonly<Record<string, StoredDpopKey>>;
+}
+
+/** A DPoP key pair as kept in the credential store (JWKs; the private one never leaves it but to sign). */
+export interface StoredDpopKey {
+  readonly alg: string;
+  readonly privateJwk: webcrypto.JsonWebKey;
+  readonly publicJwk: webcrypto.JsonWebKey;
+  readonly thumbprint: string;
 }
 
 const RECORD_PREFIX = 'mcpHost.oauth:';

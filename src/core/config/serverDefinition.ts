@@ -115,7 +115,7 @@ export function limitsOf(def: Pick<ServerDefinition, 'limits'>): ServerLimits {
 
 /** The `oauth` object of an HTTP server's settings. Strings may hold variables until resolved. */
 export interface OAuthSettings {
-  readonly grant?: 'authorizationCode' | 'clientCredentials' | 'crossAppAccess';
+  readonly grant?: 'authorizationCode' | 'clientCredentials' | 'crossAppAccess' | 'workloadIdentity';
   readonly clientId?: string;
   readonly clientSecret?: string;
   readonly scopes?: readonly string[];
@@ -124,6 +124,11 @@ export interface OAuthSettings {
   readonly privateKey?: string;
   readonly signingAlgorithm?: string;
   readonly idp?: { readonly tokenEndpoint: string; readonly clientId: string; readonly clientSecret?: string; readonly idToken: string };
+  /** Whether tokens are bound to a key (DPoP, RFC 9449) when the authorization server offers it; on by default. */
+  readonly dpop?: boolean;
+  /** For `workloadIdentity`: the workload's JWT, or the file it is kept in. */
+  readonly assertion?: string;
+  readonly assertionFile?: string;
 }
 
 /** The `sandbox` object of a stdio server's settings: additions to the default policy. */

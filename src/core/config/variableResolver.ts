@@ -85,6 +85,8 @@ async function resolveOAuth(oauth: OAuthSettings, resolve: (value: string, field
     clientSecret: await text(oauth.clientSecret, 'clientSecret'),
     clientMetadataUrl: await text(oauth.clientMetadataUrl, 'clientMetadataUrl'),
     privateKey: await text(oauth.privateKey, 'privateKey'),
+    assertion: await text(oauth.assertion, 'assertion'),
+    assertionFile: await text(oauth.assertionFile, 'assertionFile'),
     idp: oauth.idp && {
       tokenEndpoint: await resolve(oauth.idp.tokenEndpoint, 'oauth.idp.tokenEndpoint'),
       clientId: await resolve(oauth.idp.clientId, 'oauth.idp.clientId'),

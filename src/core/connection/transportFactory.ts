@@ -9,6 +9,7 @@ import type { ExecutableResolver } from './executableResolver';
 import type { ServerLog } from './serverLog';
 import { inOwnProcessGroup, watchChildProcess, type ChildProcessRecord } from './childProcessWatch';
 import { LinearReadBuffer } from './linearReadBuffer';
+import { ResultTypeDefault } from './resultTypeDefault';
 import { TaskResultLift } from '../tasks/taskResults';
 import type { ProcessLedger } from './processLedger';
 import type { Launch, ProcessSandbox, SandboxedLaunch } from './processSandbox';
@@ -178,15 +179,18 @@ export async function createTransport(
 }
 
 /**
- * Mirrors JSON-RPC traffic into the log at trace level, and lifts task handles answering
- * tools/call (see taskResults.ts). Patches the instance rather than wrapping
+ * Mirrors JSON-RPC traffic into the log at trace level, lifts task handles answering
+ * tools/call (see taskResults.ts), and reads a 2026-07-28 result without `resultType` as
+ * complete (resultTypeDefault.ts). Patches the instance rather than wrapping
  * it, so the SDK still sees its own StdioClientTransport (it only probes on that exact class).
  */
 export function traceTraffic(transport: Transport, log: ServerLog, onIncoming?: (message: unknown) => void): void {
   const send = transport.send.bind(transport);
   const tasks = new TaskResultLift();
+  const resultTypes = new ResultTypeDefault((message) => log.warn(message));
   transport.send = (message, options) => {
     tasks.sent(message);
+    resultTypes.sent(message);
     if (log.level === 'trace') log.trace(`→ ${JSON.stringify(message)}`);
     return send(message, options);
   };
@@ -201,7 +205,7 @@ export function traceTraffic(transport: Transport, log: ServerLog, onIncoming?: 
         ((message, extra) => {
           if (log.level === 'trace') log.trace(`← ${JSON.stringify(message)}`);
           onIncoming?.(message);
-          next(tasks.received(message), extra);
+          next(tasks.received(resultTypes.received(message)), extra);
         });
     },
   });

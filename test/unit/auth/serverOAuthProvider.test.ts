@@ -67,4 +67,34 @@ describe('ServerOAuthProvider (credentials per resource and issuer)', () => {
     const { provider: p } = provider(store);
     assert.equal(await p.tokens(), undefined);
   });
+
+  it('binds tokens to a DPoP key per authorization server when it offers DPoP, kept for the next window, and not when it does not or the setting is off', async () => {
+    const discovery = (issuer: string, algs?: string[]) => ({
+      authorizationServerUrl: issuer,
+      authorizationServerMetadata: { issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, response_types_supported: ['code'], ...(algs ? { dpop_signing_alg_values_supported: algs } : {}) },
+    });
+    const { provider: p, store } = provider();
+    await p.saveDiscoveryState(discovery(A));
+    assert.equal(await p.dpop(), undefined, 'an authorization server that does not advertise DPoP gets Bearer tokens');
+    await p.saveDiscoveryState(discovery(A, ['RS256', 'ES256']));
+    const atA = await p.dpop();
+    assert.equal(atA?.alg, 'ES256');
+    assert.equal(await p.dpop(), atA, 'one session for the life of the registration');
+    // The key is in the credential store, as a JWK, and a new window signs with the same key.
+    const record = JSON.parse(store.entries.get(`mcpHost.oauth:${RESOURCE}`) ?? '{}');
+    assert.equal(record.dpopKeys[A].thumbprint, atA!.thumbprint);
+    assert.equal(record.dpopKeys[A].privateJwk.kty, 'EC');
+    const reread = provider(store).provider;
+    assert.equal((await reread.dpop())?.thumbprint, atA!.thumbprint);
+    const proof = await (await reread.dpop())!.buildProof({ htm: 'POST', htu: 'https://mcp.example.com/mcp?x=1', accessToken: 't' });
+    const header = JSON.parse(Buffer.from(proof.split('.')[0], 'base64url').toString('utf8'));
+    assert.equal(header.typ, 'dpop+jwt');
+    assert.deepEqual(header.jwk, atA!.publicJwk);
+    // Another authorization server, another key.
+    await p.saveDiscoveryState(discovery(B, ['ES256']));
+    assert.notEqual((await p.dpop())?.thumbprint, atA!.thumbprint);
+    // "dpop": false asks for plain Bearer tokens.
+    const off = provider(store, { dpop: false }).provider;
+    assert.equal(await off.dpop(), undefined);
+  });
 });
