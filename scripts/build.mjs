@@ -27,7 +27,7 @@ const vscodeOnce = {
 // what is needed together: a stdio server's start loads the MCP libraries alone (their zod
 // schemas shared), not the HTTP client or the form validator beside them.
 const LIBRARY_BUNDLES = {
-  libraries: ['@modelcontextprotocol/client', '@modelcontextprotocol/client/stdio', '@modelcontextprotocol/ext-apps/app-bridge', '@modelcontextprotocol/server', '@modelcontextprotocol/node'],
+  libraries: ['@modelcontextprotocol/client', '@modelcontextprotocol/client/stdio', '@modelcontextprotocol/client/ext/skills', '@modelcontextprotocol/ext-apps/app-bridge', '@modelcontextprotocol/server', '@modelcontextprotocol/node'],
   'libraries-ajv': ['ajv', 'ajv/dist/2020', 'ajv-formats'],
   'libraries-undici': ['undici'],
 };

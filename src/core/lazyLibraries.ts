@@ -1,5 +1,6 @@
 import type * as ClientLibrary from '@modelcontextprotocol/client';
 import type * as AppBridgeLibrary from '@modelcontextprotocol/ext-apps/app-bridge';
+import type * as SkillsLibrary from '@modelcontextprotocol/client/ext/skills';
 import type * as NodeServerLibrary from '@modelcontextprotocol/node';
 import type * as ServerLibrary from '@modelcontextprotocol/server';
 import type Ajv from 'ajv';
@@ -51,6 +52,7 @@ export function libraryFromBundle(name: string, bundle: string): unknown {
 
 let client: typeof ClientLibrary | undefined;
 let appBridge: typeof AppBridgeLibrary | undefined;
+let skills: typeof SkillsLibrary | undefined;
 let gateway: GatewayLibraries | undefined;
 let ajv: AjvLibrary | undefined;
 let undici: typeof Undici | undefined;
@@ -71,6 +73,11 @@ function load<T>(library: string, required: () => T): T {
 
 export function clientLibrary(): typeof ClientLibrary {
   return (client ??= load('the MCP client library', () => require('@modelcontextprotocol/client') as typeof ClientLibrary));
+}
+
+/** The client library's Skills extension (SEP-2640): listing, reading and verifying a server's skills. */
+export function skillsLibrary(): typeof SkillsLibrary {
+  return (skills ??= load('the MCP Skills client', () => require('@modelcontextprotocol/client/ext/skills') as typeof SkillsLibrary));
 }
 
 export function appBridgeLibrary(): typeof AppBridgeLibrary {

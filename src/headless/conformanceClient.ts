@@ -118,6 +118,15 @@ async function main(): Promise<void> {
         }
       }
     }
+    // Skills: each is loaded (its SKILL.md, verified) and the files it names are read, as a model
+    // would when it decides to use one; a scenario about listing alone asks for nothing more.
+    if (!/no-prefetch/.test(context.name ?? scenario)) {
+      for (const skill of host.server(SERVER_ID)?.skills ?? []) {
+        const loaded = await host.loadSkill(SERVER_ID, skill.uri);
+        env.hostLog.info(`Skill ${skill.name} loaded (${loaded.body.length} characters).`);
+        for (const file of loaded.files) await host.readSkillFile(SERVER_ID, skill.uri, file);
+      }
+    }
   } finally {
     await host.dispose();
   }

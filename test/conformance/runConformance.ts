@@ -5,7 +5,8 @@
 // Two suite versions: 0.1.16 (26 scenarios) and the newest, 0.2.0-alpha.12, scored as the suite
 // scores a revision (`list --requirements 2025-11-25` / `2026-07-28`, each scenario run at that
 // revision's wire) plus its extension scenarios (authorization extensions, Skills). A scenario
-// counts only when the suite's verdict is "OVERALL: PASSED", which includes the client exiting 0.
+// counts only when the suite's verdict is "OVERALL: PASSED", which includes the client exiting 0,
+// and it scored at least one check (a run whose checks were all skipped proves nothing).
 //
 // Exits 1 when a scenario fails for MCP Host, unless it is listed in EXPECTED_FAILURES with the
 // reason; and when a listed one passes (the list must be kept true). `-- <scenario…>` runs only those.

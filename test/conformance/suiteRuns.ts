@@ -16,7 +16,7 @@ export interface ScenarioRun {
   /** Checks that passed, of those the suite scored (SUCCESS, FAILURE, WARNING). */
   readonly passed: number;
   readonly total: number;
-  /** The suite's own verdict ("OVERALL: PASSED"), which also requires the client to exit 0. */
+  /** The suite's own verdict ("OVERALL: PASSED", which also requires the client to exit 0), with at least one check scored. */
   readonly ok: boolean;
   readonly clientExitedWithError: boolean;
   readonly failures: readonly string[];
@@ -77,7 +77,8 @@ function readRun(scenario: string, out: string, output: string): ScenarioRun {
     scenario,
     passed: scored.filter((c) => c.status === 'SUCCESS').length,
     total: scored.length,
-    ok: /OVERALL: PASSED/.test(output) && !clientExitedWithError,
+    // A run in which nothing was scored (every check SKIPPED) proves nothing: it does not count.
+    ok: /OVERALL: PASSED/.test(output) && !clientExitedWithError && scored.length > 0,
     clientExitedWithError,
     failures,
     stderr,

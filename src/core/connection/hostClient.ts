@@ -5,6 +5,7 @@ import { logServerMessage, type ServerLog } from './serverLog';
 import type { ServerConnectionDeps } from './serverConnectionDeps';
 import { TASKS_EXTENSION } from '../tasks/taskResults';
 import { APP_MIME_TYPE, APPS_EXTENSION } from '../apps/appToolMeta';
+import { SKILLS_EXTENSION } from '../skills/serverSkills';
 
 export interface HostClientHooks {
   readonly listChanged: ClientOptions['listChanged'];
@@ -42,7 +43,8 @@ export function createHostClient(deps: ServerConnectionDeps, options: ClientOpti
       ...(deps.elicitation ? { elicitation: { form: {}, url: {} } } : {}),
       // Any tools/call may come back as a task (2026-07-28, SEP-2663); the host follows it.
       // Apps: tools may come with an interactive HTML view (SEP-1865), which the editor shows.
-      extensions: { [TASKS_EXTENSION]: {}, ...(deps.apps ? { [APPS_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } : {}) },
+      // Skills: the server may offer skills (SEP-2640), listed at connect and read only when loaded.
+      extensions: { [TASKS_EXTENSION]: {}, [SKILLS_EXTENSION]: {}, ...(deps.apps ? { [APPS_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } : {}) },
     },
     listChanged: hooks.listChanged,
   });

@@ -1,3 +1,4 @@
+import type { SkillSummary } from '../skills/serverSkills';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import type { ServerOrigin, SettingsScope, TransportKind } from '../config/serverDefinition';
 
@@ -59,6 +60,8 @@ export interface ServerSnapshot {
   readonly resourceTemplates: readonly ResourceTemplate[];
   /** Lists that could not be fetched, by method (`tools/list` …), with why: an empty list says so. */
   readonly listProblems?: Readonly<Record<string, string>>;
+  /** The server's skills (SEP-2640), from their entries: nothing of them is read before one is loaded. */
+  readonly skills?: readonly SkillSummary[];
 }
 
 /** Whether a server's tools and prompts are known: it runs, or they are those of its last run (using one starts it). */

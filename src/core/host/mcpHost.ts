@@ -2,6 +2,7 @@ import { type CallToolResult, type CompleteRequest, type FetchLike, type GetProm
 import { DEFAULT_ELICITATIONS_PER_MINUTE, DEFAULT_SAMPLING_POLICY, NO_TOOL_POLICY, type FolderRef, type SamplingPolicy, type ServerDefinition, type ServerSettingsEntry, type ToolPolicySettings } from '../config/serverDefinition';
 import { ServerConfigError, validateServerEntry } from '../config/validateServerEntry';
 import { untilAborted } from '../abortWith';
+import type { LoadedSkill } from '../skills/serverSkills';
 import { connectionDeps, connectionInputs } from './serverConnectionSetup';
 import { adoptDefinition, entrySnapshot, heldBack, startsWhenNeeded, type HostEntry } from './hostEntry';
 import type { LastRuns } from './lastRuns';
@@ -261,6 +262,16 @@ export class McpHost implements Disposable {
     } catch (error) {
       throw resourceNotFound(id, uri, error) ?? error;
     }
+  }
+
+  /** Loads one of a server's skills (SEP-2640): its `SKILL.md`, verified; a skill that fails verification is refused. */
+  async loadSkill(id: string, uri: string, signal?: AbortSignal): Promise<LoadedSkill> {
+    return (await this.neededConnection(id, signal)).loadSkill(uri, signal);
+  }
+
+  /** Reads a file a skill names (relative to its root, as its `SKILL.md` refers to it), verified. */
+  async readSkillFile(id: string, uri: string, ref: string, signal?: AbortSignal): Promise<string> {
+    return (await this.neededConnection(id, signal)).readSkillFile(uri, ref, signal);
   }
 
   /** Fetches the next page of a server's resources (the view's "Load more"). */
