@@ -24,6 +24,7 @@ import { registerPromptCommands } from './editor/prompts/promptCommands';
 import { createPublicApi, type McpHostApi } from './editor/publicApi';
 import { SecretInputs } from './editor/secretInputs';
 import { registerServerCommands } from './editor/serverCommands';
+import { registerSkillCommands } from './editor/skills/skillCommands';
 import { ServerLogChannels } from './editor/serverLogs';
 import { AUTO_START_SETTING, autoStartDefault, READ_LIVE_SETTING, readServerSettings, SERVERS_SETTING, workspaceFolderRefs } from './editor/serverSettingsReader';
 import { ServersTreeProvider } from './editor/serversTreeProvider';
@@ -235,6 +236,7 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
     ...registerServerCommands(mcp, logs, () => mcp.refresh(allServerSettings())),
     ...registerToolCommands({ host: mcp, invoker, extensionUri: context.extensionUri, openResource }),
     ...registerPromptCommands(mcp),
+    ...registerSkillCommands(mcp),
     ...registerResourceCommands(mcp),
     ...registerLanguageModelTools(mcp, invoker, (id) => agents.provider?.isPublished(id) === true),
     ...registerTasksView(tasks, mcp, context.extensionUri, openResource),

@@ -1,17 +1,18 @@
 import * as vscode from 'vscode';
 
-const SCHEME = 'mcp-host-report';
-
 /**
- * Read-only Markdown reports (what an import left out, …): a virtual document, so closing it
- * never asks to save an untitled file. Each report gets its own address; the latest 20 are kept.
+ * Read-only Markdown documents (what an import left out, a server's skill, …): a virtual document,
+ * so closing it never asks to save an untitled file. Each gets its own address under the scheme
+ * the instance serves; the latest 20 are kept.
  */
 export class ReportDocuments implements vscode.TextDocumentContentProvider {
   private readonly reports = new Map<string, string>();
   private next = 0;
 
+  constructor(private readonly scheme = 'mcp-host-report') {}
+
   register(): vscode.Disposable {
-    return vscode.workspace.registerTextDocumentContentProvider(SCHEME, this);
+    return vscode.workspace.registerTextDocumentContentProvider(this.scheme, this);
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
@@ -19,10 +20,10 @@ export class ReportDocuments implements vscode.TextDocumentContentProvider {
   }
 
   async show(title: string, markdown: string): Promise<void> {
-    const key = `/${++this.next}/${title.replace(/[^\w .-]+/g, '-')}.md`;
+    const key = `/${++this.next}/${title.replace(/[^\w .()-]+/g, '-')}.md`;
     this.reports.set(key, markdown);
     if (this.reports.size > 20) this.reports.delete(this.reports.keys().next().value as string);
-    const document = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: SCHEME, path: key }));
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: this.scheme, path: key }));
     await vscode.window.showTextDocument(document, { preview: true });
   }
 }

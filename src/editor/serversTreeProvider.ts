@@ -2,6 +2,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { appResourceUri, offeredToModel } from '../core/apps/appToolMeta';
 import * as vscode from 'vscode';
 import { plural } from '../shared/plural';
+import type { SkillSummary } from '../core/skills/serverSkills';
 import type { ServerSnapshot, ServerStatus } from '../core/connection/serverSnapshot';
 import type { McpHost } from '../core/host/mcpHost';
 import type { ModelToolSwitches } from '../core/tools/modelToolSwitches';
@@ -12,8 +13,9 @@ import { EMPTY_TREE, rowsToRedraw, type DrawnRow, type DrawnTree } from '../core
 /** A row of the view. Rows keep their object from one drawing to the next (VS Code knows them by it); `key` is the row's id. */
 type Node =
   | { key: string; kind: 'server'; server: ServerSnapshot }
-  | { key: string; kind: 'group'; server: ServerSnapshot; group: 'tools' | 'prompts' }
-  | { key: string; kind: 'item'; server: ServerSnapshot; name: string; title: string | undefined; description: string | undefined; group: 'tools' | 'prompts'; app: 'app' | 'app only' | undefined };
+  | { key: string; kind: 'group'; server: ServerSnapshot; group: 'tools' | 'prompts' | 'skills' }
+  | { key: string; kind: 'item'; server: ServerSnapshot; name: string; title: string | undefined; description: string | undefined; group: 'tools' | 'prompts'; app: 'app' | 'app only' | undefined }
+  | { key: string; kind: 'skill'; server: ServerSnapshot; skill: SkillSummary };
 
 const STATUS_ICONS: Record<ServerStatus, [string, string?]> = {
   running: ['pass-filled', 'testing.iconPassed'],
@@ -162,7 +164,7 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
       else this.collapsibleServers.add(node.key);
     } else {
       item = this.getTreeItem(node);
-      tooltip = node.kind === 'item' ? node.description : undefined;
+      tooltip = node.kind === 'item' ? node.description : node.kind === 'skill' ? (node.skill.refused ?? node.skill.description) : undefined;
     }
     rows.set(node.key, { look: lookOf(item, tooltip), children });
     return node.key;
@@ -171,13 +173,15 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
   getTreeItem(node: Node): vscode.TreeItem {
     if (node.kind === 'server') return this.serverRow(node.server, this.alsoBuiltIn(node.server));
     if (node.kind === 'group') {
-      const count = node.group === 'tools' ? node.server.tools.length : node.server.prompts.length;
-      const item = new vscode.TreeItem(node.group === 'tools' ? vscode.l10n.t('Tools ({0})', count) : vscode.l10n.t('Prompts ({0})', count), vscode.TreeItemCollapsibleState.Collapsed);
+      const count = node.group === 'tools' ? node.server.tools.length : node.group === 'prompts' ? node.server.prompts.length : (node.server.skills?.length ?? 0);
+      const label = node.group === 'tools' ? vscode.l10n.t('Tools ({0})', count) : node.group === 'prompts' ? vscode.l10n.t('Prompts ({0})', count) : vscode.l10n.t('Skills ({0})', count);
+      const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
       item.id = node.key;
-      item.iconPath = new vscode.ThemeIcon(node.group === 'tools' ? 'tools' : 'comment-discussion');
+      item.iconPath = new vscode.ThemeIcon(node.group === 'tools' ? 'tools' : node.group === 'prompts' ? 'comment-discussion' : 'book');
       item.contextValue = `mcpGroup:${node.group}`;
       return item;
     }
+    if (node.kind === 'skill') return skillRow(node.server, node.skill);
     const item = new vscode.TreeItem(node.title ?? node.name, vscode.TreeItemCollapsibleState.None);
     item.id = node.key;
     item.description = node.title && node.title !== node.name ? node.name : undefined;
@@ -203,6 +207,8 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
     } else if (node.kind === 'item' && node.description) {
       // Server strings are untrusted: plain text only.
       item.tooltip = new vscode.MarkdownString().appendText(node.description);
+    } else if (node.kind === 'skill') {
+      item.tooltip = new vscode.MarkdownString().appendText([node.skill.uri, node.skill.description, node.skill.refused && vscode.l10n.t('Refused: {0}', node.skill.refused)].filter(Boolean).join('\n\n'));
     }
     return item;
   }
@@ -242,9 +248,11 @@ function childrenOf(node: Node): Node[] {
     const groups: Node[] = [];
     if (server.tools.length > 0) groups.push({ key: `${server.id}/tools`, kind: 'group', server, group: 'tools' });
     if (server.prompts.length > 0) groups.push({ key: `${server.id}/prompts`, kind: 'group', server, group: 'prompts' });
+    if (server.skills?.length) groups.push({ key: `${server.id}/skills`, kind: 'group', server, group: 'skills' });
     return groups;
   }
   if (node.kind !== 'group') return [];
+  if (node.group === 'skills') return (server.skills ?? []).map((skill) => ({ key: `${server.id}/skills/${skill.uri}`, kind: 'skill', server, skill }));
   if (node.group === 'prompts') return server.prompts.map((p) => ({ key: `${server.id}/prompts/${p.name}`, kind: 'item', server, group: 'prompts', name: p.name, title: p.title, description: p.description, app: undefined }));
   return server.tools.map((t) => ({ key: `${server.id}/tools/${t.name}`, kind: 'item', server, group: 'tools', name: t.name, title: t.title, description: t.description, app: appMarker(t) }));
 }
@@ -295,14 +303,28 @@ export function describeServer(server: ServerSnapshot): string {
     // Resources come a page at a time: a count of the pages loaded so far says there are more.
     server.moreResources ? vscode.l10n.t('{0}+ resources', server.resources.length + server.resourceTemplates.length) : plural(server.resources.length + server.resourceTemplates.length, 'resource'),
   ];
+  if (server.skills?.length) parts.push(plural(server.skills.length, 'skill'));
   // An empty list that failed says so, instead of looking like a server with nothing to offer.
   const failed = Object.keys(server.listProblems ?? {});
   if (failed.length > 0) parts.push(vscode.l10n.t('{0} failed', failed.join(', ')));
   return parts.join(' · ');
 }
 
+/** A skill's row: its name, what it is for (or why it was refused), its size; opening it shows its SKILL.md. */
+function skillRow(server: ServerSnapshot, skill: SkillSummary): vscode.TreeItem {
+  const item = new vscode.TreeItem(skill.name, vscode.TreeItemCollapsibleState.None);
+  item.id = `${server.id}/skills/${skill.uri}`;
+  const size = skill.size >= 1024 ? `${(skill.size / 1024).toFixed(1)} KB` : `${skill.size} B`;
+  item.description = skill.refused ? vscode.l10n.t('refused: {0}', skill.refused) : [skill.description, size].filter(Boolean).join(' · ');
+  item.iconPath = skill.refused ? new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')) : new vscode.ThemeIcon('book');
+  item.contextValue = skill.refused ? 'mcpSkill:refused' : 'mcpSkill';
+  item.command = { command: 'mcpHost.openSkill', title: vscode.l10n.t('Open Skill'), arguments: [server.id, skill.uri] };
+  item.accessibilityInformation = { label: `${skill.name}, ${item.description}` };
+  return item;
+}
+
 function serverItem(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | undefined): vscode.TreeItem {
-  const hasChildren = server.tools.length + server.prompts.length > 0;
+  const hasChildren = server.tools.length + server.prompts.length + (server.skills?.length ?? 0) > 0;
   const item = new vscode.TreeItem(server.id, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   item.id = serverKey(server.id);
   const described = describeServer(server).split(' · ');

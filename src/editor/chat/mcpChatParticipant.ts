@@ -4,6 +4,7 @@ import { runToolLoop, type ToolOutcome } from '../../core/chat/toolCallLoop';
 import type { ModelMessage, ModelPart } from '../../core/models/modelMessages';
 import { DEFAULT_MAX_MODEL_TOOLS, MAX_MAX_MODEL_TOOLS, MIN_MAX_MODEL_TOOLS, ModelToolOffer, SEARCH_TOOL_NAME, toolCatalogue } from '../../core/chat/modelToolOffer';
 import { instructionsForModel } from '../../core/chat/serverInstructions';
+import { boundedSkillFile, LOAD_SKILL_TOOL_NAME, loadedSkillText, loadSkillTool, skillOffers, skillsIntroduction, type SkillOffer } from '../../core/chat/skillsForModel';
 import type { AppModelContext } from '../../core/apps/appModelContext';
 import { resourceForModel } from '../../core/resources/resourceContents';
 import { parseResourceAddress, RESOURCE_SCHEME } from '../../core/resources/resourceUris';
@@ -138,23 +139,30 @@ async function converse(
   const offer = offerForModel(host, invoker);
   if (offer.searching) stream.markdown(vscode.l10n.t('*{0} MCP tools are on, more than the {1} a request takes: the model searches them.*\n\n', offer.catalogue.length, offer.maxTools));
   const servers = new Set(offer.catalogue.map((e) => e.serverId));
-  // Server instructions, then what the user's open apps handed the model, ahead of the conversation.
-  const instructions = [...instructionsForModel(host.servers(), servers), ...(appContext?.forModel(servers) ?? [])].map((text) => vscode.LanguageModelChatMessage.User(text));
+  const skills = skillOffers(host.servers());
+  // Server instructions, the skills there are, then what the user's open apps handed the model, ahead of the conversation.
+  const introduction = skillsIntroduction(skills);
+  const instructions = [...instructionsForModel(host.servers(), servers), ...(introduction ? [introduction] : []), ...(appContext?.forModel(servers) ?? [])].map((text) =>
+    vscode.LanguageModelChatMessage.User(text),
+  );
   // Apps that tool calls opened: the answer ends with a way back to each.
   const apps: { viewId: string; toolName: string }[] = [];
   const outcome = await runToolLoop(
     new LanguageModelBridge(model, token, [...instructions, ...preamble], () => stream.progress(vscode.l10n.t('Waiting for the language model to load…'))),
-    () => offer.tools(),
+    () => (skills.length ? [...offer.tools(), loadSkillTool(skills)] : offer.tools()),
     messages,
     {
       onText: (text) => stream.markdown(text),
       onToolCall: (call) => {
         const target = offer.resolve(call.name);
         if (call.name === SEARCH_TOOL_NAME) stream.progress(vscode.l10n.t('Searching MCP tools for "{0}"…', String(call.input.query ?? '')));
+        else if (call.name === LOAD_SKILL_TOOL_NAME) stream.progress(vscode.l10n.t('Loading skill {0}…', String(call.input.skill ?? '')));
         else stream.progress(target ? vscode.l10n.t('Running {0} on {1}…', target.toolName, target.serverId) : vscode.l10n.t('The model asked for an unknown tool {0}.', call.name));
       },
       runTool: async (call, callSignal) =>
-        offer.searching && call.name === SEARCH_TOOL_NAME
+        call.name === LOAD_SKILL_TOOL_NAME && skills.length
+          ? loadSkillForModel(host, skills, call.input, stream, callSignal)
+          : offer.searching && call.name === SEARCH_TOOL_NAME
           ? { text: offer.search(call.input), isError: false }
           : runForModel(invoker, offer.resolve(call.name), call.name, call.input, stream, callSignal, (viewId, toolName) => apps.push({ viewId, toolName })),
     },
@@ -163,6 +171,29 @@ async function converse(
   if (outcome.stoppedAtLimit) stream.markdown(vscode.l10n.t('\n\n*Stopped after {0} rounds of tool calls.*', outcome.rounds));
   for (const app of apps) stream.button({ command: 'mcpHost.showApp', arguments: [app.viewId], title: vscode.l10n.t('Show the app of {0}', app.toolName) });
   return {};
+}
+
+/** The model loads a skill (or a file it names): verified by the host, shown in the answer. */
+async function loadSkillForModel(host: McpHost, skills: readonly SkillOffer[], input: Record<string, unknown>, stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<ToolOutcome> {
+  const offer = skills.find((s) => s.key === input.skill);
+  if (!offer) return { text: `There is no skill "${String(input.skill)}"; the skills are: ${skills.map((s) => s.key).join(', ')}.`, isError: true };
+  const file = typeof input.file === 'string' && input.file ? input.file : undefined;
+  try {
+    const text = file ? boundedSkillFile(await host.readSkillFile(offer.serverId, offer.uri, file, signal)) : loadedSkillText(await host.loadSkill(offer.serverId, offer.uri, signal));
+    stream.markdown(`
+
+> ${file ? vscode.l10n.t('Loaded {0} of skill `{1}`.', file, offer.key) : vscode.l10n.t('Loaded skill `{0}`.', offer.key)}
+
+`);
+    return { text, isError: false };
+  } catch (error) {
+    stream.markdown(`
+
+> ${vscode.l10n.t('**Skill `{0}` was not loaded**: {1}', offer.key, quote((error as Error).message))}
+
+`);
+    return { text: (error as Error).message, isError: true };
+  }
 }
 
 /** The tools the user offers to models, with the `mcpHost.chat.maxTools` limit. */
