@@ -60,6 +60,10 @@ describe('sign-in against a real authorization server (oidc-provider on loopback
     assert.deepEqual(JSON.parse(store.entries.get('mcpHost.oauth.index') ?? '[]'), [fixture.url]);
     const token = record.tokens[fixture.issuer].access_token as string;
     assert.ok(token.length > 10);
+    // oidc-provider offers DPoP: the token is bound to the key kept for that issuer, and the
+    // server (which checks every request's proof) took it.
+    assert.equal(record.tokens[fixture.issuer].token_type, 'DPoP');
+    assert.equal(record.dpopKeys[fixture.issuer].privateJwk.kty, 'EC');
     const everything = [...logs.values()].map((log) => log.text()).join('\n');
     assert.ok(!everything.includes(token), 'the access token must not reach the log');
     assert.ok(!everything.includes(record.tokens[fixture.issuer].refresh_token), 'the refresh token must not reach the log');

@@ -68,7 +68,7 @@ describe('validateServerEntry', () => {
     assert.deepEqual(ok.ok && ok.definition.oauth, { clientId: 'c', clientSecret: '${input:s}', scopes: ['read'], redirectPort: 40000 });
     assert.equal(errorOf({ command: 'npx', oauth: {} }), 'MCP server "srv": "oauth" only applies to HTTP servers ("url")');
     assert.equal(errorOf({ url: 'https://x/mcp', oauth: { redirectPort: 80 } }), 'MCP server "srv": "oauth.redirectPort" must be >= 1024 (got number 80)');
-    assert.equal(errorOf({ url: 'https://x/mcp', oauth: { grant: 'password' } }), 'MCP server "srv": "oauth.grant" must be one of "authorizationCode", "clientCredentials", "crossAppAccess" (got "password")');
+    assert.equal(errorOf({ url: 'https://x/mcp', oauth: { grant: 'password' } }), 'MCP server "srv": "oauth.grant" must be one of "authorizationCode", "clientCredentials", "crossAppAccess", "workloadIdentity" (got "password")');
     assert.equal(errorOf({ url: 'https://x/mcp', oauth: { clientMetadataUrl: 'http://x/meta.json' } }), 'MCP server "srv": "oauth.clientMetadataUrl" must be an https:// URL with a path (got "http://x/meta.json")');
     assert.equal(errorOf({ url: 'https://x/mcp', oauth: { clientSecret: '${input:}' } }), 'MCP server "srv": "oauth.clientSecret" uses ${input:} without an id');
   });
