@@ -164,6 +164,16 @@ export class ServerOAuthProvider implements OAuthClientProvider {
     return (await this.options.records.get(this.resource)).discovery;
   }
 
+  /**
+   * Forgets which authorization server the resource named and its metadata, keeping where the
+   * resource's own metadata is (its 401 may have said so): the next authorization reads both again.
+   */
+  async rediscoverAuthorizationServer(): Promise<void> {
+    // A state without `authorizationServerUrl` makes the library discover again, from this URL.
+    const keep = (url: string) => ({ resourceMetadataUrl: url }) as OAuthDiscoveryState;
+    await this.options.records.update(this.resource, (r) => ({ ...r, discovery: r.discovery?.resourceMetadataUrl ? keep(r.discovery.resourceMetadataUrl) : undefined }));
+  }
+
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
     if (scope === 'verifier' || scope === 'all') this.verifier = undefined;
     if (scope === 'verifier') return;

@@ -45,7 +45,7 @@ export async function signIn(provider: ServerOAuthProvider, request: SignInReque
   // The server's protected-resource metadata is read afresh: it may now name another authorization
   // server (SEP-2352), and a client registered with the old one must not be presented to the new
   // one. Registrations and tokens stay kept per issuer.
-  await provider.invalidateCredentials('discovery');
+  await provider.rediscoverAuthorizationServer();
   // A client registered for fewer scopes than this sign-in asks for is registered again first.
   if (provider.registersDynamically && !(await provider.registrationCovers(scope))) await provider.invalidateCredentials('client');
   try {
