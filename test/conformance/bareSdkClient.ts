@@ -43,7 +43,8 @@ async function main(): Promise<void> {
   const withAuthorization = async <T>(work: (client: Client) => Promise<T>): Promise<T> => {
     for (;;) {
       const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
-      const client = new Client({ name: 'bare-sdk-client', version: '1.0.0' }, { capabilities: { elicitation: { form: { applyDefaults: true } } } });
+      // The library's own version negotiation, as MCP Host uses it: the 2026-07-28 era where offered.
+      const client = new Client({ name: 'bare-sdk-client', version: '1.0.0' }, { capabilities: { elicitation: { form: { applyDefaults: true } } }, versionNegotiation: { mode: 'auto' } });
       client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: {} }));
       try {
         await client.connect(transport);

@@ -122,6 +122,20 @@ describe('Signing in to a remote server in a real VS Code', function () {
     assert.match(result.content[0].text ?? '', /^\d+$/);
   });
 
+  it('follows the server to a new authorization server: Refresh shows "needs sign-in", never "running · 0 tools", and Sign In goes to the new one', async () => {
+    await fixture.migrate();
+    await editor.control('executeCommand', { command: 'mcpHost.refresh' });
+    assert.equal(await editor.workbench.waitForServerDescription('remote', /^needs sign-in$|· 0 tools/, 60_000), 'needs sign-in');
+    const notice = toast(`MCP server "remote" needs you to sign in to ${fixture.url}.`);
+    await notice.waitFor({ timeout: 30_000 });
+    const popup = await openedByEditor(() => notice.getByRole('button', { name: 'Sign In' }).click());
+    await popup.waitForLoadState();
+    assert.equal(new URL(popup.url()).origin, fixture.secondIssuer, 'the sign-in opens the authorization server the metadata names now');
+    await signInAtAuthorizationServer(popup);
+    await popup.close();
+    assert.match(await editor.workbench.waitForServerDescription('remote', /^running · \d+ tools/, 60_000), /^running · [1-9]\d* tools/);
+  });
+
   it('lists what Manage Sign-ins shows, signs out from the palette, then nothing is stored', async () => {
     await editor.workbench.runCommand('MCP Host: Manage Sign-ins');
     const item = page().locator('.quick-input-list .monaco-list-row', { hasText: fixture.url });
