@@ -1,6 +1,6 @@
 import type { Client, ClientOptions } from '@modelcontextprotocol/client';
 import { clientLibrary, protocolError } from '../lazyLibraries';
-import { RequestRateLimiter } from '../host/requestRateLimiter';
+import { RequestRateLimiter } from '../requestRateLimiter';
 import { logServerMessage, type ServerLog } from './serverLog';
 import type { ServerConnectionDeps } from './serverConnectionDeps';
 import { TASKS_EXTENSION } from '../tasks/taskResults';

@@ -3,7 +3,7 @@ import { protocolError } from '../lazyLibraries';
 import type { FieldProblem, ObjectField } from '../../shared/protocol/formModel';
 import { buildArgumentsForm } from '../forms/schemaForm';
 import { validateAgainstSchema } from '../forms/schemaValidation';
-import { RequestRateLimiter } from '../host/requestRateLimiter';
+import { RequestRateLimiter } from '../requestRateLimiter';
 import { EarlyCompletions } from './earlyCompletions';
 import { restrictedSchemaProblem } from './restrictedSchema';
 import { inspectUrl, type UrlInspection } from './urlSafety';

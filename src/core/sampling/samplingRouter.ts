@@ -5,7 +5,7 @@ import type { SamplingPolicy } from '../config/serverDefinition';
 import type { ModelPart } from '../models/modelMessages';
 import { isModelAllowed, selectModel, type ModelChoice, type ModelInfo } from './modelSelection';
 import { SamplingAnswer, toSamplingConversation, type SamplingConversation, type SamplingResult } from './samplingConversation';
-import { RequestRateLimiter } from '../host/requestRateLimiter';
+import { RequestRateLimiter } from '../requestRateLimiter';
 import { blocksOf, SamplingRequestError, validateSamplingMessages } from './samplingValidation';
 
 export type SamplingParams = CreateMessageRequest['params'];

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { isModelAllowed, selectModel, tierOf, type ModelInfo } from '../../../src/core/sampling/modelSelection';
-import { RequestRateLimiter } from '../../../src/core/host/requestRateLimiter';
+import { RequestRateLimiter } from '../../../src/core/requestRateLimiter';
 import { SamplingRequestError, validateSamplingMessages } from '../../../src/core/sampling/samplingValidation';
 import type { ModelPart } from '../../../src/core/models/modelMessages';
 import { applySamplingEdits, SamplingAnswer, toSamplingConversation, withAnswerText } from '../../../src/core/sampling/samplingConversation';
