@@ -34,18 +34,23 @@ export class ServerSkills {
   private entries = new Map<string, Skill>();
   private readonly refused = new Map<string, string>();
   private client?: SkillsClient;
+  /** The summaries as last built: a snapshot (taken on every change of the server) reuses them. */
+  private built?: readonly SkillSummary[];
 
   constructor(private readonly warn: (message: string) => void) {}
 
   /** Lists the server's skills when it offers the extension; an empty list otherwise. */
   async refresh(client: Client, timeoutMs: number): Promise<void> {
+    this.clear();
+    // A server that does not declare the extension costs nothing: the Skills client is not loaded.
+    const declared = (client.getServerCapabilities() as { extensions?: Record<string, unknown> } | undefined)?.extensions?.[SKILLS_EXTENSION];
+    if (!declared) return;
     const skills = new (skillsLibrary().SkillsClient)(client, { skipInvalid: true });
     this.client = skills;
-    this.entries = new Map();
-    this.refused.clear();
     if (!skills.supported) return;
     const listing = await skills.list(undefined, { timeout: timeoutMs });
     for (const entry of listing.skills) this.entries.set(entry.uri, entry);
+    this.built = undefined;
     for (const invalid of listing.invalid) {
       const why = `its skills/list entry is invalid: ${invalid.reason}`;
       this.warn(`Skill ${invalid.uri ?? `#${invalid.index}`} refused: ${why}.`);
@@ -57,12 +62,14 @@ export class ServerSkills {
     this.entries = new Map();
     this.refused.clear();
     this.client = undefined;
+    this.built = undefined;
   }
 
   get summaries(): readonly SkillSummary[] {
+    if (this.built) return this.built;
     const listed = [...this.entries.values()].map((entry) => summaryOf(entry, this.refused.get(entry.uri)));
     const invalid = [...this.refused].filter(([uri]) => !this.entries.has(uri)).map(([uri, why]) => ({ uri, name: nameOf(uri), size: 0, refused: why }));
-    return [...listed, ...invalid];
+    return (this.built = [...listed, ...invalid]);
   }
 
   /** Reads a skill's `SKILL.md` and verifies it; a failure refuses the skill, says why, and throws. */
@@ -98,7 +105,10 @@ export class ServerSkills {
       if (!(error instanceof SkillVerificationError)) throw error;
       const why = `${ref ?? 'SKILL.md'} failed verification (${error.reason}${error.differences.length ? `: ${error.differences.join('; ')}` : ''})`;
       // A SKILL.md that fails refuses the skill; another file is refused alone.
-      if (ref === undefined) this.refused.set(entry.uri, why);
+      if (ref === undefined) {
+        this.refused.set(entry.uri, why);
+        this.built = undefined;
+      }
       this.warn(`Skill ${entry.uri}: ${why}; MCP Host does not use it.`);
       throw new Error(`The skill ${entry.uri} was refused: ${why}.`, { cause: error });
     }
