@@ -180,18 +180,10 @@ async function loadSkillForModel(host: McpHost, skills: readonly SkillOffer[], i
   const file = typeof input.file === 'string' && input.file ? input.file : undefined;
   try {
     const text = file ? boundedSkillFile(await host.readSkillFile(offer.serverId, offer.uri, file, signal)) : loadedSkillText(await host.loadSkill(offer.serverId, offer.uri, signal));
-    stream.markdown(`
-
-> ${file ? vscode.l10n.t('Loaded {0} of skill `{1}`.', file, offer.key) : vscode.l10n.t('Loaded skill `{0}`.', offer.key)}
-
-`);
+    stream.markdown(`\n\n> ${file ? vscode.l10n.t('Loaded {0} of skill `{1}`.', file, offer.key) : vscode.l10n.t('Loaded skill `{0}`.', offer.key)}\n\n`);
     return { text, isError: false };
   } catch (error) {
-    stream.markdown(`
-
-> ${vscode.l10n.t('**Skill `{0}` was not loaded**: {1}', offer.key, quote((error as Error).message))}
-
-`);
+    stream.markdown(`\n\n> ${vscode.l10n.t('**Skill `{0}` was not loaded**: {1}', offer.key, quote((error as Error).message))}\n\n`);
     return { text: (error as Error).message, isError: true };
   }
 }
