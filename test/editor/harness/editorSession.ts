@@ -104,11 +104,20 @@ export class EditorSession {
     writeWorkspace(this.workspaceFile, folders, settings);
   }
 
-  /** Reloads the window; returns once the new window's extension host answers the control channel. */
+  /**
+   * Reloads the window; returns once the new window's extension host answers the control channel.
+   * A window whose new extension host has not come up after a minute (code-server on a busy
+   * machine, once in a CI run) is reloaded once more, as a user looking at it would.
+   */
   async reloadWindow(): Promise<void> {
     const before = await this.control<number>('extensionHostPid');
+    const restarted = async () => (await this.control<number>('extensionHostPid', {}, 5_000).catch(() => before)) !== before;
     await this.workbench.reloadWindow();
-    await waitFor('the reloaded window\'s extension host', async () => (await this.control<number>('extensionHostPid')) !== before, 60_000);
+    const came = await waitFor('the reloaded window\'s extension host', restarted, 60_000).then(() => true, () => false);
+    if (came) return;
+    await this.workbench.screenshot('reload-stalled');
+    await this.workbench.page.reload({ waitUntil: 'load', timeout: 90_000 });
+    await waitFor('the extension host of the window reloaded again', restarted, 90_000);
   }
 
   /** Asks the test-host extension (inside the editor) to do something; waits until it can answer. */
