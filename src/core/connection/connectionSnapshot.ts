@@ -3,7 +3,6 @@ import { rootPaths, shownSandbox } from './sandboxPolicy';
 import { boundedInstructions, type ServerSnapshot, type ServerStatus } from './serverSnapshot';
 import type { ServerLists } from './serverLists';
 import type { OpenedSession } from './sessionOpener';
-import type { SkillSummary } from '../skills/serverSkills';
 
 /** What a connection knows about itself, for the views. */
 export interface ConnectionParts {
@@ -14,7 +13,6 @@ export interface ConnectionParts {
   readonly waitingForTurn?: boolean;
   readonly session?: OpenedSession;
   readonly lists: ServerLists;
-  readonly skills: readonly SkillSummary[];
   roots(): readonly ResolvedRoot[];
 }
 
@@ -45,6 +43,6 @@ export function connectionSnapshot(parts: ConnectionParts): ServerSnapshot {
     moreResources: lists.resourcePages.hasMore,
     resourceTemplates: lists.resourceTemplates,
     listProblems: lists.problems.size > 0 ? Object.fromEntries(lists.problems) : undefined,
-    ...(parts.skills.length ? { skills: parts.skills } : {}),
+    ...(lists.skills.summaries.length ? { skills: lists.skills.summaries } : {}),
   };
 }

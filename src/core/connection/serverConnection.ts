@@ -22,8 +22,8 @@ import { startHealthCheck } from './healthCheck';
 import { rootPaths } from './sandboxPolicy';
 import { createHostClient } from './hostClient';
 import type { ServerConnectionDeps } from './serverConnectionDeps';
-import { authorizationOutcome, needsAuthorization, signInReasonMidSession } from '../auth/authorizationFailure';
-import { ServerSkills, type LoadedSkill } from '../skills/serverSkills';
+import { authorizationOutcome, signInReasonMidSession } from '../auth/authorizationFailure';
+import type { LoadedSkill } from '../skills/serverSkills';
 
 export type { ServerConnectionDeps } from './serverConnectionDeps';
 
@@ -54,7 +54,6 @@ export class ServerConnection implements Disposable {
   private sessionDisposables: Disposable[] = [];
   private readonly stderr: StderrTail;
   private readonly lists: ServerLists;
-  private readonly skills: ServerSkills;
   private readonly restarts: AutomaticRestarts;
   private readonly changed = new Emitter<ServerSnapshot>();
   readonly onDidChange = this.changed.event;
@@ -77,7 +76,6 @@ export class ServerConnection implements Disposable {
       const address = deps.onDebuggerListening && inspectorAddress(line);
       if (address) deps.onDebuggerListening!(address);
     });
-    this.skills = new ServerSkills((message) => deps.log.warn(message));
     this.lists = new ServerLists(deps.log, definition.requestTimeoutMs, () => this.fire(), () => this.session?.client, limitsOf(definition).maxTools, (error) =>
       void this.unauthorizedMidSession(error),
     );
@@ -119,7 +117,7 @@ export class ServerConnection implements Disposable {
   }
 
   snapshot(): ServerSnapshot {
-    return connectionSnapshot({ definition: this.definition, target: this.target, status: this.status, reason: this.reason, waitingForTurn: this.turn.waiting, session: this.session, lists: this.lists, skills: this.skills.summaries, roots: this.deps.roots });
+    return connectionSnapshot({ definition: this.definition, target: this.target, status: this.status, reason: this.reason, waitingForTurn: this.turn.waiting, session: this.session, lists: this.lists, roots: this.deps.roots });
   }
 
   /**
@@ -169,7 +167,6 @@ export class ServerConnection implements Disposable {
     await Promise.race([starting, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
     this.disposeSession();
     this.lists.clear();
-    this.skills.clear();
     this.setStatus(status, reason);
   }
 
@@ -211,25 +208,14 @@ export class ServerConnection implements Disposable {
     }
   }
 
-  /** The server's skills (entries only); a failure is logged and leaves none, but a refusal for want of authorization is the caller's. */
-  private async refreshSkills(client: Client): Promise<void> {
-    try {
-      await this.skills.refresh(client, this.definition.requestTimeoutMs);
-    } catch (error) {
-      if (needsAuthorization(error)) throw error;
-      this.skills.clear();
-      this.deps.log.warn(`skills/list failed: ${(error as Error).message}`);
-    }
-  }
-
   /** Loads one of the server's skills: its `SKILL.md`, verified against the server's entry. */
   loadSkill(uri: string, signal?: AbortSignal): Promise<LoadedSkill> {
-    return this.request(`loading skill ${uri}`, () => this.skills.load(uri, signal), signal).finally(() => this.fire());
+    return this.request(`loading skill ${uri}`, () => this.lists.skills.load(uri, signal), signal).finally(() => this.fire());
   }
 
   /** Reads a file a skill names (relative to its root), verified. */
   readSkillFile(uri: string, ref: string, signal?: AbortSignal): Promise<string> {
-    return this.request(`reading ${ref} of skill ${uri}`, () => this.skills.readFile(uri, ref, signal), signal);
+    return this.request(`reading ${ref} of skill ${uri}`, () => this.lists.skills.readFile(uri, ref, signal), signal);
   }
 
   /** A request the host made on its own (a list refresh) was refused for want of authorization. */
@@ -253,7 +239,6 @@ export class ServerConnection implements Disposable {
     const generation = this.generation;
     try {
       await this.lists.refreshAll(client, () => generation === this.generation);
-      await this.refreshSkills(client);
     } catch (error) {
       // Only a refusal for want of authorization comes through (a list keeps its other failures):
       // the server then says it needs a sign-in.
@@ -349,7 +334,6 @@ export class ServerConnection implements Disposable {
         this.sessionDisposables.push(followLogLevel(client, this.deps.log, () => generation === this.generation));
         // Lists first, so "running" never shows with empty counts.
         await this.lists.refreshAll(client, () => generation === this.generation);
-        await this.refreshSkills(client);
         if (generation !== this.generation) return;
         this.setStatus('running');
         this.watches.renew();
@@ -374,7 +358,6 @@ export class ServerConnection implements Disposable {
             await opened.client.close().catch(() => undefined);
             this.disposeSession();
             this.lists.clear();
-            this.skills.clear();
           }
           this.deps.log[auth.status === 'error' ? 'error' : 'warn'](`The server asks for authorization: ${auth.reason}.`);
           this.setStatus(auth.status, auth.reason);
@@ -443,7 +426,6 @@ export class ServerConnection implements Disposable {
     this.liveTransport = undefined;
     this.disposeSession();
     this.lists.clear();
-    this.skills.clear();
     // What it left running ends meanwhile: a stop waits for it, a restart starts after it.
     const ending = processTreeOf(transport, false).then(endProcessTree).catch(() => undefined);
     this.ending = ending;

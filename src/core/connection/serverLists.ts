@@ -4,6 +4,7 @@ import { ResourcePages, type ResourcePage } from '../resources/resourcePages';
 import { toolNameProblem } from '../tools/toolNames';
 import type { ServerLog } from './serverLog';
 import { needsAuthorization } from '../auth/authorizationFailure';
+import { ServerSkills } from '../skills/serverSkills';
 
 const LIST_RETRIES = 3;
 const LIST_RETRY_DELAY_MS = 1_000;
@@ -20,6 +21,8 @@ export class ServerLists {
   prompts: readonly Prompt[] = [];
   resourceTemplates: readonly ResourceTemplateType[] = [];
   readonly resourcePages: ResourcePages;
+  /** The server's skills (SEP-2640): listed with the other lists, their files read only when one is loaded. */
+  readonly skills: ServerSkills;
   /** Lists that failed, by method, with the reason: the view says why a list is empty. */
   readonly problems = new Map<string, string>();
   private readonly retryTimers = new Set<NodeJS.Timeout>();
@@ -33,6 +36,7 @@ export class ServerLists {
     /** A refresh the server refused for want of authorization (a 401 after sign-in): the session must sign in again. */
     private readonly onUnauthorized: (error: unknown) => void = () => undefined,
   ) {
+    this.skills = new ServerSkills((message) => log.warn(message));
     this.resourcePages = new ResourcePages(
       (cursor) => {
         const current = client();
@@ -86,6 +90,7 @@ export class ServerLists {
       this.fetch('prompts/list', caps.prompts, listPrompts),
       caps.resources ? this.reloadResources() : this.resourcePages.clear(),
       this.refreshTemplates(client, isCurrent),
+      this.refreshSkills(client),
     ]);
     if (!isCurrent()) return;
     this.setTools(tools);
@@ -165,7 +170,21 @@ export class ServerLists {
     }
   }
 
+  /** The skills' entries; a failure is logged and leaves none (the view says so), but a refusal for want of authorization is the caller's. */
+  private async refreshSkills(client: Client): Promise<void> {
+    try {
+      await this.skills.refresh(client, this.timeoutMs);
+      this.problems.delete('skills/list');
+    } catch (error) {
+      if (needsAuthorization(error)) throw error;
+      this.skills.clear();
+      this.log.warn(`skills/list failed: ${(error as Error).message}`);
+      this.problems.set('skills/list', (error as Error).message);
+    }
+  }
+
   clear(): void {
+    this.skills.clear();
     for (const timer of this.retryTimers) clearTimeout(timer);
     this.retryTimers.clear();
     this.problems.clear();
