@@ -1,10 +1,10 @@
 // Runs a real VS Code (code-server) on 127.0.0.1 with our extensions installed.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { removeTempDir, tempDir } from '../../support/tempDir';
+import { freePort } from '../../unit/support/fixtures';
 import type { EditorInstall } from './editorInstall';
 
 const run = promisify(execFile);
@@ -32,16 +32,6 @@ export interface RunningCodeServer {
   readonly userDataDir: string;
   readonly logs: string[];
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 export async function startCodeServer(options: CodeServerOptions): Promise<RunningCodeServer> {

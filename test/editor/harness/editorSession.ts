@@ -4,10 +4,10 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { removeTempDir, tempDir } from '../../support/tempDir';
-import { startCodeServer, freePort, type RunningCodeServer } from './codeServer';
+import { startCodeServer, type RunningCodeServer } from './codeServer';
 import { ensureEditorInstall, type EditorInstall } from './editorInstall';
 import { Workbench } from './workbench';
-import { waitFor } from '../../unit/support/fixtures';
+import { portOutsideEphemeralRange, waitFor } from '../../unit/support/fixtures';
 
 export const REPO = path.resolve(__dirname, '../../../..');
 export const OUT = path.join(REPO, 'out');
@@ -85,7 +85,8 @@ export class EditorSession {
     }
     const workspaceFile = path.join(root, 'test.code-workspace');
     writeWorkspace(workspaceFile, layout.folders, layout.settings);
-    const controlPort = await freePort();
+    // The test-host extension of each new window listens on it again: no outgoing connection may take it meanwhile.
+    const controlPort = await portOutsideEphemeralRange();
     const codeServer = await startCodeServer({
       install: editorInstall(),
       vsixes: options.withoutMcpHost ? [packageTestHost(true)] : [EXTENSION_VSIX, packageTestHost()],
@@ -106,8 +107,9 @@ export class EditorSession {
 
   /**
    * Reloads the window; returns once the new window's extension host answers the control channel.
-   * A window whose new extension host has not come up after a minute (code-server on a busy
-   * machine, once in a CI run) is reloaded once more, as a user looking at it would.
+   * A window whose new extension host has not come up after a minute is reloaded once more, as a
+   * user looking at it would. (Two CI runs stalled here while the control port was an ephemeral
+   * one: an outgoing connection had taken it during the reload; see portOutsideEphemeralRange.)
    */
   async reloadWindow(): Promise<void> {
     const before = await this.control<number>('extensionHostPid');
@@ -117,7 +119,18 @@ export class EditorSession {
     if (came) return;
     await this.workbench.screenshot('reload-stalled');
     await this.workbench.page.reload({ waitUntil: 'load', timeout: 90_000 });
-    await waitFor('the extension host of the window reloaded again', restarted, 90_000);
+    await waitFor('the extension host of the window reloaded again', restarted, 90_000).catch((error: Error) => {
+      throw new Error(`${error.message}; listening on the control port ${this.controlPort}: ${this.controlPortListener()}`);
+    });
+  }
+
+  /** Which process listens on the control channel's port, as `ss` says (for a failure's message). */
+  private controlPortListener(): string {
+    try {
+      return execFileSync('ss', ['-ltnpH', `sport = :${this.controlPort}`], { encoding: 'utf8', timeout: 5_000 }).trim() || 'nothing';
+    } catch (error) {
+      return `unknown (${(error as Error).message})`;
+    }
   }
 
   /** Asks the test-host extension (inside the editor) to do something; waits until it can answer. */

@@ -219,7 +219,7 @@ export function activate(context: vscode.ExtensionContext): void {
 const REPLY_HEADERS = { 'content-type': 'application/json', connection: 'close' };
 
 /** Listens on the port once the previous window's extension host has let go of it. */
-function listenOnceFree(control: Server, port: number, attempts = 300): void {
+function listenOnceFree(control: Server, port: number, attempts = 1_200): void {
   control.once('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EADDRINUSE' || attempts <= 1) throw error;
     setTimeout(() => listenOnceFree(control, port, attempts - 1), 100);

@@ -115,6 +115,39 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * A free port below the system's ephemeral range, for a listener that closes and listens again on
+ * the same port (the editor's control channel across window reloads): a port of that range may be
+ * taken meanwhile as the local port of any outgoing connection, and then listening fails with
+ * EADDRINUSE for as long as that connection lives.
+ */
+export async function portOutsideEphemeralRange(): Promise<number> {
+  const [low] = ephemeralRange();
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 10_000 + Math.floor(Math.random() * (low - 10_000));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port between 10000 and ${low}`);
+}
+
+function ephemeralRange(): [number, number] {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (low > 11_000 && high >= low) return [low, high];
+  } catch {
+    // not Linux: the IANA range
+  }
+  return [49_152, 65_535];
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
