@@ -12,8 +12,12 @@ const PROBE = path.join(__dirname, 'probe.js');
 
 type Figures = Record<string, number>;
 
+const GATEWAY_PROBE = path.join(__dirname, 'gatewayProbe.js');
+
+/** `scenario` of probe.js, or `gateway` for gatewayProbe.js (whose variants are its scenarios). */
 function probe(scenario: string, variant: string, params: Record<string, string | number> = {}): Figures {
-  const args = [PROBE, scenario, variant, ...Object.entries(params).map(([k, v]) => `${k}=${v}`)];
+  const script = scenario === 'gateway' ? [GATEWAY_PROBE] : [PROBE, scenario];
+  const args = [...script, variant, ...Object.entries(params).map(([k, v]) => `${k}=${v}`)];
   const output = execFileSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 20, timeout: 300_000, stdio: ['ignore', 'pipe', 'pipe'] });
   return JSON.parse(output.trim().split('\n').pop()!) as Figures;
 }
@@ -152,12 +156,19 @@ const bursts = compare('bursts', ['host', 'raw'], { calls, bursts: quick ? 2 : 1
 results.bursts = bursts;
 row('  CPU of the host\'s process per call, bursts once warmed up', fmt(bursts.host, 'µs', 0), `${fmt(bursts.raw, 'µs', 0)} raw SDK`, bursts.host / bursts.raw);
 
-// 6a. Stopping a server that ignores stdin EOF and SIGTERM.
+// 6a. The agents' lane: a tool call through MCP Host's gateway (Streamable HTTP on its private
+// socket, then McpHost) against the same hop built of the bare client library and server alone.
+const hop = compare('gateway', ['gateway', 'bareHop', 'direct'], { calls: quick ? 100 : 1000 }, reps, 'medianMs');
+results.gatewayHop = hop;
+row('tool call through the agents\' gateway (HTTP on its socket, then the host)', fmt(hop.gateway, 'ms', 3), `${fmt(hop.bareHop, 'ms', 3)} the same hop, bare SDK`, hop.gateway / hop.bareHop, '≤ 1.10');
+row('  the bare SDK\'s HTTP hop against a direct stdio call', fmt(hop.bareHop, 'ms', 3), `${fmt(hop.direct, 'ms', 3)} raw SDK, stdio`, hop.bareHop / hop.direct, '(the floor)');
+
+// 6b. Stopping a server that ignores stdin EOF and SIGTERM.
 const stopped = compare('stop', ['host', 'raw'], { stubborn: 1 }, quick ? 1 : 3, 'ms');
 results.stopStubborn = stopped;
 row('stop a server that ignores stdin EOF and SIGTERM', fmt(stopped.host, 'ms', 0), `${fmt(stopped.raw, 'ms', 0)} raw SDK close`, stopped.host / stopped.raw);
 
-// 6b. Sign-in: from Sign In to a running server with its lists, through the authorization server's pages.
+// 6c. Sign-in: from Sign In to a running server with its lists, through the authorization server's pages.
 {
   const SIGN_IN_PROBE = path.join(__dirname, 'signInProbe.js');
   const signIn = (variant: string) => (JSON.parse(execFileSync(process.execPath, [SIGN_IN_PROBE, variant], { encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'pipe'] }).trim().split('\n').pop()!) as Figures).ms;

@@ -1,0 +1,120 @@
+// What one Streamable HTTP hop costs a tool call, in a fresh process: the floor under the agents'
+// lane (VS Code's MCP → MCP Host's gateway → the server). Prints one JSON line.
+//   node gatewayProbe.js <variant: gateway|bareHop|direct> [calls=N]
+//   gateway  an SDK client over a private Unix socket to MCP Host's gateway, which calls through McpHost;
+//   bareHop  the same client and socket to a bare `@modelcontextprotocol/server` Server whose
+//            tools/call hands the request to a bare SDK client of the server (no MCP Host code);
+//   direct   the bare SDK client straight to the server over stdio.
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { Server } from '@modelcontextprotocol/server';
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { Emitter } from '../src/core/events';
+import { privateGatewayAddress, removeGatewayAddress } from '../src/core/gateway/gatewayAddress';
+import { McpGateway } from '../src/core/gateway/mcpGateway';
+import { silentLog } from '../src/core/connection/serverLog';
+import { entries, harness, legacy, running } from '../test/unit/support/hostHarness';
+
+const FIXTURES = path.resolve(__dirname, '../test/fixtures/servers');
+const [variant, ...rest] = process.argv.slice(2);
+const params = Object.fromEntries(rest.map((kv) => kv.split('=') as [string, string]));
+const calls = Number(params.calls ?? 1000);
+
+/** An SDK client of an HTTP endpoint reached through a Unix socket, as VS Code's extension host reaches the gateway. */
+async function clientOverSocket(socketPath: string, urlPath: string, headers: Record<string, string> = {}): Promise<Client> {
+  const dispatcher = new Agent({ connect: { socketPath } });
+  const fetch = ((input: string | URL, init?: RequestInit) => undiciFetch(input as string, { ...(init as object), dispatcher })) as unknown as typeof globalThis.fetch;
+  const client = new Client({ name: 'agent', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`http://localhost${urlPath}`), { fetch, requestInit: { headers } }));
+  return client;
+}
+
+async function directClient(): Promise<Client> {
+  const client = new Client({ name: 'bench', version: '0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(FIXTURES, 'legacyStdio.js')], stderr: 'ignore' }));
+  return client;
+}
+
+type Caller = { call: () => Promise<unknown>; close: () => Promise<void> };
+
+async function gateway(): Promise<Caller> {
+  const { host } = harness();
+  await host.applySettings(entries({ fx: legacy() }));
+  await running(host, 'fx');
+  const changed = new Emitter<void>();
+  const offers = { published: () => true, offered: () => true, onDidChange: changed.event };
+  const address = privateGatewayAddress();
+  const gw = new McpGateway({ host, offers, address, version: '0', log: silentLog });
+  const endpoint = await gw.endpoint('fx');
+  if (address.kind !== 'socket') throw new Error('the gateway has no Unix socket here');
+  const client = await clientOverSocket(address.socketPath, new URL(endpoint.url).hash.slice(1), { ...endpoint.headers });
+  return {
+    call: () => client.callTool({ name: 'echo', arguments: { text: 'hello' } }),
+    close: async () => {
+      await client.close();
+      gw.dispose();
+      await host.dispose();
+    },
+  };
+}
+
+async function bareHop(): Promise<Caller> {
+  const upstream = await directClient();
+  const address = privateGatewayAddress();
+  if (address.kind !== 'socket') throw new Error('no Unix socket here');
+  const transports = new Map<string, NodeStreamableHTTPServerTransport>();
+  const http = createServer((req, res) => {
+    const id = req.headers['mcp-session-id'];
+    const known = typeof id === 'string' ? transports.get(id) : undefined;
+    if (known) return void known.handleRequest(req, res);
+    const server = new Server({ name: 'hop', version: '0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler('tools/list', () => upstream.listTools());
+    server.setRequestHandler('tools/call', (request) => upstream.callTool({ name: request.params.name, arguments: request.params.arguments }));
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => void transports.set(sid, transport) });
+    void server.connect(transport).then(() => transport.handleRequest(req, res));
+  });
+  await new Promise<void>((resolve) => http.listen(address.socketPath, resolve));
+  const client = await clientOverSocket(address.socketPath, '/mcp');
+  return {
+    call: () => client.callTool({ name: 'echo', arguments: { text: 'hello' } }),
+    close: async () => {
+      await client.close();
+      http.closeAllConnections();
+      http.close();
+      removeGatewayAddress(address);
+      await upstream.close();
+    },
+  };
+}
+
+async function direct(): Promise<Caller> {
+  const client = await directClient();
+  return { call: () => client.callTool({ name: 'echo', arguments: { text: 'hello' } }), close: () => client.close() };
+}
+
+async function main(): Promise<void> {
+  const make = { gateway, bareHop, direct }[variant];
+  if (!make) throw new Error(`unknown variant ${variant}: gateway, bareHop or direct`);
+  const caller = await make();
+  for (let i = 0; i < 100; i++) await caller.call();
+  const times: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    const start = performance.now();
+    await caller.call();
+    times.push(performance.now() - start);
+  }
+  await caller.close();
+  times.sort((a, b) => a - b);
+  console.log(JSON.stringify({ medianMs: times[Math.floor(times.length / 2)] }));
+  process.exit(0);
+}
+
+void main().catch((error: Error) => {
+  console.error(error.stack ?? error.message);
+  process.exit(1);
+});
