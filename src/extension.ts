@@ -22,14 +22,14 @@ import { resumeTasksWhenRunning } from './core/tasks/serverTaskChannel';
 import { registerTasksView } from './editor/tasks/tasksView';
 import { registerPromptCommands } from './editor/prompts/promptCommands';
 import { createPublicApi, type McpHostApi } from './editor/publicApi';
-import { SecretInputs } from './editor/secretInputs';
-import { registerServerCommands } from './editor/serverCommands';
+import { SecretInputs } from './editor/config/secretInputs';
+import { registerServerCommands } from './editor/servers/serverCommands';
 import { registerSkillCommands } from './editor/skills/skillCommands';
-import { ServerLogChannels } from './editor/serverLogs';
-import { AUTO_START_SETTING, autoStartDefault, READ_LIVE_SETTING, readServerSettings, SERVERS_SETTING, workspaceFolderRefs } from './editor/serverSettingsReader';
-import { ServersTreeProvider } from './editor/serversTreeProvider';
-import { StatusBarSummary } from './editor/statusBarSummary';
-import { notifyFailure, notifySignIn, ServerStatusNotices } from './editor/serverStatusNotices';
+import { ServerLogChannels } from './editor/servers/serverLogs';
+import { AUTO_START_SETTING, autoStartDefault, READ_LIVE_SETTING, readServerSettings, SERVERS_SETTING, workspaceFolderRefs } from './editor/config/serverSettingsReader';
+import { ServersTreeProvider } from './editor/servers/serversTreeProvider';
+import { StatusBarSummary } from './editor/servers/statusBarSummary';
+import { notifyFailure, notifySignIn, ServerStatusNotices } from './editor/servers/serverStatusNotices';
 import { HostAuthorization } from './core/auth/hostAuthorization';
 import { ProcessLedger } from './core/connection/processLedger';
 import { SrtProcessSandbox, type SandboxRuntimeModule } from './core/connection/processSandbox';
@@ -37,13 +37,13 @@ import { createEditorNetwork } from './editor/editorNetwork';
 import { EditorAuthorizationBrowser } from './editor/auth/browserSignIn';
 import { SecretCredentialStore } from './editor/auth/secretCredentialStore';
 import { registerSignInCommands } from './editor/auth/signInCommands';
-import { registerServerImport } from './editor/serverImportCommands';
-import { addServer } from './editor/addServer';
-import { OtherHostFiles } from './editor/otherHostFiles';
-import { DevModeWatcher } from './editor/devModeWatcher';
+import { registerServerImport } from './editor/config/serverImportCommands';
+import { addServer } from './editor/config/addServer';
+import { OtherHostFiles } from './editor/config/otherHostFiles';
+import { DevModeWatcher } from './editor/servers/devModeWatcher';
 import { registerToolCommands } from './editor/tools/toolCommands';
 import { ToolConfirmationDialog } from './editor/tools/toolConfirmationDialog';
-import { EditorUserPrompts } from './editor/userPrompts';
+import { EditorServerDialogs } from './editor/servers/serverDialogs';
 import { RESOURCE_SCHEME } from './core/resources/resourceUris';
 import { ResourceFileSystem } from './editor/resources/resourceFileSystem';
 import { openResource, registerResourceCommands } from './editor/resources/resourceCommands';
@@ -51,11 +51,11 @@ import { ResourcesTreeProvider } from './editor/resources/resourcesTreeProvider'
 import { SamplingRouter } from './core/sampling/samplingRouter';
 import { ElicitationRouter } from './core/elicitation/elicitationRouter';
 import { EditorElicitations } from './editor/elicitation/editorElicitations';
-import { PendingRequests } from './editor/pendingRequests';
+import { PendingRequests } from './editor/ui/pendingRequests';
 import { LanguageModelBackend } from './editor/sampling/languageModelBackend';
 import { SamplingApprovalPanels } from './editor/sampling/samplingApprovalPanel';
 import { registerSamplingHistoryCommand } from './editor/sampling/samplingHistoryCommand';
-import { updateServerField } from './editor/serverSettingsWriter';
+import { updateServerField } from './editor/config/serverSettingsWriter';
 import type { CachedModule, CodeCacheOutcome } from './core/codeCache';
 import { loadLibrariesWith, whenLibraryLoads, type LibraryBundle } from './core/lazyLibraries';
 import { registerAgentServers } from './editor/agents/agentServerProvider';
@@ -142,7 +142,7 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
     eraPins: new MementoEraPinStore(context.globalState, stateWrites),
     lastRuns: new LastRuns(new MementoRunStore(context.globalState, stateWrites)),
     env: {
-      prompts: new EditorUserPrompts(),
+      dialogs: new EditorServerDialogs(),
       consent: new MementoConsentStore(context.workspaceState),
       trust: { get isTrusted() { return vscode.workspace.isTrusted; } },
       variableContext: () => ({

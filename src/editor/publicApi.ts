@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { withCancellation } from './cancellation';
+import { withCancellation } from './ui/cancellation';
 import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
 import type { ServerSnapshot } from '../core/connection/serverSnapshot';
 import type { McpHost } from '../core/host/mcpHost';

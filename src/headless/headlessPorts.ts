@@ -32,7 +32,7 @@ export class StderrLog extends WritingServerLog {
 export function headlessEnvironment(level: HostLogLevel = 'info'): HostEnvironment {
   const hostLog = new StderrLog('host', level);
   return {
-    prompts: {
+    dialogs: {
       confirmWorkspaceServers: async () => new Set<string>(),
       showConfigError: (message) => hostLog.error(message),
     },

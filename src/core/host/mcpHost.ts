@@ -359,7 +359,7 @@ export class McpHost implements Disposable {
       }
     }
     if (errors.length > 0) {
-      env.prompts.showConfigError(errors.length === 1 ? errors[0].message : `${errors[0].message} (and ${errors.length - 1} more problem(s); see the MCP Host output)`);
+      env.dialogs.showConfigError(errors.length === 1 ? errors[0].message : `${errors[0].message} (and ${errors.length - 1} more problem(s); see the MCP Host output)`);
     }
     return errors;
   }

@@ -19,7 +19,7 @@ export interface StartConsentRequest {
 }
 
 /** How the core asks the user things; the editor implements it with modal dialogs. */
-export interface UserPrompts {
+export interface ServerDialogs {
   /** Returns the ids the user allowed to start. */
   confirmWorkspaceServers(requests: readonly StartConsentRequest[]): Promise<ReadonlySet<string>>;
   /** A settings problem the user should see once (not on every refresh). */
@@ -43,7 +43,7 @@ export interface WorkspaceTrust {
 }
 
 export interface HostEnvironment {
-  readonly prompts: UserPrompts;
+  readonly dialogs: ServerDialogs;
   readonly consent: ConsentStore;
   readonly trust: WorkspaceTrust;
   variableContext(): VariableContext;

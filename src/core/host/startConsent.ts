@@ -25,7 +25,7 @@ export async function whatConsentCovers(def: ServerDefinition, ctx: VariableCont
  * and on a change with each changed field; remembered with what it covered.
  */
 export class StartConsent {
-  constructor(private readonly env: Pick<HostEnvironment, 'consent' | 'prompts' | 'hostLog'>) {}
+  constructor(private readonly env: Pick<HostEnvironment, 'consent' | 'dialogs' | 'hostLog'>) {}
 
   needed(subject: ConsentSubject): boolean {
     const def = subject.definition!;
@@ -49,7 +49,7 @@ export class StartConsent {
         changes: before?.fields ? changedFields(before.fields, s.runFields!) : [],
       };
     });
-    const granted = await this.env.prompts.confirmWorkspaceServers(requests);
+    const granted = await this.env.dialogs.confirmWorkspaceServers(requests);
     for (const subject of pending) {
       if (!granted.has(subject.id)) continue;
       await this.env.consent.allow(consentKey(subject.definition!), { hash: subject.consentHash!, fields: subject.runFields });

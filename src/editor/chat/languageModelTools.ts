@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { withCancellation } from '../cancellation';
-import { startWhenNeeded } from '../serverItemPicker';
+import { withCancellation } from '../ui/cancellation';
+import { startWhenNeeded } from '../servers/serverItemPicker';
 import { offeredToModel } from '../../core/apps/appToolMeta';
 import { listsKnown, type ServerSnapshot } from '../../core/connection/serverSnapshot';
 import type { McpHost } from '../../core/host/mcpHost';

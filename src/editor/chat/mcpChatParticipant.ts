@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { withCancellation } from '../cancellation';
+import { withCancellation } from '../ui/cancellation';
 import { runToolLoop, type ToolOutcome } from '../../core/chat/toolCallLoop';
 import type { ModelMessage, ModelPart } from '../../core/models/modelMessages';
 import { DEFAULT_MAX_MODEL_TOOLS, MAX_MAX_MODEL_TOOLS, MIN_MAX_MODEL_TOOLS, ModelToolOffer, SEARCH_TOOL_NAME, toolCatalogue } from '../../core/chat/modelToolOffer';
@@ -15,7 +15,7 @@ import type { ToolInvoker } from '../../core/tools/toolInvoker';
 import { promptCommandName, type QualifiedTool } from '../../core/tools/toolNames';
 import { resultText } from '../../core/tools/toolResults';
 import { askPromptArguments } from '../prompts/promptArgumentsInput';
-import { startWhenNeeded } from '../serverItemPicker';
+import { startWhenNeeded } from '../servers/serverItemPicker';
 import { LanguageModelBridge, promptToChatMessages } from './languageModelBridge';
 
 const SLASH = /^\s*\/([A-Za-z0-9_-]+\.[A-Za-z0-9_.-]+)(?:\s+([\s\S]*))?$/;

@@ -1,7 +1,7 @@
 import type { ElicitResult } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
 import type { ElicitationPort, FormElicitation, UrlElicitation } from '../../core/elicitation/elicitationRouter';
-import type { PendingRequests } from '../pendingRequests';
+import type { PendingRequests } from '../ui/pendingRequests';
 import { askInForm } from '../webviews/formPanel';
 
 /**

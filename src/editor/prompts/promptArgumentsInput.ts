@@ -1,7 +1,7 @@
 import type { Prompt, PromptArgument } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
 import type { McpHost } from '../../core/host/mcpHost';
-import { askCompletedValue } from '../completionInput';
+import { askCompletedValue } from '../ui/completionInput';
 
 /**
  * Asks for prompt arguments one by one, offering the server's `completion/complete` suggestions

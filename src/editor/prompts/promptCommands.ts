@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { withCancellableProgress } from '../cancellation';
+import { withCancellableProgress } from '../ui/cancellation';
 import type { McpHost } from '../../core/host/mcpHost';
 import { promptMarkdown } from '../../core/prompts/promptMessages';
-import { pickServerItem, refOf, startWhenNeeded, type ServerItemRef, type ServerItemTarget } from '../serverItemPicker';
+import { pickServerItem, refOf, startWhenNeeded, type ServerItemRef, type ServerItemTarget } from '../servers/serverItemPicker';
 import { askPromptArguments } from './promptArgumentsInput';
 
 

@@ -4,8 +4,8 @@ import type { McpHost } from '../../core/host/mcpHost';
 import { ResourceUriTemplate } from '../../core/resources/resourceTemplates';
 import { parseResourceAddress, RESOURCE_SCHEME } from '../../core/resources/resourceUris';
 import { mayOfferResources, type ServerSnapshot } from '../../core/connection/serverSnapshot';
-import { askCompletedValue } from '../completionInput';
-import { startWhenNeeded } from '../serverItemPicker';
+import { askCompletedValue } from '../ui/completionInput';
+import { startWhenNeeded } from '../servers/serverItemPicker';
 import { resourceEditorUri } from './resourceFileSystem';
 import type { ResourceNode } from './resourcesTreeProvider';
 

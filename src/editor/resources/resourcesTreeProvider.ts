@@ -1,8 +1,8 @@
 import type { Resource, ResourceTemplateType } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
 import { offersResources, type ServerSnapshot } from '../../core/connection/serverSnapshot';
-import { HostTreeProvider } from '../hostTreeProvider';
-import { startWhenNeeded } from '../serverItemPicker';
+import { HostTreeProvider } from '../ui/hostTreeProvider';
+import { startWhenNeeded } from '../servers/serverItemPicker';
 import { sameEntries } from '../../core/view/sameEntries';
 import { plural } from '../../shared/plural';
 import { resourceEditorUri } from './resourceFileSystem';

@@ -3,7 +3,7 @@ import { applySamplingEdits, withAnswerText, type SamplingResult } from '../../c
 import type { SamplingApprovalPort, SamplingDecision, SamplingReview, SamplingReviewRequest } from '../../core/sampling/samplingRouter';
 import { samplingAnswerView, samplingRequestView } from '../../core/sampling/samplingView';
 import type { SamplingHostToPanel, SamplingPanelToHost } from '../../shared/protocol/samplingPanel';
-import type { PendingRequests } from '../pendingRequests';
+import type { PendingRequests } from '../ui/pendingRequests';
 import { openWebviewPanel } from '../webviews/webviewPanel';
 
 export interface SamplingPanelDeps {

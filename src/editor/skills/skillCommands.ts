@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { McpHost } from '../../core/host/mcpHost';
-import { ReportDocuments } from '../reportDocuments';
+import { ReportDocuments } from '../ui/reportDocuments';
 
 /**
  * `mcpHost.openSkill`: loads one of a server's skills (its SKILL.md, verified against the server's

@@ -1,10 +1,10 @@
 import { offeredToModel } from '../../core/apps/appToolMeta';
 import * as vscode from 'vscode';
-import { withCancellableProgress } from '../cancellation';
+import { withCancellableProgress } from '../ui/cancellation';
 import { hasNoParameters } from '../../core/forms/schemaForm';
 import type { McpHost } from '../../core/host/mcpHost';
 import type { ToolInvocation, ToolInvoker } from '../../core/tools/toolInvoker';
-import { pickServerItem, refOf, startWhenNeeded, type ServerItemRef, type ServerItemTarget } from '../serverItemPicker';
+import { pickServerItem, refOf, startWhenNeeded, type ServerItemRef, type ServerItemTarget } from '../servers/serverItemPicker';
 import { askToolArguments } from './toolFormPanel';
 import { annotationBadges, toolLabel } from './toolLabels';
 import { showToolResult, type ResourceOpener } from './toolResultPanel';

@@ -314,6 +314,16 @@ describe('A server that starts when needed, in a real VS Code', function () {
     assert.match(response, new RegExp(`${total} MCP tools are on`), `the request counted the tools of every server, ${notYet.length} of them still starting as it was sent`);
     assert.doesNotMatch(response, /Still starting/);
     await editor.workbench.waitForServerDescription(last, /^running · \d+ tools/, 10_000);
+    // The status bar and the rows tell the same story: once it counts every server running, no row
+    // says otherwise (VS Code draws a tree's changed rows a moment after the status bar).
+    const all = `MCP ${ids.length}/${ids.length}`;
+    await waitFor(`"${all}" in the status bar`, async () => (await editor.workbench.statusBarText('MCP ')) === all, 30_000);
+    await waitFor('every row on screen running', async () => {
+      const descriptions = await shown.allTextContents();
+      return descriptions.length > 0 && descriptions.every((text) => text.startsWith('running'));
+    }, 5_000).catch(async (error: Error) => {
+      throw new Error(`${error.message} while the status bar says ${all}: ${(await shown.allTextContents()).join(' | ')}`);
+    });
   });
 
   it('answers an @mcp request without a server that is still starting after 15 s, and says so', async () => {

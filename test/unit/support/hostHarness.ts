@@ -34,7 +34,7 @@ export function harness(options: { trusted?: boolean; consent?: (requests: reado
   const showConfigError = sinon.spy();
   const logs = new Map<string, RecordingLog>();
   const env: HostEnvironment = {
-    prompts: { confirmWorkspaceServers: confirm, showConfigError },
+    dialogs: { confirmWorkspaceServers: confirm, showConfigError },
     consent: { allowed: (key) => consentAnswers.get(key), allow: (key, record) => void consentAnswers.set(key, record) },
     trust: { isTrusted: options.trusted ?? true },
     variableContext: () => ({

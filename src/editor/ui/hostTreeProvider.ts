@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { McpHost } from '../core/host/mcpHost';
+import type { McpHost } from '../../core/host/mcpHost';
 
 /** A tree over the host's servers that redraws whenever a server or its lists change. */
 export abstract class HostTreeProvider<Node> implements vscode.TreeDataProvider<Node>, vscode.Disposable {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { HostLogLevel, ServerLog } from '../core/connection/serverLog';
+import type { HostLogLevel, ServerLog } from '../../core/connection/serverLog';
 
 const LEVELS: Record<number, HostLogLevel> = {
   [vscode.LogLevel.Off]: 'off',

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { FetchLike } from '@modelcontextprotocol/client';
-import { suggestServerId } from '../core/config/newServerEntry';
-import { DEFAULT_REGISTRY_URL, RegistryClient } from '../core/registry/registryClient';
-import { answerProblem, installChoices, installFields, registryEntry, type InstallChoice, type InstallField } from '../core/registry/registryInstall';
-import type { RegistryServer } from '../core/registry/registryServer';
+import { suggestServerId } from '../../core/config/newServerEntry';
+import { DEFAULT_REGISTRY_URL, RegistryClient } from '../../core/registry/registryClient';
+import { answerProblem, installChoices, installFields, registryEntry, type InstallChoice, type InstallField } from '../../core/registry/registryInstall';
+import type { RegistryServer } from '../../core/registry/registryServer';
 import { askServerId, writeNewServer } from './newServerWriter';
 import type { SecretInputs } from './secretInputs';
 

@@ -1,6 +1,6 @@
 import type { CompleteRequest } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
-import type { McpHost } from '../core/host/mcpHost';
+import type { McpHost } from '../../core/host/mcpHost';
 
 /** One value to ask for: a prompt argument or a resource-template variable. */
 export interface CompletedField {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { isServerId } from '../core/config/vscodeMcpJson';
+import { isServerId } from '../../core/config/vscodeMcpJson';
 import type { SecretInputs } from './secretInputs';
 import { SERVERS_SETTING } from './serverSettingsReader';
 import { addServerEntries } from './serverSettingsWriter';

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import type { StartConsentRequest, UserPrompts } from '../core/host/ports';
-import type { RunField, RunFieldChange } from '../core/config/whatRunsSummary';
+import type { StartConsentRequest, ServerDialogs } from '../../core/host/ports';
+import type { RunField, RunFieldChange } from '../../core/config/whatRunsSummary';
 
 /** Modal consent for workspace servers, and settings errors as notifications with a way to fix them. */
-export class EditorUserPrompts implements UserPrompts {
+export class EditorServerDialogs implements ServerDialogs {
   async confirmWorkspaceServers(requests: readonly StartConsentRequest[]): Promise<ReadonlySet<string>> {
     const changed = requests.some((r) => r.changed);
     const message =

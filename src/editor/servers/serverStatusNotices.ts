@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { ServerStatus } from '../core/connection/serverSnapshot';
-import type { McpHost } from '../core/host/mcpHost';
+import type { ServerStatus } from '../../core/connection/serverSnapshot';
+import type { McpHost } from '../../core/host/mcpHost';
 
 /**
  * One notification each time a server enters a status (a failure, a wish to sign in), not per

@@ -1,14 +1,14 @@
 import type { Tool } from '@modelcontextprotocol/client';
-import { appResourceUri, offeredToModel } from '../core/apps/appToolMeta';
+import { appResourceUri, offeredToModel } from '../../core/apps/appToolMeta';
 import * as vscode from 'vscode';
-import { plural } from '../shared/plural';
-import type { SkillSummary } from '../core/skills/serverSkills';
-import type { ServerSnapshot, ServerStatus } from '../core/connection/serverSnapshot';
-import type { McpHost } from '../core/host/mcpHost';
-import type { ModelToolSwitches } from '../core/tools/modelToolSwitches';
-import type { BuiltInServer, OtherHostFiles } from './otherHostFiles';
-import { HostTreeProvider } from './hostTreeProvider';
-import { EMPTY_TREE, rowsToRedraw, type DrawnRow, type DrawnTree } from '../core/view/rowRedraws';
+import { plural } from '../../shared/plural';
+import type { SkillSummary } from '../../core/skills/serverSkills';
+import type { ServerSnapshot, ServerStatus } from '../../core/connection/serverSnapshot';
+import type { McpHost } from '../../core/host/mcpHost';
+import type { ModelToolSwitches } from '../../core/tools/modelToolSwitches';
+import type { BuiltInServer, OtherHostFiles } from '../config/otherHostFiles';
+import { HostTreeProvider } from '../ui/hostTreeProvider';
+import { EMPTY_TREE, rowsToRedraw, type DrawnRow, type DrawnTree } from '../../core/view/rowRedraws';
 
 /** A row of the view. Rows keep their object from one drawing to the next (VS Code knows them by it); `key` is the row's id. */
 type Node =

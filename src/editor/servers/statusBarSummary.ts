@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { ServerSnapshot } from '../core/connection/serverSnapshot';
-import type { McpHost } from '../core/host/mcpHost';
-import { sameEntries } from '../core/view/sameEntries';
+import type { ServerSnapshot } from '../../core/connection/serverSnapshot';
+import type { McpHost } from '../../core/host/mcpHost';
+import { sameEntries } from '../../core/view/sameEntries';
 
 /** `MCP 3/4` in the status bar: running servers over enabled ones; warns when one is in error. */
 export class StatusBarSummary implements vscode.Disposable {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { FolderRef, ServerSettingsEntry } from '../core/config/serverDefinition';
+import type { FolderRef, ServerSettingsEntry } from '../../core/config/serverDefinition';
 
 export const SERVERS_SETTING = 'mcpHost.servers';
 /** Run the servers of other hosts' files too, as they are. */

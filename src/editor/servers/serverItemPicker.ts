@@ -1,7 +1,7 @@
 import type { Prompt, Tool } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
-import { listsKnown, startsForUse, type ServerSnapshot } from '../core/connection/serverSnapshot';
-import type { McpHost } from '../core/host/mcpHost';
+import { listsKnown, startsForUse, type ServerSnapshot } from '../../core/connection/serverSnapshot';
+import type { McpHost } from '../../core/host/mcpHost';
 
 /** One tool or prompt of one server. */
 export interface ServerItemRef {

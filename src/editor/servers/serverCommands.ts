@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { ServerSnapshot } from '../core/connection/serverSnapshot';
-import type { McpHost } from '../core/host/mcpHost';
+import type { ServerSnapshot } from '../../core/connection/serverSnapshot';
+import type { McpHost } from '../../core/host/mcpHost';
 import type { ServerLogChannels } from './serverLogs';
 
 /** A command's target: a tree node (from the view), a server id (from the API or a keybinding), or nothing (pick). */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ServerDefinition } from '../core/config/serverDefinition';
+import type { ServerDefinition } from '../../core/config/serverDefinition';
 import { SERVERS_SETTING } from './serverSettingsReader';
 
 /**

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ServerSettingsEntry } from '../core/config/serverDefinition';
-import { convertHostConfig, HOST_NAMES, sameServer, type HostConfigConversion, type ServerIdentity } from '../core/config/otherHostConfigs';
+import type { ServerSettingsEntry } from '../../core/config/serverDefinition';
+import { convertHostConfig, HOST_NAMES, sameServer, type HostConfigConversion, type ServerIdentity } from '../../core/config/otherHostConfigs';
 import { importSources, type ImportSource } from './serverImport';
 
 /** A server of VS Code's built-in MCP support: which file, under which name. */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { OtherHostFiles } from './otherHostFiles';
-import { ReportDocuments } from './reportDocuments';
+import { ReportDocuments } from '../ui/reportDocuments';
 import type { SecretInputs } from './secretInputs';
 import { importServers, importSources } from './serverImport';
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { newServerEntry, parseNames, RUNNERS, secretNamesProblem, splitCommandLine, suggestServerId, targetProblem, type NewServerKind } from '../core/config/newServerEntry';
-import type { ExecutableResolver } from '../core/connection/executableResolver';
-import { probeMcpUrl } from '../core/connection/urlProbe';
+import { newServerEntry, parseNames, RUNNERS, secretNamesProblem, splitCommandLine, suggestServerId, targetProblem, type NewServerKind } from '../../core/config/newServerEntry';
+import type { ExecutableResolver } from '../../core/connection/executableResolver';
+import { probeMcpUrl } from '../../core/connection/urlProbe';
 import { askServerId, writeNewServer } from './newServerWriter';
 import { addFromRegistry, type RegistryAddDeps } from './registryAdd';
 

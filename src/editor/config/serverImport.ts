@@ -1,8 +1,8 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { convertHostConfig, HOST_NAMES, sameServer, type ImportedServer, type OtherHost, type ServerIdentity } from '../core/config/otherHostConfigs';
-import type { ReportDocuments } from './reportDocuments';
+import { convertHostConfig, HOST_NAMES, sameServer, type ImportedServer, type OtherHost, type ServerIdentity } from '../../core/config/otherHostConfigs';
+import type { ReportDocuments } from '../ui/reportDocuments';
 import type { SecretInputs } from './secretInputs';
 import { SERVERS_SETTING } from './serverSettingsReader';
 import { addServerEntries } from './serverSettingsWriter';

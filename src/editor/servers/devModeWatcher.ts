@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { DevSettings, ServerDefinition } from '../core/config/serverDefinition';
-import type { ServerLog } from '../core/connection/serverLog';
-import type { McpHost } from '../core/host/mcpHost';
+import type { DevSettings, ServerDefinition } from '../../core/config/serverDefinition';
+import type { ServerLog } from '../../core/connection/serverLog';
+import type { McpHost } from '../../core/host/mcpHost';
 
 interface Watch {
   readonly key: string;
