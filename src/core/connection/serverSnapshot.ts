@@ -2,6 +2,13 @@ import type { SkillSummary } from '../skills/serverSkills';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import type { ServerOrigin, SettingsScope, TransportKind } from '../config/serverDefinition';
 
+/**
+ * What holds a valid definition back from running, as data (its `reason` says it to the user):
+ * switched off in settings, a workspace not trusted, consent being asked with the window, consent
+ * to be asked at the first use, or consent the user declined.
+ */
+export type HeldBy = 'disabled' | 'trust' | 'consent' | 'consentWhenNeeded' | 'declined';
+
 export type ServerStatus =
   | 'stopped'
   | 'starting'
@@ -26,6 +33,8 @@ export interface ServerSnapshot {
   readonly status: ServerStatus;
   /** Why the server is not running, or what is happening (restart countdown). */
   readonly reason?: string;
+  /** What holds it back, when something does (see {@link HeldBy}). */
+  readonly held?: HeldBy;
   /** A settings problem on an entry whose last good definition may still run. */
   readonly configError?: string;
   readonly scope: SettingsScope;

@@ -3,7 +3,7 @@ import { describeTarget, type ServerDefinition, type ServerSettingsEntry } from 
 import { displayContext, resolveDefinition, type VariableContext } from '../config/variableResolver';
 import type { RunField } from '../config/whatRunsSummary';
 import type { ServerConnection } from '../connection/serverConnection';
-import type { ServerSnapshot, ServerStatus } from '../connection/serverSnapshot';
+import type { HeldBy, ServerSnapshot, ServerStatus } from '../connection/serverSnapshot';
 import type { Disposable } from '../events';
 import type { LastRun } from './lastRuns';
 import { whatConsentCovers } from './startConsent';
@@ -22,10 +22,17 @@ export interface HostEntry {
   lastRunKey?: string;
   connectionListener?: Disposable;
   /** Why there is no connection (invalid, untrusted, disabled, declined, unresolvable). */
-  placeholder?: { status: ServerStatus; reason: string };
+  placeholder?: Placeholder;
   configError?: string;
   scope: ServerSettingsEntry['scope'];
   origin?: ServerSettingsEntry['origin'];
+}
+
+/** An entry without a connection: its status, why, and what holds it back when something does. */
+export interface Placeholder {
+  readonly status: ServerStatus;
+  readonly reason: string;
+  readonly held?: HeldBy;
 }
 
 /** Takes a valid definition into its entry: the target the views show, and what consent to run it covers. */
@@ -51,20 +58,19 @@ export function startsWhenNeeded(entry: HostEntry): boolean {
 }
 
 /** Why a valid definition may not run now: its placeholder, and whether to ask consent with the window. */
-export interface HeldBack {
-  readonly status: ServerStatus;
-  readonly reason: string;
+export interface HeldBack extends Placeholder {
+  readonly held: HeldBy;
   readonly askConsentNow?: boolean;
 }
 
 /** What keeps a valid definition from running (disabled, untrusted workspace, consent not given), or nothing. */
 export function heldBack(def: ServerDefinition, trusted: boolean, consentNeeded: () => boolean): HeldBack | undefined {
-  if (!def.enabled) return { status: 'disabled', reason: 'disabled in settings ("enabled": false)' };
-  if (def.scope !== 'user' && !trusted) return { status: 'untrusted', reason: 'defined in workspace settings; trust the workspace to start it' };
+  if (!def.enabled) return { status: 'disabled', held: 'disabled', reason: 'disabled in settings ("enabled": false)' };
+  if (def.scope !== 'user' && !trusted) return { status: 'untrusted', held: 'trust', reason: 'defined in workspace settings; trust the workspace to start it' };
   if (!consentNeeded()) return undefined;
   // A server started on demand is asked about when it is first needed.
-  if (def.autoStart === 'onDemand') return { status: 'stopped', reason: 'starts when needed, after your consent to run this workspace server' };
-  return { status: 'stopped', reason: 'waiting for your consent to run this workspace server', askConsentNow: def.autoStart === 'startup' };
+  if (def.autoStart === 'onDemand') return { status: 'stopped', held: 'consentWhenNeeded', reason: 'starts when needed, after your consent to run this workspace server' };
+  return { status: 'stopped', held: 'consent', reason: 'waiting for your consent to run this workspace server', askConsentNow: def.autoStart === 'startup' };
 }
 
 /**
@@ -82,6 +88,7 @@ export function entrySnapshot(entry: HostEntry, lastRun?: LastRun): ServerSnapsh
     status: entry.placeholder?.status ?? 'stopped',
     ...onDemand,
     reason: entry.placeholder?.reason,
+    ...(entry.placeholder?.held ? { held: entry.placeholder.held } : {}),
     configError: entry.configError,
     scope: entry.scope,
     origin: entry.origin,

@@ -4,7 +4,7 @@ import { ServerConfigError, validateServerEntry } from '../config/validateServer
 import { untilAborted } from '../abortWith';
 import type { LoadedSkill } from '../skills/serverSkills';
 import { connectionDeps, connectionInputs } from './serverConnectionSetup';
-import { adoptDefinition, entrySnapshot, heldBack, startsWhenNeeded, type HostEntry } from './hostEntry';
+import { adoptDefinition, entrySnapshot, heldBack, startsWhenNeeded, type HostEntry, type Placeholder } from './hostEntry';
 import type { LastRuns } from './lastRuns';
 import type { EraPinStore } from '../connection/eraPins';
 import type { ExecutableResolver } from '../connection/executableResolver';
@@ -331,14 +331,14 @@ export class McpHost implements Disposable {
         errors.push(validation.error);
         env.hostLog.error(validation.error.message);
         if (entry.connection) entry.configError = `${validation.error.message} (still running the previous definition)`;
-        else this.setPlaceholder(entry, 'invalid', validation.error.message);
+        else this.setPlaceholder(entry, { status: 'invalid', reason: validation.error.message });
         continue;
       }
       const def = validation.definition;
       await adoptDefinition(entry, def, env.variableContext());
       const held = heldBack(def, env.trust.isTrusted, () => this.consent.needed(entry));
       if (held) {
-        await this.withoutConnection(entry, held.status, held.reason);
+        await this.withoutConnection(entry, held);
         if (held.askConsentNow) wantConsent.push(entry);
         continue;
       }
@@ -355,7 +355,7 @@ export class McpHost implements Disposable {
       for (const entry of wantConsent) {
         if (this.entries.get(entry.id) !== entry) continue;
         if (allowed.has(entry.id)) await this.connect(entry, true);
-        else this.setPlaceholder(entry, 'stopped', 'not started: you did not allow this workspace server to run. Start it to be asked again.');
+        else this.setPlaceholder(entry, { status: 'stopped', held: 'declined', reason: 'not started: you did not allow this workspace server to run. Start it to be asked again.' });
       }
     }
     if (errors.length > 0) {
@@ -374,7 +374,7 @@ export class McpHost implements Disposable {
     } catch (error) {
       const message = error instanceof ServerConfigError ? error.message : `MCP server "${def.id}": ${(error as Error).message}`;
       env.hostLog.error(message);
-      return this.withoutConnection(entry, 'error', message);
+      return this.withoutConnection(entry, { status: 'error', reason: message });
     }
     const { resolved, secrets, hash, lastRunKey } = inputs;
     if (entry.connection?.hash === hash) return;
@@ -384,7 +384,7 @@ export class McpHost implements Disposable {
     try {
       authorization = this.options.authorization?.providerFor(resolved);
     } catch (error) {
-      return this.withoutConnection(entry, 'invalid', `MCP server "${def.id}": ${(error as Error).message}`);
+      return this.withoutConnection(entry, { status: 'invalid', reason: `MCP server "${def.id}": ${(error as Error).message}` });
     }
     const connection = new ServerConnection(
       resolved,
@@ -409,9 +409,10 @@ export class McpHost implements Disposable {
       }
       this.changed.fire(def.id);
     });
-    this.changed.fire(def.id);
     // No one waits for a server starting with the window: it takes turns with the others (a start someone waits for does not).
     if (autoStart) void connection.start(false);
+    // Told once it is starting: one that waits for it (a restored editor) must not see it stopped in between.
+    this.changed.fire(def.id);
   }
 
   private async dropConnection(entry: HostEntry): Promise<void> {
@@ -423,13 +424,13 @@ export class McpHost implements Disposable {
   }
 
   /** Ends an entry's connection, if any, and shows why it has none. */
-  private async withoutConnection(entry: HostEntry, status: ServerStatus, reason: string): Promise<void> {
+  private async withoutConnection(entry: HostEntry, placeholder: Placeholder): Promise<void> {
     await this.dropConnection(entry);
-    this.setPlaceholder(entry, status, reason);
+    this.setPlaceholder(entry, placeholder);
   }
 
-  private setPlaceholder(entry: HostEntry, status: ServerStatus, reason: string): void {
-    entry.placeholder = { status, reason };
+  private setPlaceholder(entry: HostEntry, placeholder: Placeholder): void {
+    entry.placeholder = placeholder;
     this.changed.fire(entry.id);
   }
 

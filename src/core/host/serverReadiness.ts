@@ -11,7 +11,7 @@ export interface ServersSource {
 
 /** Still on its way to running by itself (or waiting for the user's consent, which is being asked). */
 function onItsWay(server: ServerSnapshot): boolean {
-  return server.status === 'starting' || server.status === 'restarting' || (server.status === 'stopped' && /waiting for your consent/.test(server.reason ?? ''));
+  return server.status === 'starting' || server.status === 'restarting' || server.held === 'consent';
 }
 
 /**

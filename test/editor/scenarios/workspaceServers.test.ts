@@ -168,9 +168,10 @@ describe('Workspace servers in a real VS Code', function () {
     // The row says "stopped" while the dialog is open as well: wait for the answer to be taken.
     const refused = await waitFor('the refusal to reach the server', async () => {
       const info = await server('everything');
-      return info && !/waiting for your consent/.test(info.reason ?? '') ? info : undefined;
+      return info && info.held !== 'consent' ? info : undefined;
     }, 15_000);
     assert.equal(refused.status, 'stopped');
+    assert.equal(refused.held, 'declined');
     assert.match(refused.reason ?? '', /you did not allow this workspace server to run/);
     await editor.workbench.waitForServerDescription('everything', /^stopped/);
     await waitFor(`the old process ${pid} to end`, () => !isAlive(pid), 15_000);

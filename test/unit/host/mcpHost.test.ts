@@ -71,6 +71,7 @@ describe('McpHost', () => {
     await host.applySettings([...entries({ mine: legacy() }, 'user'), ...entries({ repo: legacy() }, 'workspace')]);
     await running(host, 'mine');
     assert.equal(host.server('repo')!.status, 'untrusted');
+    assert.equal(host.server('repo')!.held, 'trust');
     assert.equal(confirm.callCount, 0);
     await assert.rejects(host.start('repo'), /comes from workspace settings; trust the workspace to start it/);
   });
@@ -157,6 +158,7 @@ describe('McpHost', () => {
     const snap = host.server('repo')!;
     assert.equal(snap.status, 'stopped');
     assert.match(snap.reason ?? '', /you did not allow this workspace server to run\. Start it to be asked again\./);
+    assert.equal(snap.held, 'declined');
     assert.equal(snap.pid, undefined);
     await host.start('repo');
     assert.equal(confirm.callCount, 2);

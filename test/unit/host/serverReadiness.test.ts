@@ -22,7 +22,28 @@ describe('waiting for a server to run (editors restored by a window reload)', ()
     await host.applySettings(entries({ manual: legacy({ autoStart: false }), off: legacy({ enabled: false }) }));
     await assert.rejects(whenServerRunning(host, 'manual', 20_000), /^Error: MCP server "manual" is not running \(stopped\)\. Start it in the MCP Servers view, then try again\.$/);
     await assert.rejects(whenServerRunning(host, 'off', 20_000), /MCP server "off" is not running \(disabled: disabled in settings/);
+    assert.equal(host.server('off')!.held, 'disabled');
     await assert.rejects(whenServerRunning(host, 'gone', 20_000), /There is no MCP server "gone" in settings\./);
+  });
+
+  it('waits while the user is asked to allow a workspace server, and resolves once it runs', async () => {
+    let waiting: Promise<void> | undefined;
+    let heldWhileAsked: string | undefined;
+    const { host } = harness({
+      consent: () => {
+        // The dialog is open: a restored editor of this server asks for it now.
+        heldWhileAsked = host.server('repo')?.held;
+        waiting = whenServerRunning(host, 'repo', 20_000);
+        return ['repo'];
+      },
+    });
+    hosts.push(host);
+    await host.applySettings([]);
+    await host.applySettings(entries({ repo: legacy() }, 'workspace'));
+    assert.equal(heldWhileAsked, 'consent');
+    await waiting;
+    assert.equal(host.server('repo')!.status, 'running');
+    assert.equal(host.server('repo')!.held, undefined);
   });
 
   it('gives up after its time limit on a server that never finishes starting, and can be cancelled', async () => {
