@@ -26,7 +26,8 @@ import { SecretInputs } from './editor/config/secretInputs';
 import { registerServerCommands } from './editor/servers/serverCommands';
 import { registerSkillCommands } from './editor/skills/skillCommands';
 import { ServerLogChannels } from './editor/servers/serverLogs';
-import { AUTO_START_SETTING, autoStartDefault, READ_LIVE_SETTING, readServerSettings, SERVERS_SETTING, workspaceFolderRefs } from './editor/config/serverSettingsReader';
+import { affectsHostSettings, hostSetting } from './editor/config/hostSettings';
+import { autoStartDefault, readServerSettings, workspaceFolderRefs } from './editor/config/serverSettingsReader';
 import { ServersTreeProvider } from './editor/servers/serversTreeProvider';
 import { StatusBarSummary } from './editor/servers/statusBarSummary';
 import { notifyFailure, notifySignIn, ServerStatusNotices } from './editor/servers/serverStatusNotices';
@@ -129,7 +130,7 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
   // Literal secrets of other hosts' files read live (mcpHost.otherHosts.readLive), by ${input:} id.
   const liveSecrets = new Map<string, string>();
   host = new McpHost({
-    apps: () => vscode.workspace.getConfiguration('mcpHost').get<boolean>('apps.enabled', true),
+    apps: () => hostSetting('appsEnabled'),
     tasks,
     sandbox,
     fetch: network.network.fetch,
@@ -167,7 +168,7 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
     const autoStart = autoStartDefault();
     const withDefaults = (entries: ServerSettingsEntry[]) => entries.map((entry) => ({ ...entry, autoStartDefault: autoStart }));
     liveSecrets.clear();
-    if (!vscode.workspace.getConfiguration().get<boolean>(READ_LIVE_SETTING, false)) return withDefaults(configured);
+    if (!hostSetting('readLive')) return withDefaults(configured);
     const live = otherHosts.liveServers(configured);
     for (const [id, value] of live.secrets) liveSecrets.set(id, value);
     if (live.notes.join('\n') !== liveNotes) for (const note of live.notes) logs.hostLog.info(`Other hosts' files: ${note}`);
@@ -222,7 +223,7 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
     ...registerSignInCommands(mcp, authorization),
     otherHosts,
     otherHosts.onDidChange(() => {
-      if (vscode.workspace.getConfiguration().get<boolean>(READ_LIVE_SETTING, false)) void reload();
+      if (hostSetting('readLive')) void reload();
     }),
     new DevModeWatcher(mcp, (id) => logs.logFor(id)),
     ...registerServerImport(secrets, otherHosts, userDataDir),
@@ -246,7 +247,7 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
     appSandbox,
     vscode.commands.registerCommand('mcpHost.showApp', (viewId: string) => apps.show(viewId)),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(SERVERS_SETTING) || e.affectsConfiguration(READ_LIVE_SETTING) || e.affectsConfiguration(AUTO_START_SETTING)) void reload();
+      if (affectsHostSettings(e, 'servers', 'readLive', 'autoStart')) void reload();
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(async () => {
       await mcp.setWorkspaceFolders(workspaceFolderRefs());

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { affectsHostSettings, hostSetting } from '../config/hostSettings';
 import { mayPublish, publishedVersion, type GatewayHost, type GatewayOffers } from '../../core/gateway/gatewayHost';
 import { privateGatewayAddress } from '../../core/gateway/gatewayAddress';
 import { McpGateway } from '../../core/gateway/mcpGateway';
@@ -9,7 +10,6 @@ import { Emitter } from '../../core/events';
 
 /** The provider's id, as package.json's `contributes.mcpServerDefinitionProviders` declares it. */
 export const AGENT_PROVIDER_ID = 'mcpHost.servers';
-export const PUBLISH_SETTING = 'mcpHost.agents.publish';
 
 /** The label VS Code shows for a published server (its MCP server id is `<extension id>/<label>`). */
 export const publishedLabel = (serverId: string) => `${serverId} (MCP Host)`;
@@ -62,7 +62,7 @@ export class AgentServerProvider implements vscode.McpServerDefinitionProvider<v
       deps.host.onDidChangeServers(() => this.refresh()),
       deps.onDidChangeOffered(offersChanged),
       deps.onDidChangeVsCodeServers(offersChanged),
-      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(PUBLISH_SETTING) && offersChanged()),
+      vscode.workspace.onDidChangeConfiguration((e) => affectsHostSettings(e, 'publish') && offersChanged()),
     );
   }
 
@@ -70,7 +70,7 @@ export class AgentServerProvider implements vscode.McpServerDefinitionProvider<v
     const server = this.deps.host.server(serverId);
     const definition = this.deps.host.definition(serverId);
     if (!server || !definition) return false;
-    const all = vscode.workspace.getConfiguration().get<boolean>(PUBLISH_SETTING, true);
+    const all = hostSetting('publish');
     return mayPublish(server, { all, server: definition.publish }, this.deps.alsoInVsCode(definition));
   }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { hostSetting } from '../config/hostSettings';
 import type { Tool } from '@modelcontextprotocol/client';
 import { loadAppResource } from '../../core/apps/appResource';
 import { appResourceUri } from '../../core/apps/appToolMeta';
@@ -60,7 +61,7 @@ export class AppLauncher implements ToolCallWatcher, vscode.Disposable {
   }
 
   private enabled(serverId: string): boolean {
-    return vscode.workspace.getConfiguration('mcpHost').get<boolean>('apps.enabled', true) && this.deps.host.definition(serverId)?.apps !== false;
+    return hostSetting('appsEnabled') && this.deps.host.definition(serverId)?.apps !== false;
   }
 
   private async open(viewId: string, serverId: string, tool: Tool, uri: string, args: Record<string, unknown>): Promise<AppPanel | undefined> {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { hostSetting } from '../config/hostSettings';
 import { withCancellation } from '../ui/cancellation';
 import { runToolLoop, type ToolOutcome } from '../../core/chat/toolCallLoop';
 import type { ModelMessage, ModelPart } from '../../core/models/modelMessages';
@@ -190,7 +191,7 @@ async function loadSkillForModel(host: McpHost, skills: readonly SkillOffer[], i
 
 /** The tools the user offers to models, with the `mcpHost.chat.maxTools` limit. */
 export function offerForModel(host: McpHost, invoker: ToolInvoker): ModelToolOffer {
-  const max = vscode.workspace.getConfiguration('mcpHost').get<number>('chat.maxTools', DEFAULT_MAX_MODEL_TOOLS);
+  const max = hostSetting('chatMaxTools');
   const bounded = Number.isInteger(max) ? Math.min(MAX_MAX_MODEL_TOOLS, Math.max(MIN_MAX_MODEL_TOOLS, max)) : DEFAULT_MAX_MODEL_TOOLS;
   return new ModelToolOffer(toolCatalogue(host.servers(), invoker.offeredToModels), bounded);
 }

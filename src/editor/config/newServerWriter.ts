@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { isServerId } from '../../core/config/vscodeMcpJson';
 import type { SecretInputs } from './secretInputs';
-import { SERVERS_SETTING } from './serverSettingsReader';
+import { hostSetting } from './hostSettings';
 import { addServerEntries } from './serverSettingsWriter';
 
 // The last steps of adding a server, shared by Add Server and its registry search: the id,
@@ -9,7 +9,7 @@ import { addServerEntries } from './serverSettingsWriter';
 
 /** Asks for the new server's id, suggesting one not yet configured; undefined when cancelled. */
 export async function askServerId(title: string, suggest: (taken: ReadonlySet<string>) => string): Promise<string | undefined> {
-  const taken = new Set(Object.keys(vscode.workspace.getConfiguration().get<Record<string, unknown>>(SERVERS_SETTING, {})));
+  const taken = new Set(Object.keys(hostSetting('servers')));
   return vscode.window.showInputBox({
     title,
     prompt: vscode.l10n.t('The server\'s id: its name in the Servers view, in tool names and in settings.'),

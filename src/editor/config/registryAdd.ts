@@ -1,13 +1,14 @@
 import * as vscode from 'vscode';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { suggestServerId } from '../../core/config/newServerEntry';
-import { DEFAULT_REGISTRY_URL, RegistryClient } from '../../core/registry/registryClient';
+import { HOST_SETTINGS } from '../../core/config/hostSettingKeys';
+import { RegistryClient } from '../../core/registry/registryClient';
+import { hostSetting } from './hostSettings';
 import { answerProblem, installChoices, installFields, registryEntry, type InstallChoice, type InstallField } from '../../core/registry/registryInstall';
 import type { RegistryServer } from '../../core/registry/registryServer';
 import { askServerId, writeNewServer } from './newServerWriter';
 import type { SecretInputs } from './secretInputs';
 
-export const REGISTRY_SETTING = 'mcpHost.registry.url';
 /** Typing waits this long for the next key before it searches. */
 const SEARCH_DELAY_MS = 250;
 
@@ -27,7 +28,7 @@ export async function addFromRegistry(deps: RegistryAddDeps): Promise<void> {
   const title = vscode.l10n.t('MCP Host: Add Server from the MCP Registry');
   let client: RegistryClient;
   try {
-    client = new RegistryClient(vscode.workspace.getConfiguration().get<string>(REGISTRY_SETTING, DEFAULT_REGISTRY_URL), deps.fetch);
+    client = new RegistryClient(hostSetting('registryUrl'), deps.fetch);
   } catch (error) {
     void showRegistryError((error as Error).message);
     return;
@@ -207,5 +208,5 @@ function whereLabel(where: InstallField['where']): string {
 
 async function showRegistryError(message: string): Promise<void> {
   const open = vscode.l10n.t('Open Settings');
-  if ((await vscode.window.showErrorMessage(message, open)) === open) await vscode.commands.executeCommand('workbench.action.openSettings', REGISTRY_SETTING);
+  if ((await vscode.window.showErrorMessage(message, open)) === open) await vscode.commands.executeCommand('workbench.action.openSettings', HOST_SETTINGS.registryUrl.key);
 }

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { convertHostConfig, HOST_NAMES, sameServer, type ImportedServer, type OtherHost, type ServerIdentity } from '../../core/config/otherHostConfigs';
 import type { ReportDocuments } from '../ui/reportDocuments';
 import type { SecretInputs } from './secretInputs';
-import { SERVERS_SETTING } from './serverSettingsReader';
+import { hostSetting } from './hostSettings';
 import { addServerEntries } from './serverSettingsWriter';
 
 /** A configuration file of another host, and where its servers go in MCP Host's settings. */
@@ -128,7 +128,7 @@ export async function importServers(sources: readonly ImportSource[], secrets: S
 }
 
 function serversIn(folder: vscode.WorkspaceFolder | undefined): Record<string, unknown> {
-  return vscode.workspace.getConfiguration(undefined, folder?.uri).get<Record<string, unknown>>(SERVERS_SETTING, {});
+  return hostSetting('servers', folder?.uri);
 }
 
 function summary(server: ImportedServer): string {

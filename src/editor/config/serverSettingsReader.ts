@@ -1,14 +1,11 @@
 import * as vscode from 'vscode';
+import { HOST_SETTINGS } from '../../core/config/hostSettingKeys';
 import type { FolderRef, ServerSettingsEntry } from '../../core/config/serverDefinition';
-
-export const SERVERS_SETTING = 'mcpHost.servers';
-/** Run the servers of other hosts' files too, as they are. */
-export const READ_LIVE_SETTING = 'mcpHost.otherHosts.readLive';
-export const AUTO_START_SETTING = 'mcpHost.autoStart';
+import { hostSetting } from './hostSettings';
 
 /** When servers whose entries do not say start: `mcpHost.autoStart`. */
 export function autoStartDefault(): 'startup' | 'onDemand' {
-  return vscode.workspace.getConfiguration().get(AUTO_START_SETTING) === 'onDemand' ? 'onDemand' : 'startup';
+  return hostSetting('autoStart') === 'onDemand' ? 'onDemand' : 'startup';
 }
 
 /**
@@ -21,13 +18,13 @@ export function readServerSettings(): ServerSettingsEntry[] {
     if (typeof servers !== 'object' || servers === null) return;
     for (const [id, raw] of Object.entries(servers)) byId.set(id, { id, scope, folder, raw });
   };
-  const inspected = vscode.workspace.getConfiguration().inspect<unknown>(SERVERS_SETTING);
+  const inspected = vscode.workspace.getConfiguration().inspect<unknown>(HOST_SETTINGS.servers.key);
   add(inspected?.globalValue, 'user');
   add(inspected?.workspaceValue, 'workspace');
   // In a single-folder window the folder's settings are the workspace settings; read them once.
   if (vscode.workspace.workspaceFile) {
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      const value = vscode.workspace.getConfiguration(undefined, folder.uri).inspect<unknown>(SERVERS_SETTING)?.workspaceFolderValue;
+      const value = vscode.workspace.getConfiguration(undefined, folder.uri).inspect<unknown>(HOST_SETTINGS.servers.key)?.workspaceFolderValue;
       add(value, 'folder', toFolderRef(folder));
     }
   }

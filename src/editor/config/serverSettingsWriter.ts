@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { ServerDefinition } from '../../core/config/serverDefinition';
-import { SERVERS_SETTING } from './serverSettingsReader';
+import { HOST_SETTINGS } from '../../core/config/hostSettingKeys';
+
+const SERVERS = HOST_SETTINGS.servers.key;
 
 /**
  * Sets one field of a server's entry (`["sampling", "mode"]`) in the settings that define the
@@ -9,7 +11,7 @@ import { SERVERS_SETTING } from './serverSettingsReader';
 export async function updateServerField(definition: ServerDefinition, path: readonly string[], value: unknown): Promise<void> {
   const folder = definition.scope === 'folder' && definition.folder ? vscode.Uri.file(definition.folder.path) : undefined;
   const config = vscode.workspace.getConfiguration(undefined, folder);
-  const inspected = config.inspect<Record<string, unknown>>(SERVERS_SETTING);
+  const inspected = config.inspect<Record<string, unknown>>(SERVERS);
   const [current, target] =
     definition.scope === 'user'
       ? [inspected?.globalValue, vscode.ConfigurationTarget.Global]
@@ -23,7 +25,7 @@ export async function updateServerField(definition: ServerDefinition, path: read
     node = (node[key] = typeof next === 'object' && next !== null && !Array.isArray(next) ? next : {}) as Record<string, unknown>;
   }
   node[path[path.length - 1]] = value;
-  await config.update(SERVERS_SETTING, servers, target);
+  await config.update(SERVERS, servers, target);
 }
 
 /**
@@ -35,14 +37,14 @@ export async function updateServerField(definition: ServerDefinition, path: read
 export async function addServerEntries(folder: vscode.WorkspaceFolder | undefined, entries: Readonly<Record<string, unknown>>, beforeWrite?: (ids: readonly string[]) => Promise<void>): Promise<string[]> {
   const target = folder ? (vscode.workspace.workspaceFile ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Workspace) : vscode.ConfigurationTarget.Global;
   const config = vscode.workspace.getConfiguration(undefined, folder?.uri);
-  const inspected = config.inspect<Record<string, unknown>>(SERVERS_SETTING);
+  const inspected = config.inspect<Record<string, unknown>>(SERVERS);
   const current = target === vscode.ConfigurationTarget.Global ? inspected?.globalValue : target === vscode.ConfigurationTarget.Workspace ? inspected?.workspaceValue : inspected?.workspaceFolderValue;
-  const seen = config.get<Record<string, unknown>>(SERVERS_SETTING, {});
+  const seen = config.get<Record<string, unknown>>(SERVERS, {});
   const servers = { ...(current ?? {}) };
   const added = Object.keys(entries).filter((id) => servers[id] === undefined && seen[id] === undefined);
   for (const id of added) servers[id] = entries[id];
   if (added.length === 0) return added;
   await beforeWrite?.(added);
-  await config.update(SERVERS_SETTING, servers, target);
+  await config.update(SERVERS, servers, target);
   return added;
 }

@@ -1,0 +1,30 @@
+import { DEFAULT_MAX_MODEL_TOOLS } from '../chat/modelToolOffer';
+import { DEFAULT_REGISTRY_URL } from '../registry/registryClient';
+
+/** The value of each global `mcpHost.*` setting, by the name the code uses for it. */
+export interface HostSettingValues {
+  readonly servers: Readonly<Record<string, unknown>>;
+  readonly autoStart: string;
+  readonly readLive: boolean;
+  readonly publish: boolean;
+  readonly appsEnabled: boolean;
+  readonly chatMaxTools: number;
+  readonly registryUrl: string;
+}
+
+export type HostSettingName = keyof HostSettingValues;
+
+/**
+ * Every global `mcpHost.*` setting: its key and its default, once. `package.json` declares them
+ * for the Settings editor; a unit test keeps the two in step. (`servers` has no default there: an
+ * empty object here.)
+ */
+export const HOST_SETTINGS: { readonly [N in HostSettingName]: { readonly key: string; readonly default: HostSettingValues[N] } } = {
+  servers: { key: 'mcpHost.servers', default: {} },
+  autoStart: { key: 'mcpHost.autoStart', default: 'startup' },
+  readLive: { key: 'mcpHost.otherHosts.readLive', default: false },
+  publish: { key: 'mcpHost.agents.publish', default: true },
+  appsEnabled: { key: 'mcpHost.apps.enabled', default: true },
+  chatMaxTools: { key: 'mcpHost.chat.maxTools', default: DEFAULT_MAX_MODEL_TOOLS },
+  registryUrl: { key: 'mcpHost.registry.url', default: DEFAULT_REGISTRY_URL },
+};
