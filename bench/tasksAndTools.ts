@@ -10,7 +10,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { ModelToolOffer, toolCatalogue } from '../src/core/chat/modelToolOffer';
 import { instructionsForModel } from '../src/core/chat/serverInstructions';
 import type { ServerSnapshot } from '../src/core/connection/serverSnapshot';
-import { modelToolNames } from '../src/core/tools/toolNames';
+import { modelToolNames } from '../src/core/connection/toolNames';
 import { entries, harness, modern, running } from '../test/unit/support/hostHarness';
 import { waitFor } from '../test/unit/support/fixtures';
 

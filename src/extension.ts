@@ -18,7 +18,7 @@ import { registerLanguageModelTools } from './editor/chat/languageModelTools';
 import { MementoApprovalStore, MementoConsentStore, MementoEraPinStore, mementoSwitchStore, mementoTaskStore, MementoRunStore, StateWrites } from './editor/mementoStores';
 import { LastRuns } from './core/host/lastRuns';
 import { TaskTracker } from './core/tasks/taskTracker';
-import { resumeTasksWhenRunning } from './core/tasks/serverTaskChannel';
+import { resumeTasksWhenRunning } from './core/host/serverTaskChannel';
 import { registerTasksView } from './editor/tasks/tasksView';
 import { registerPromptCommands } from './editor/prompts/promptCommands';
 import { createPublicApi, type McpHostApi } from './editor/publicApi';

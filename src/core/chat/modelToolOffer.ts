@@ -7,9 +7,10 @@
  */
 import type { Tool } from '@modelcontextprotocol/client';
 import { offeredToModel } from '../apps/appToolMeta';
+import { DEFAULT_MAX_MODEL_TOOLS } from '../config/hostSettingKeys';
 import { listsKnown, type ServerSnapshot } from '../connection/serverSnapshot';
 import type { ModelTool } from '../models/modelMessages';
-import { modelToolNames, type QualifiedTool } from '../tools/toolNames';
+import { modelToolNames, type QualifiedTool } from '../connection/toolNames';
 
 export interface CatalogueEntry extends QualifiedTool {
   readonly modelName: string;
@@ -40,8 +41,7 @@ export function modelToolOf(entry: CatalogueEntry): ModelTool {
 export const SEARCH_TOOL_NAME = 'mcp_search_tools';
 /** How many matches one search returns (and makes callable). */
 export const SEARCH_RESULTS = 10;
-/** Default and bounds of the tools per request (the `chat.maxTools` setting). */
-export const DEFAULT_MAX_MODEL_TOOLS = 128;
+/** Bounds of the tools per request (the `chat.maxTools` setting; its default is in config/hostSettingKeys). */
 export const MIN_MAX_MODEL_TOOLS = 8;
 export const MAX_MAX_MODEL_TOOLS = 1_024;
 

@@ -1,5 +1,7 @@
-import { DEFAULT_MAX_MODEL_TOOLS } from '../chat/modelToolOffer';
-import { DEFAULT_REGISTRY_URL } from '../registry/registryClient';
+/** The official MCP Registry, where Add Server looks unless `mcpHost.registry.url` says otherwise. */
+export const DEFAULT_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
+/** The tools one `@mcp` request offers its model unless `mcpHost.chat.maxTools` says otherwise. */
+export const DEFAULT_MAX_MODEL_TOOLS = 128;
 
 /** The value of each global `mcpHost.*` setting, by the name the code uses for it. */
 export interface HostSettingValues {

@@ -1,7 +1,7 @@
 import { dropUnusableTools } from './toolListLimits';
 import type { Client, ListChangedHandlers, Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
 import { ResourcePages, type ResourcePage } from '../resources/resourcePages';
-import { toolNameProblem } from '../tools/toolNames';
+import { toolNameProblem } from './toolNames';
 import type { ServerLog } from './serverLog';
 import { needsAuthorization } from '../auth/authorizationFailure';
 import { ServerSkills } from '../skills/serverSkills';

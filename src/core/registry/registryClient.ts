@@ -1,9 +1,8 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
+import { DEFAULT_REGISTRY_URL } from '../config/hostSettingKeys';
 import { readBoundedBody } from '../connection/boundedBody';
 import { parseServerList, parseServerResponse, type RegistryPage, type RegistryServer } from './registryServer';
 
-/** The official MCP Registry. */
-export const DEFAULT_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
 
 /** A registry answer is read up to this size. */
 const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;

@@ -3,7 +3,6 @@
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Frame } from 'playwright-core';
 import { OUT, REPO } from '../harness/editorSession';
 import { scenarioEditor } from '../harness/scenarioEditor';
 import { waitFor } from '../../unit/support/fixtures';

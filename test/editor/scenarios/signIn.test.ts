@@ -5,7 +5,6 @@ import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { EditorSession } from '../harness/editorSession';
 import { closeEverythingAfterEach } from '../harness/scenarioEditor';
-import { waitFor } from '../../unit/support/fixtures';
 import { startOAuthFixture, type OAuthFixture } from '../../unit/support/oauthFixture';
 
 interface ServerInfo {

@@ -3,7 +3,7 @@ import { runToolLoop, type LoopModel } from '../../../src/core/chat/toolCallLoop
 import { contentTextOf, type ModelMessage, type ModelPart, type ModelTool } from '../../../src/core/models/modelMessages';
 import { MemoryApprovalStore, ToolApprovals } from '../../../src/core/tools/toolApprovals';
 import { ToolInvoker } from '../../../src/core/tools/toolInvoker';
-import { modelToolNames } from '../../../src/core/tools/toolNames';
+import { modelToolNames } from '../../../src/core/connection/toolNames';
 import { resultText } from '../../../src/core/tools/toolResults';
 import { entries, harness, hosts, legacy, running } from '../support/hostHarness';
 

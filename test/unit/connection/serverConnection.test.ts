@@ -1,7 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import * as path from 'node:path';
-import type { ResolvedServerDefinition } from '../../../src/core/config/serverDefinition';
 import { InMemoryEraPinStore } from '../../../src/core/connection/eraPins';
 import { isAlive } from '../../../src/core/connection/processTree';
 import {

@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ModelPart } from '../../../src/core/models/modelMessages';
 import type { ModelInfo } from '../../../src/core/sampling/modelSelection';
 import type { SamplingConversation, SamplingResult } from '../../../src/core/sampling/samplingConversation';
-import { SamplingRouter, type SamplingDecision, type SamplingParams, type SamplingPolicy, type SamplingReview, type SamplingReviewRequest } from '../../../src/core/sampling/samplingRouter';
+import { SamplingRouter, type SamplingDecision, type SamplingPolicy, type SamplingReview, type SamplingReviewRequest } from '../../../src/core/sampling/samplingRouter';
 import { EVERYTHING, fixture, waitFor } from '../support/fixtures';
 import { entries, harness, hosts, legacy, modern, running } from '../support/hostHarness';
 

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { pollInterval, pollTask } from '../../../src/core/tasks/taskPolling';
-import { resumeTasksWhenRunning, serverTaskChannel } from '../../../src/core/tasks/serverTaskChannel';
+import { resumeTasksWhenRunning, serverTaskChannel } from '../../../src/core/host/serverTaskChannel';
 import { createdTaskOf, TASKS_REQUIRED_CODE } from '../../../src/core/tasks/taskResults';
 import { TaskTracker, type StoredTask } from '../../../src/core/tasks/taskTracker';
 import { resultText } from '../../../src/core/tools/toolResults';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { modelToolNames, promptCommandName, toolNameProblem } from '../../../src/core/tools/toolNames';
+import { modelToolNames, promptCommandName, toolNameProblem } from '../../../src/core/connection/toolNames';
 
 describe('tool names', () => {
   it('accepts names within the spec rules and explains the others', () => {

@@ -1,5 +1,5 @@
-import type { WireTask } from '../tasks/taskResults';
-import { abortableSleep, pollInterval } from '../tasks/taskPolling';
+import type { WireTask } from './taskResults';
+import { abortableSleep, pollInterval } from './taskPolling';
 import type { CallToolResult, Client, Progress, RequestOptions, Tool } from '@modelcontextprotocol/client';
 import { clientLibrary } from '../lazyLibraries';
 

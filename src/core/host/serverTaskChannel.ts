@@ -1,12 +1,12 @@
 import type { CallToolResult, Client, RequestOptions } from '@modelcontextprotocol/client';
 import { answerServerRequest } from '../connection/hostClient';
 import type { ServerConnection } from '../connection/serverConnection';
-import { callToolAsTask, mustRunAsTask, passThrough } from '../connection/toolTasks';
-import type { TaskChannel } from './taskPolling';
-import { createdTaskOf, type WireTask } from './taskResults';
-import type { TaskTracker } from './taskTracker';
+import { callToolAsTask, mustRunAsTask, passThrough } from '../tasks/toolTasks';
+import type { TaskChannel } from '../tasks/taskPolling';
+import { createdTaskOf, type WireTask } from '../tasks/taskResults';
+import type { TaskTracker } from '../tasks/taskTracker';
 import type { Disposable } from '../events';
-import type { McpHost } from '../host/mcpHost';
+import type { McpHost } from './mcpHost';
 
 /** Cancelling a task waits this long for the server's acknowledgement. */
 const CANCEL_TIMEOUT_MS = 5_000;
