@@ -14,7 +14,8 @@ import { AppSession, type AppHostPorts } from '../src/core/apps/appSession';
 import { EditorSession, OUT } from '../test/editor/harness/editorSession';
 import { entries, harness, legacy, running } from '../test/unit/support/hostHarness';
 
-const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1) ?? fallback;
+const arg = (name: string, fallback: string) =>
+  process.argv.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1) ?? fallback;
 const calls = Number(arg('calls', '300'));
 const runs = Number(arg('runs', '7'));
 
@@ -29,12 +30,17 @@ async function bridgeRoundTrip(): Promise<string> {
   await running(host, 'fx');
   const [hostSide, appSide] = InMemoryTransport.createLinkedPair();
   const ports = {
-    callTool: (name: string, args: Record<string, unknown>, signal: AbortSignal) => host.callTool('fx', name, args, signal),
+    callTool: (name: string, args: Record<string, unknown>, signal: AbortSignal) =>
+      host.callTool('fx', name, args, signal),
     log: () => undefined,
     failed: () => undefined,
     initialized: () => undefined,
   } as unknown as AppHostPorts;
-  const session = new AppSession(hostSide, ports, { hostInfo: { name: 'bench', version: '0' }, hostContext: {}, resource: { uri: 'ui://b', html: '', policy: appSandboxPolicy(undefined, undefined) } });
+  const session = new AppSession(hostSide, ports, {
+    hostInfo: { name: 'bench', version: '0' },
+    hostContext: {},
+    resource: { uri: 'ui://b', html: '', policy: appSandboxPolicy(undefined, undefined) },
+  });
   await session.start();
   const app = new App({ name: 'bench-app', version: '1' }, {}, { autoResize: false });
   await app.connect(appSide);
@@ -59,8 +65,17 @@ async function bridgeRoundTrip(): Promise<string> {
 }
 
 async function firstPaint(): Promise<string> {
-  const servers = { board: { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--app-tools'], autoApprove: ['show-board'] } };
-  const editor = await EditorSession.start({ folders: ['ws'], settings: {} }, { trusted: true, userSettings: { 'mcpHost.servers': servers } });
+  const servers = {
+    board: {
+      command: process.execPath,
+      args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--app-tools'],
+      autoApprove: ['show-board'],
+    },
+  };
+  const editor = await EditorSession.start(
+    { folders: ['ws'], settings: {} },
+    { trusted: true, userSettings: { 'mcpHost.servers': servers } },
+  );
   try {
     await editor.workbench.openMcpView();
     await editor.workbench.waitForServerDescription('board', /^running/, 90_000);
@@ -73,7 +88,17 @@ async function firstPaint(): Promise<string> {
       // Polled every few ms in every frame: the app's own text says it has the result.
       const shown = `Board: run ${i}|Got the result.`;
       for (;;) {
-        const texts = await Promise.all(editor.workbench.page.frames().map((f) => f.evaluate<string>("`${document.getElementById('title')?.textContent}|${document.getElementById('status')?.textContent}`").catch(() => '')));
+        const texts = await Promise.all(
+          editor.workbench.page
+            .frames()
+            .map((f) =>
+              f
+                .evaluate<string>(
+                  "`${document.getElementById('title')?.textContent}|${document.getElementById('status')?.textContent}`",
+                )
+                .catch(() => ''),
+            ),
+        );
         if (texts.includes(shown)) break;
         if (performance.now() - returned > 60_000) throw new Error('the app never showed the result');
         await new Promise((r) => setTimeout(r, 5));

@@ -21,7 +21,8 @@ import * as path from 'node:path';
 import { CODE_CACHE_DIR, EditorSession, OUT, REPO } from '../test/editor/harness/editorSession';
 import { startHttpFixture, waitFor } from '../test/unit/support/fixtures';
 
-const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`${name}=`))?.split('=')[1] ?? fallback);
+const arg = (name: string, fallback: number) =>
+  Number(process.argv.find((a) => a.startsWith(`${name}=`))?.split('=')[1] ?? fallback);
 const reps = arg('reps', 7);
 const calls = arg('calls', 1000);
 const openReps = arg('openReps', 5);
@@ -38,15 +39,34 @@ function settledAfter(samples: readonly number[]): number {
   }
   return 0;
 }
-const only = process.argv.find((a) => a.startsWith('only='))?.slice(5).split(',');
+const only = process.argv
+  .find((a) => a.startsWith('only='))
+  ?.slice(5)
+  .split(',');
 /** Whether a section of the comparison runs (all of them unless only= names some). */
 const runs = (section: 'starts' | 'calls' | 'big' | 'open') => !only || only.includes(section);
 
-const legacyStdio = (name: string) => ({ type: 'stdio', command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--name', name] });
-const everything = { type: 'stdio', command: process.execPath, args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] };
+const legacyStdio = (name: string) => ({
+  type: 'stdio',
+  command: process.execPath,
+  args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--name', name],
+});
+const everything = {
+  type: 'stdio',
+  command: process.execPath,
+  args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
+};
 /** A stdio server's entry with its script's path spelled another way (`dir/./file`): the same program, not the same entry. */
 const otherSpelling = <T extends { args?: string[] }>(server: T): T =>
-  server.args?.length ? { ...server, args: [`${path.dirname(server.args[0])}${path.sep}.${path.sep}${path.basename(server.args[0])}`, ...server.args.slice(1)] } : server;
+  server.args?.length
+    ? {
+        ...server,
+        args: [
+          `${path.dirname(server.args[0])}${path.sep}.${path.sep}${path.basename(server.args[0])}`,
+          ...server.args.slice(1),
+        ],
+      }
+    : server;
 const TEN = Array.from({ length: 10 }, (_, i) => `f${i}`);
 
 interface Activation {
@@ -114,12 +134,29 @@ interface WindowChoice {
   readonly userDataFiles?: Readonly<Record<string, Uint8Array>>;
 }
 
-async function openEditor(builtIn: Record<string, unknown>, host: Record<string, unknown>, settings: Record<string, unknown> = {}, choice: WindowChoice = {}): Promise<EditorSession> {
-  const autoApproved = Object.fromEntries(Object.entries(host).map(([id, s]) => [id, { ...(s as object), autoApprove: ['*'] }]));
+async function openEditor(
+  builtIn: Record<string, unknown>,
+  host: Record<string, unknown>,
+  settings: Record<string, unknown> = {},
+  choice: WindowChoice = {},
+): Promise<EditorSession> {
+  const autoApproved = Object.fromEntries(
+    Object.entries(host).map(([id, s]) => [id, { ...(s as object), autoApprove: ['*'] }]),
+  );
   return EditorSession.start(
     { folders: ['ws'], settings: {}, files: { 'ws/.vscode/mcp.json': JSON.stringify({ servers: builtIn }) } },
     // Neither host asks before a tool runs: MCP Host's autoApprove, the built-in's global auto-approval.
-    { trusted: true, userSettings: { 'chat.disableAIFeatures': false, 'chat.tools.global.autoApprove': true, 'chat.tools.global.autoApprove.optIn': true, 'mcpHost.servers': autoApproved, ...settings }, ...choice },
+    {
+      trusted: true,
+      userSettings: {
+        'chat.disableAIFeatures': false,
+        'chat.tools.global.autoApprove': true,
+        'chat.tools.global.autoApprove.optIn': true,
+        'mcpHost.servers': autoApproved,
+        ...settings,
+      },
+      ...choice,
+    },
   );
 }
 
@@ -135,7 +172,9 @@ async function warmCodeCache(): Promise<Record<string, Uint8Array>> {
     while (Date.now() < deadline) {
       const names = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.v8cache')) : [];
       if (['main.js-', 'libraries.js-'].every((bundle) => names.some((name) => name.startsWith(bundle))))
-        return Object.fromEntries(names.map((name) => [path.join(CODE_CACHE_DIR, name), readFileSync(path.join(dir, name))]));
+        return Object.fromEntries(
+          names.map((name) => [path.join(CODE_CACHE_DIR, name), readFileSync(path.join(dir, name))]),
+        );
       await new Promise((r) => setTimeout(r, 500));
     }
     throw new Error(`MCP Host did not write the code caches of main.js and libraries.js in ${dir} within 60 s`);
@@ -147,7 +186,13 @@ async function warmCodeCache(): Promise<Record<string, Uint8Array>> {
 const rows: string[] = [];
 const digits = (value: number, unit: string) => (Math.abs(value) >= 20 ? 0 : unit === 'ms' ? 2 : 1);
 const row = (measure: string, ours: number, theirs: number, unit = 'ms') =>
-  progress(rows[rows.push(`| ${measure} | ${ours.toFixed(digits(ours, unit))} ${unit} | ${theirs.toFixed(digits(theirs, unit))} ${unit} | ${theirs <= 0 ? '—' : (ours / theirs).toFixed(2)} |`) - 1]);
+  progress(
+    rows[
+      rows.push(
+        `| ${measure} | ${ours.toFixed(digits(ours, unit))} ${unit} | ${theirs.toFixed(digits(theirs, unit))} ${unit} | ${theirs <= 0 ? '—' : (ours / theirs).toFixed(2)} |`,
+      ) - 1
+    ],
+  );
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 
 async function sideBySide(): Promise<void> {
@@ -160,10 +205,15 @@ async function sideBySide(): Promise<void> {
   };
   // MCP Host does not publish a server VS Code's own mcp.json runs (agents would see it twice): its
   // copies start the same file by another spelling of its path, so that it publishes them.
-  const published = Object.fromEntries(Object.entries(servers).map(([id, server]) => [id, otherSpelling(server as { args?: string[] })]));
+  const published = Object.fromEntries(
+    Object.entries(servers).map(([id, server]) => [id, otherSpelling(server as { args?: string[] })]),
+  );
   const editor = await openEditor(servers, published);
   try {
-    await editor.control('executeCommand', { command: 'workbench.mcp.startServer', args: ['*', { waitForLiveTools: true }] });
+    await editor.control('executeCommand', {
+      command: 'workbench.mcp.startServer',
+      args: ['*', { waitForLiveTools: true }],
+    });
     const starts: [string, string[]][] = [
       ['server-everything (stdio): start to tools listed', ['everything']],
       ['legacy fixture over HTTP (2025-11-25, sessions): start to tools listed', ['legacy-http']],
@@ -177,7 +227,10 @@ async function sideBySide(): Promise<void> {
         // Alternate which goes first; the first round warms both up and is not counted.
         const order = rep % 2 === 0 ? ['host', 'builtin'] : ['builtin', 'host'];
         for (const variant of order) {
-          const ms = variant === 'host' ? await editor.control<number>('hostStart', { ids }) : await editor.control<number>('builtInStart', { ids: ids.map(builtInId) });
+          const ms =
+            variant === 'host'
+              ? await editor.control<number>('hostStart', { ids })
+              : await editor.control<number>('builtInStart', { ids: ids.map(builtInId) });
           if (rep > 0) (variant === 'host' ? ours : theirs).push(ms);
         }
       }
@@ -189,39 +242,69 @@ async function sideBySide(): Promise<void> {
       for (let rep = 0; rep <= reps; rep++) {
         const order = rep % 2 === 0 ? ['gateway', 'builtin'] : ['builtin', 'gateway'];
         for (const variant of order) {
-          const ms = variant === 'gateway' ? await editor.control<number>('gatewayStart', { ids: ['everything'] }) : await editor.control<number>('builtInStart', { ids: [builtInId('everything')] });
+          const ms =
+            variant === 'gateway'
+              ? await editor.control<number>('gatewayStart', { ids: ['everything'] })
+              : await editor.control<number>('builtInStart', { ids: [builtInId('everything')] });
           if (rep > 0) (variant === 'gateway' ? ours : theirs).push(ms);
         }
       }
-      row(`server-everything started by VS Code through MCP Host's gateway (MCP Host starts the process): start to tools listed, median of ${reps}`, median(ours), median(theirs));
+      row(
+        `server-everything started by VS Code through MCP Host's gateway (MCP Host starts the process): start to tools listed, median of ${reps}`,
+        median(ours),
+        median(theirs),
+      );
     }
 
     // VS Code names an MCP tool `mcp_<first 13 characters of the server's title or label, sanitized>_<tool>`: MCP
     // Host's published copies are "<id> (MCP Host)". They are started as VS Code's chat would.
-    const gatewayName = (server: string, tool: string) => `mcp_${`${server} (MCP Host)`.toLowerCase().replace(/[^a-z0-9_.-]+/g, '_').slice(0, 13)}_${tool}`;
+    const gatewayName = (server: string, tool: string) =>
+      `mcp_${`${server} (MCP Host)`
+        .toLowerCase()
+        .replace(/[^a-z0-9_.-]+/g, '_')
+        .slice(0, 13)}_${tool}`;
     for (const id of ['everything', 'f0']) {
-      await waitFor(`VS Code to have the tools of ${id} (MCP Host)`, async () => {
-        await editor.control('executeCommand', { command: 'workbench.mcp.startServer', args: [`mcp-host.mcp-host/${id} (MCP Host)`, { waitForLiveTools: true }] });
-        return (await editor.control<string[]>('lmTools')).includes(gatewayName(id, 'echo'));
-      }, 60_000);
+      await waitFor(
+        `VS Code to have the tools of ${id} (MCP Host)`,
+        async () => {
+          await editor.control('executeCommand', {
+            command: 'workbench.mcp.startServer',
+            args: [`mcp-host.mcp-host/${id} (MCP Host)`, { waitForLiveTools: true }],
+          });
+          return (await editor.control<string[]>('lmTools')).includes(gatewayName(id, 'echo'));
+        },
+        60_000,
+      );
     }
     const tools = await editor.control<string[]>('lmTools');
     const builtInTool = (server: string, tool: string) => {
-      const name = tools.find((t) => t.startsWith(`mcp_${server}`) && t.endsWith(`_${tool}`) && t !== gatewayName(server, tool));
-      if (!name) throw new Error(`the built-in offers no language-model tool for ${server}/${tool} (has ${tools.filter((t) => t.startsWith('mcp_')).join(', ')})`);
+      const name = tools.find(
+        (t) => t.startsWith(`mcp_${server}`) && t.endsWith(`_${tool}`) && t !== gatewayName(server, tool),
+      );
+      if (!name)
+        throw new Error(
+          `the built-in offers no language-model tool for ${server}/${tool} (has ${tools.filter((t) => t.startsWith('mcp_')).join(', ')})`,
+        );
       return name;
     };
     const echo = builtInTool('everything', 'echo');
     // The same server as MCP Host publishes it to VS Code's MCP, through MCP Host's gateway.
     const gatewayTool = (server: string, tool: string) => {
-      if (!tools.includes(gatewayName(server, tool))) throw new Error(`VS Code's agents have no ${gatewayName(server, tool)}`);
+      if (!tools.includes(gatewayName(server, tool)))
+        throw new Error(`VS Code's agents have no ${gatewayName(server, tool)}`);
       return gatewayName(server, tool);
     };
     const gatewayEcho = gatewayTool('everything', 'echo');
     // The built-in asks once before its global auto-approval takes effect: a user says Enable.
     const warmUp = editor.control<CallFigures>('lmToolCalls', { name: echo, input: { message: 'hi' }, count: 1 });
     const dialog = editor.workbench.page.locator('.monaco-dialog-box', { hasText: 'Enable global auto approve?' });
-    if (await dialog.waitFor({ timeout: 10_000 }).then(() => true, () => false)) await dialog.getByRole('button', { name: 'Enable' }).click();
+    if (
+      await dialog.waitFor({ timeout: 10_000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      await dialog.getByRole('button', { name: 'Enable' }).click();
     await warmUp;
     const rounds = runs('calls') ? 5 : 0;
     const ours: number[] = [];
@@ -230,29 +313,68 @@ async function sideBySide(): Promise<void> {
     const gateway: number[] = [];
     for (let round = 0; round < rounds; round++) {
       const count = Math.round(calls / rounds);
-      const host = await editor.control<CallFigures>('lmToolCalls', { name: 'mcpHost_callTool', input: { server: 'everything', tool: 'echo', arguments: { message: 'hi' } }, count }).catch(async (error: Error) => {
-        await editor.workbench.screenshot('bench-host-echo');
-        throw error;
+      const host = await editor
+        .control<CallFigures>('lmToolCalls', {
+          name: 'mcpHost_callTool',
+          input: { server: 'everything', tool: 'echo', arguments: { message: 'hi' } },
+          count,
+        })
+        .catch(async (error: Error) => {
+          await editor.workbench.screenshot('bench-host-echo');
+          throw error;
+        });
+      const builtIn = await editor
+        .control<CallFigures>('lmToolCalls', { name: echo, input: { message: 'hi' }, count })
+        .catch(async (error: Error) => {
+          await editor.workbench.screenshot('bench-builtin-echo');
+          throw error;
+        });
+      const noop = await editor.control<CallFigures>('lmToolCalls', {
+        name: 'mcpHostTest_echo',
+        input: { message: 'hi' },
+        count,
       });
-      const builtIn = await editor.control<CallFigures>('lmToolCalls', { name: echo, input: { message: 'hi' }, count }).catch(async (error: Error) => {
-        await editor.workbench.screenshot('bench-builtin-echo');
-        throw error;
+      const published = await editor.control<CallFigures>('lmToolCalls', {
+        name: gatewayEcho,
+        input: { message: 'hi' },
+        count,
       });
-      const noop = await editor.control<CallFigures>('lmToolCalls', { name: 'mcpHostTest_echo', input: { message: 'hi' }, count });
-      const published = await editor.control<CallFigures>('lmToolCalls', { name: gatewayEcho, input: { message: 'hi' }, count });
-      if (host.lastLength !== builtIn.lastLength || noop.lastLength !== host.lastLength || published.lastLength !== builtIn.lastLength) throw new Error('the two hosts (or the test tool) answered the echo differently');
+      if (
+        host.lastLength !== builtIn.lastLength ||
+        noop.lastLength !== host.lastLength ||
+        published.lastLength !== builtIn.lastLength
+      )
+        throw new Error('the two hosts (or the test tool) answered the echo differently');
       gateway.push(published.medianMs);
       ours.push(host.medianMs);
       theirs.push(builtIn.medianMs);
       floor.push(noop.medianMs);
     }
     if (rounds) {
-      row(`vscode.lm.invokeTool, server-everything echo, ${calls} calls (median of round medians)`, median(ours), median(theirs));
-      row(`vscode.lm.invokeTool, server-everything echo published through MCP Host's gateway (VS Code's MCP → gateway → MCP Host → server), ${calls} calls`, median(gateway), median(theirs));
+      row(
+        `vscode.lm.invokeTool, server-everything echo, ${calls} calls (median of round medians)`,
+        median(ours),
+        median(theirs),
+      );
+      row(
+        `vscode.lm.invokeTool, server-everything echo published through MCP Host's gateway (VS Code's MCP → gateway → MCP Host → server), ${calls} calls`,
+        median(gateway),
+        median(theirs),
+      );
       row(`(same) the gateway lane against MCP Host's #mcpCall lane`, median(gateway), median(ours));
-      const api = await editor.control<number>('apiCalls', { via: 'invokeTool', serverId: 'everything', name: 'echo', args: { message: 'hi' }, count: calls });
-      rows.push(`| (reference) the same call through MCP Host's API, without the editor's tool hops | ${api.toFixed(2)} ms | | |`);
-      rows.push(`| (reference) an extension's tool that only answers "Echo: hi", the editor's floor for any extension tool | ${median(floor).toFixed(2)} ms | | |`);
+      const api = await editor.control<number>('apiCalls', {
+        via: 'invokeTool',
+        serverId: 'everything',
+        name: 'echo',
+        args: { message: 'hi' },
+        count: calls,
+      });
+      rows.push(
+        `| (reference) the same call through MCP Host's API, without the editor's tool hops | ${api.toFixed(2)} ms | | |`,
+      );
+      rows.push(
+        `| (reference) an extension's tool that only answers "Echo: hi", the editor's floor for any extension tool | ${median(floor).toFixed(2)} ms | | |`,
+      );
     }
     if (!runs('big')) return;
 
@@ -261,32 +383,53 @@ async function sideBySide(): Promise<void> {
     const bigTheirs: number[] = [];
     const bytes = 10 * 1024 * 1024;
     for (let rep = 0; rep < Math.max(3, Math.ceil(reps / 2)); rep++) {
-      const host = await editor.control<CallFigures>('lmToolCalls', { name: 'mcpHost_callTool', input: { server: 'f0', tool: 'payload', arguments: { bytes } }, count: 1 });
+      const host = await editor.control<CallFigures>('lmToolCalls', {
+        name: 'mcpHost_callTool',
+        input: { server: 'f0', tool: 'payload', arguments: { bytes } },
+        count: 1,
+      });
       progress(`10 MB through MCP Host: ${host.medianMs.toFixed(0)} ms`);
-      if (host.error || host.lastLength < bytes) throw new Error(`MCP Host's 10 MB result failed: ${host.error ?? `${host.lastLength} characters`}`);
+      if (host.error || host.lastLength < bytes)
+        throw new Error(`MCP Host's 10 MB result failed: ${host.error ?? `${host.lastLength} characters`}`);
       big.push(host.medianMs);
       const asked = Date.now();
-      const builtIn = await editor.control<CallFigures>('lmToolCalls', { name: payload, input: { bytes }, count: 1 }, 180_000).catch(async (error: Error) => {
-        await editor.workbench.screenshot('bench-builtin-10mb');
-        return { medianMs: NaN, lastLength: 0, error: `no answer (${error.message})`, afterMs: Date.now() - asked };
-      });
+      const builtIn = await editor
+        .control<CallFigures>('lmToolCalls', { name: payload, input: { bytes }, count: 1 }, 180_000)
+        .catch(async (error: Error) => {
+          await editor.workbench.screenshot('bench-builtin-10mb');
+          return { medianMs: NaN, lastLength: 0, error: `no answer (${error.message})`, afterMs: Date.now() - asked };
+        });
       if (builtIn.error) {
-        rows.push(`| a 10 MB tool result through vscode.lm.invokeTool | ${median(big).toFixed(0)} ms | failed after ${builtIn.afterMs!.toFixed(0)} ms: ${builtIn.error.replace(/\|/g, '/').replace(/\s+/g, ' ')} | |`);
+        rows.push(
+          `| a 10 MB tool result through vscode.lm.invokeTool | ${median(big).toFixed(0)} ms | failed after ${builtIn.afterMs!.toFixed(0)} ms: ${builtIn.error.replace(/\|/g, '/').replace(/\s+/g, ' ')} | |`,
+        );
         progress(rows[rows.length - 1]);
         return;
       }
       progress(`10 MB through the built-in: ${builtIn.medianMs.toFixed(0)} ms`);
-      if (builtIn.lastLength < bytes) throw new Error(`the built-in's 10 MB result came back short (${builtIn.lastLength} characters)`);
+      if (builtIn.lastLength < bytes)
+        throw new Error(`the built-in's 10 MB result came back short (${builtIn.lastLength} characters)`);
       bigTheirs.push(builtIn.medianMs);
     }
     row(`a 10 MB tool result through vscode.lm.invokeTool, median of ${big.length}`, median(big), median(bigTheirs));
     const bigGateway: number[] = [];
     for (let rep = 0; rep < big.length; rep++) {
-      const published = await editor.control<CallFigures>('lmToolCalls', { name: gatewayTool('f0', 'payload'), input: { bytes }, count: 1 }, 180_000);
-      if (published.error || published.lastLength < bytes) throw new Error(`the 10 MB result through MCP Host's gateway failed: ${published.error ?? `${published.lastLength} characters`}`);
+      const published = await editor.control<CallFigures>(
+        'lmToolCalls',
+        { name: gatewayTool('f0', 'payload'), input: { bytes }, count: 1 },
+        180_000,
+      );
+      if (published.error || published.lastLength < bytes)
+        throw new Error(
+          `the 10 MB result through MCP Host's gateway failed: ${published.error ?? `${published.lastLength} characters`}`,
+        );
       bigGateway.push(published.medianMs);
     }
-    row(`a 10 MB tool result through MCP Host's gateway (vscode.lm.invokeTool), median of ${bigGateway.length}`, median(bigGateway), median(bigTheirs));
+    row(
+      `a 10 MB tool result through MCP Host's gateway (vscode.lm.invokeTool), median of ${bigGateway.length}`,
+      median(bigGateway),
+      median(bigTheirs),
+    );
   } finally {
     await editor.stop();
     await http.stop();
@@ -296,7 +439,12 @@ async function sideBySide(): Promise<void> {
 /** Window open with 20 servers configured in one host (none in the other): extension-host CPU and memory, interleaved, medians. */
 async function windowOpen(): Promise<void> {
   const twenty = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`s${i}`, legacyStdio(`s${i}`)]));
-  const measure = async (builtIn: Record<string, unknown>, host: Record<string, unknown>, settings: Record<string, unknown> = {}, choice: WindowChoice = {}) => {
+  const measure = async (
+    builtIn: Record<string, unknown>,
+    host: Record<string, unknown>,
+    settings: Record<string, unknown> = {},
+    choice: WindowChoice = {},
+  ) => {
     const editor = await openEditor(builtIn, host, settings, choice);
     try {
       const { pid } = await editor.control<Activation>('activation');
@@ -320,17 +468,34 @@ async function windowOpen(): Promise<void> {
       if (startedWithWindow) {
         // MCP Host's default: the 20 run since the window opened.
         const servers = await editor.control<{ id: string; status: string }[]>('listServers');
-        const notRunning = servers.filter((server) => server.status !== 'running').map((server) => `${server.id} (${server.status})`);
-        if (servers.length !== 20 || notRunning.length) throw new Error(`20 servers should run ${OPEN_SECONDS} s after the window opened; not running: ${notRunning.join(', ') || `${20 - servers.length} missing`}`);
+        const notRunning = servers
+          .filter((server) => server.status !== 'running')
+          .map((server) => `${server.id} (${server.status})`);
+        if (servers.length !== 20 || notRunning.length)
+          throw new Error(
+            `20 servers should run ${OPEN_SECONDS} s after the window opened; not running: ${notRunning.join(', ') || `${20 - servers.length} missing`}`,
+          );
         const running = await memory();
-        return { ...figures, runningRssMb: running.rssMb, heapMb: running.heapMb, hostHeapMb: running.hostHeapMb, addedRssMb: NaN, addedHeapMb: NaN, startsCpuMs: NaN, startsHostCpuMs: NaN, quietCpuMs: NaN };
+        return {
+          ...figures,
+          runningRssMb: running.rssMb,
+          heapMb: running.heapMb,
+          hostHeapMb: running.hostHeapMb,
+          addedRssMb: NaN,
+          addedHeapMb: NaN,
+          startsCpuMs: NaN,
+          startsHostCpuMs: NaN,
+          quietCpuMs: NaN,
+        };
       }
       // Then all 20 running in that host, for its memory: one first, so that what a first start
       // loads and compiles once in a window (code, regular expressions) is not counted as what
       // each server adds, then the other 19.
       const [first, ...others] = Object.keys(Object.keys(builtIn).length ? builtIn : host);
       const startServers = (ids: string[]) =>
-        Object.keys(builtIn).length ? editor.control('builtInStart', { ids: ids.map(builtInId) }) : editor.control('hostStart', { ids });
+        Object.keys(builtIn).length
+          ? editor.control('builtInStart', { ids: ids.map(builtInId) })
+          : editor.control('hostStart', { ids });
       await startServers([first]);
       const withOne = await memory();
       // The CPU the 19 starts take: the built-in's clients run in the workbench page (the
@@ -338,7 +503,10 @@ async function windowOpen(): Promise<void> {
       // a while after the last has its tools, for what follows a start (lists kept, views drawn).
       const browser = await browserCpuClock(editor);
       const cpuNow = async () => ({ host: usage(pid).cpuMs, browser: await browser.read() });
-      const spent = (from: { host: number; browser: number }, to: { host: number; browser: number }) => ({ host: to.host - from.host, all: to.host - from.host + to.browser - from.browser });
+      const spent = (from: { host: number; browser: number }, to: { host: number; browser: number }) => ({
+        host: to.host - from.host,
+        all: to.host - from.host + to.browser - from.browser,
+      });
       // For reference: what the window takes in as many seconds when nothing starts.
       const quietFrom = await cpuNow();
       await new Promise((r) => setTimeout(r, AFTER_STARTS_MS));
@@ -382,39 +550,129 @@ async function windowOpen(): Promise<void> {
   for (let rep = 0; rep < openReps; rep++) {
     // Each round starts with another variant, so a drift on the machine does not favour one.
     for (let i = 0; i < variants.length; i++) await variants[(rep + i) % variants.length]();
-    const figures = (key: 'openCpuMs' | 'settledMs') => `${ours[rep][key]} / ${oursOnDemand[rep][key]} (onDemand) / ${theirs[rep][key]} (built-in) / ${theirsBesideUs[rep][key]} ms (built-in, MCP Host installed)`;
-    progress(`window open, round ${rep + 1} of ${openReps}: CPU ${figures('openCpuMs')}; idle after ${figures('settledMs')}`);
-    const starts = (f: Figures) => `${f.startsCpuMs.toFixed(0)} (${f.startsHostCpuMs} in the extension host; ${f.quietCpuMs.toFixed(0)} in ${AFTER_STARTS_MS / 1000} s without starts)`;
-    progress(`  19 starts in the open window: CPU ${starts(oursOnDemand[rep])} (onDemand) / ${starts(theirs[rep])} (built-in) / ${starts(theirsBesideUs[rep])} ms (built-in, MCP Host installed)`);
+    const figures = (key: 'openCpuMs' | 'settledMs') =>
+      `${ours[rep][key]} / ${oursOnDemand[rep][key]} (onDemand) / ${theirs[rep][key]} (built-in) / ${theirsBesideUs[rep][key]} ms (built-in, MCP Host installed)`;
+    progress(
+      `window open, round ${rep + 1} of ${openReps}: CPU ${figures('openCpuMs')}; idle after ${figures('settledMs')}`,
+    );
+    const starts = (f: Figures) =>
+      `${f.startsCpuMs.toFixed(0)} (${f.startsHostCpuMs} in the extension host; ${f.quietCpuMs.toFixed(0)} in ${AFTER_STARTS_MS / 1000} s without starts)`;
+    progress(
+      `  19 starts in the open window: CPU ${starts(oursOnDemand[rep])} (onDemand) / ${starts(theirs[rep])} (built-in) / ${starts(theirsBesideUs[rep])} ms (built-in, MCP Host installed)`,
+    );
   }
   const of = (figures: Figures[], key: keyof Figures) => median(figures.map((f) => f[key]));
   const times = `median of ${openReps}`;
-  row(`window open, 20 servers configured (MCP Host starts them with the window): extension-host CPU in the first ${OPEN_SECONDS} s, ${times}`, of(ours, 'openCpuMs'), of(theirs, 'openCpuMs'));
-  row(`window open, 20 servers configured, "mcpHost.autoStart": "onDemand": extension-host CPU in the first ${OPEN_SECONDS} s, ${times}`, of(oursOnDemand, 'openCpuMs'), of(theirs, 'openCpuMs'));
-  row(`(reference) the built-in's window of the row above with MCP Host installed, without servers of its own: extension-host CPU in the first ${OPEN_SECONDS} s, ${times}`, of(theirsBesideUs, 'openCpuMs'), of(theirs, 'openCpuMs'));
+  row(
+    `window open, 20 servers configured (MCP Host starts them with the window): extension-host CPU in the first ${OPEN_SECONDS} s, ${times}`,
+    of(ours, 'openCpuMs'),
+    of(theirs, 'openCpuMs'),
+  );
+  row(
+    `window open, 20 servers configured, "mcpHost.autoStart": "onDemand": extension-host CPU in the first ${OPEN_SECONDS} s, ${times}`,
+    of(oursOnDemand, 'openCpuMs'),
+    of(theirs, 'openCpuMs'),
+  );
+  row(
+    `(reference) the built-in's window of the row above with MCP Host installed, without servers of its own: extension-host CPU in the first ${OPEN_SECONDS} s, ${times}`,
+    of(theirsBesideUs, 'openCpuMs'),
+    of(theirs, 'openCpuMs'),
+  );
   const settled = `until the extension host is idle (no second above ${BUSY_CPU_MS_PER_SECOND} ms of CPU) from the window's load, ${times}`;
-  row(`window open, 20 servers configured (MCP Host starts them with the window): ${settled}`, of(ours, 'settledMs'), of(theirs, 'settledMs'));
-  row(`window open, 20 servers configured, "mcpHost.autoStart": "onDemand": ${settled}`, of(oursOnDemand, 'settledMs'), of(theirs, 'settledMs'));
-  row(`20 servers running (MCP Host started them with the window, the built-in's started in the open window): extension-host memory (RSS), ${times}`, of(ours, 'runningRssMb'), of(theirs, 'runningRssMb'), 'MB');
-  row(`20 servers running (MCP Host started them with the window, the built-in's started in the open window): JavaScript heap in use after a collection, extension host + workbench page, ${times}`, of(ours, 'heapMb'), of(theirs, 'heapMb'), 'MB');
-  row(`20 servers running, started in an open window ("onDemand" for MCP Host): extension-host memory (RSS), ${times}`, of(oursOnDemand, 'runningRssMb'), of(theirs, 'runningRssMb'), 'MB');
-  row(`(reference) the built-in's 20 running with MCP Host installed, without servers of its own: extension-host memory (RSS), ${times}`, of(theirsBesideUs, 'runningRssMb'), of(theirs, 'runningRssMb'), 'MB');
-  row(`20 servers running, started in an open window ("onDemand" for MCP Host): JavaScript heap in use after a collection, extension host + workbench page, ${times}`, of(oursOnDemand, 'heapMb'), of(theirs, 'heapMb'), 'MB');
-  row(`  the same: the extension host's heap alone, ${times}`, of(oursOnDemand, 'hostHeapMb'), of(theirs, 'hostHeapMb'), 'MB');
-  row(`(reference) the built-in's 20 running with MCP Host installed, without servers of its own: JavaScript heap in use after a collection, extension host + workbench page, ${times}`, of(theirsBesideUs, 'heapMb'), of(theirs, 'heapMb'), 'MB');
-  row(`  the same: the extension host's heap alone, ${times}`, of(theirsBesideUs, 'hostHeapMb'), of(theirs, 'hostHeapMb'), 'MB');
+  row(
+    `window open, 20 servers configured (MCP Host starts them with the window): ${settled}`,
+    of(ours, 'settledMs'),
+    of(theirs, 'settledMs'),
+  );
+  row(
+    `window open, 20 servers configured, "mcpHost.autoStart": "onDemand": ${settled}`,
+    of(oursOnDemand, 'settledMs'),
+    of(theirs, 'settledMs'),
+  );
+  row(
+    `20 servers running (MCP Host started them with the window, the built-in's started in the open window): extension-host memory (RSS), ${times}`,
+    of(ours, 'runningRssMb'),
+    of(theirs, 'runningRssMb'),
+    'MB',
+  );
+  row(
+    `20 servers running (MCP Host started them with the window, the built-in's started in the open window): JavaScript heap in use after a collection, extension host + workbench page, ${times}`,
+    of(ours, 'heapMb'),
+    of(theirs, 'heapMb'),
+    'MB',
+  );
+  row(
+    `20 servers running, started in an open window ("onDemand" for MCP Host): extension-host memory (RSS), ${times}`,
+    of(oursOnDemand, 'runningRssMb'),
+    of(theirs, 'runningRssMb'),
+    'MB',
+  );
+  row(
+    `(reference) the built-in's 20 running with MCP Host installed, without servers of its own: extension-host memory (RSS), ${times}`,
+    of(theirsBesideUs, 'runningRssMb'),
+    of(theirs, 'runningRssMb'),
+    'MB',
+  );
+  row(
+    `20 servers running, started in an open window ("onDemand" for MCP Host): JavaScript heap in use after a collection, extension host + workbench page, ${times}`,
+    of(oursOnDemand, 'heapMb'),
+    of(theirs, 'heapMb'),
+    'MB',
+  );
+  row(
+    `  the same: the extension host's heap alone, ${times}`,
+    of(oursOnDemand, 'hostHeapMb'),
+    of(theirs, 'hostHeapMb'),
+    'MB',
+  );
+  row(
+    `(reference) the built-in's 20 running with MCP Host installed, without servers of its own: JavaScript heap in use after a collection, extension host + workbench page, ${times}`,
+    of(theirsBesideUs, 'heapMb'),
+    of(theirs, 'heapMb'),
+    'MB',
+  );
+  row(
+    `  the same: the extension host's heap alone, ${times}`,
+    of(theirsBesideUs, 'hostHeapMb'),
+    of(theirs, 'hostHeapMb'),
+    'MB',
+  );
   // MCP Host's onDemand window opens as the built-in's does, with nothing started: the same start, added to the same kind of window.
-  row(`19 servers started in an open window after a first one ("onDemand" for MCP Host): CPU of the starts, extension host + the browser showing the workbench, until ${AFTER_STARTS_MS / 1000} s after the last has its tools, ${times}`, of(oursOnDemand, 'startsCpuMs'), of(theirs, 'startsCpuMs'));
-  row(`  the same starts: extension host's CPU alone, ${times}`, of(oursOnDemand, 'startsHostCpuMs'), of(theirs, 'startsHostCpuMs'));
-  row(`  (reference) the same window before the starts, ${AFTER_STARTS_MS / 1000} s without any: extension host + the browser, ${times}`, of(oursOnDemand, 'quietCpuMs'), of(theirs, 'quietCpuMs'));
-  row(`19 servers started in an open window after a first one ("onDemand" for MCP Host): extension-host RSS they add, after a collection, ${times}`, of(oursOnDemand, 'addedRssMb'), of(theirs, 'addedRssMb'), 'MB');
-  row(`19 servers started in an open window after a first one ("onDemand" for MCP Host): JavaScript heap they add, extension host + workbench page, after a collection, ${times}`, of(oursOnDemand, 'addedHeapMb'), of(theirs, 'addedHeapMb'), 'MB');
+  row(
+    `19 servers started in an open window after a first one ("onDemand" for MCP Host): CPU of the starts, extension host + the browser showing the workbench, until ${AFTER_STARTS_MS / 1000} s after the last has its tools, ${times}`,
+    of(oursOnDemand, 'startsCpuMs'),
+    of(theirs, 'startsCpuMs'),
+  );
+  row(
+    `  the same starts: extension host's CPU alone, ${times}`,
+    of(oursOnDemand, 'startsHostCpuMs'),
+    of(theirs, 'startsHostCpuMs'),
+  );
+  row(
+    `  (reference) the same window before the starts, ${AFTER_STARTS_MS / 1000} s without any: extension host + the browser, ${times}`,
+    of(oursOnDemand, 'quietCpuMs'),
+    of(theirs, 'quietCpuMs'),
+  );
+  row(
+    `19 servers started in an open window after a first one ("onDemand" for MCP Host): extension-host RSS they add, after a collection, ${times}`,
+    of(oursOnDemand, 'addedRssMb'),
+    of(theirs, 'addedRssMb'),
+    'MB',
+  );
+  row(
+    `19 servers started in an open window after a first one ("onDemand" for MCP Host): JavaScript heap they add, extension host + workbench page, after a collection, ${times}`,
+    of(oursOnDemand, 'addedHeapMb'),
+    of(theirs, 'addedHeapMb'),
+    'MB',
+  );
 }
 
 async function main(): Promise<void> {
   if (runs('starts') || runs('calls') || runs('big')) await sideBySide();
   if (runs('open')) await windowOpen();
-  console.log(`\nMCP Host against VS Code's built-in MCP support (code-server, ${new Date().toISOString().slice(0, 10)})\n`);
+  console.log(
+    `\nMCP Host against VS Code's built-in MCP support (code-server, ${new Date().toISOString().slice(0, 10)})\n`,
+  );
   console.log('| measure | MCP Host | built-in | ratio |');
   console.log('| --- | --- | --- | --- |');
   for (const line of rows) console.log(line);

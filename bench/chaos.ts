@@ -7,7 +7,11 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import * as path from 'node:path';
 import { definitionHash } from '../src/core/config/definitionHash';
-import { DEFAULT_SAMPLING_POLICY, NO_TOOL_POLICY, type ResolvedServerDefinition } from '../src/core/config/serverDefinition';
+import {
+  DEFAULT_SAMPLING_POLICY,
+  NO_TOOL_POLICY,
+  type ResolvedServerDefinition,
+} from '../src/core/config/serverDefinition';
 import { InMemoryEraPinStore } from '../src/core/connection/eraPins';
 import { ExecutableResolver } from '../src/core/connection/executableResolver';
 import { startTimeOf } from '../src/core/connection/processLedger';
@@ -23,7 +27,10 @@ const only = process.argv.find((a) => a.startsWith('only='))?.slice(5);
 const resolver = new ExecutableResolver();
 
 type Call = (c: ServerConnection) => Promise<unknown>;
-const tool = (name: string, args: Record<string, unknown> = {}): Call => (c) => c.request('tools/call', (client, o) => client.callTool({ name, arguments: args }, o));
+const tool =
+  (name: string, args: Record<string, unknown> = {}): Call =>
+  (c) =>
+    c.request('tools/call', (client, o) => client.callTool({ name, arguments: args }, o));
 const echo = tool('echo', { text: 'x' });
 
 interface Fault {
@@ -39,12 +46,45 @@ interface Fault {
 const FAULTS: Fault[] = [
   { name: 'crashes leaving a child', args: ['--spawn-helper', '--crash-after', '1'], calls: [echo, echo] },
   { name: 'exits, a child holds its stdout', args: ['--exit-leaving-holder-after-ms', '300'], calls: [tool('hang')] },
-  { name: 'closes stdout, keeps running', args: ['--spawn-helper', '--close-stdout-after-ms', '300'], calls: [tool('hang')] },
+  {
+    name: 'closes stdout, keeps running',
+    args: ['--spawn-helper', '--close-stdout-after-ms', '300'],
+    calls: [tool('hang')],
+  },
   { name: 'ignores stdin EOF and SIGTERM', args: ['--ignore-sigterm', '--spawn-helper'], calls: [echo] },
   { name: 'double-forks a daemon', args: ['--double-fork'], calls: [echo] },
-  { name: '50 MB tool result', args: [], calls: [tool('payload', { bytes: 50_000_000 })], message: () => ({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'x'.repeat(50_000_000) }] } }) },
-  { name: '20 MB notification', args: [], calls: [tool('log', { level: 'info', text: 'x', times: 20_000_000 })], message: () => ({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', logger: 'fixture', data: 'x'.repeat(20_000_000) } }) },
-  { name: '20,000 tools', args: ['--extra-tools', '20000'], calls: [echo], message: () => ({ jsonrpc: '2.0', id: 1, result: { tools: Array.from({ length: 20_000 }, (_, i) => ({ name: `tool-${i}`, description: `Generated tool ${i}.`, inputSchema: { type: 'object', properties: {}, $schema: 'http://json-schema.org/draft-07/schema#' } })) } }) },
+  {
+    name: '50 MB tool result',
+    args: [],
+    calls: [tool('payload', { bytes: 50_000_000 })],
+    message: () => ({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'x'.repeat(50_000_000) }] } }),
+  },
+  {
+    name: '20 MB notification',
+    args: [],
+    calls: [tool('log', { level: 'info', text: 'x', times: 20_000_000 })],
+    message: () => ({
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { level: 'info', logger: 'fixture', data: 'x'.repeat(20_000_000) },
+    }),
+  },
+  {
+    name: '20,000 tools',
+    args: ['--extra-tools', '20000'],
+    calls: [echo],
+    message: () => ({
+      jsonrpc: '2.0',
+      id: 1,
+      result: {
+        tools: Array.from({ length: 20_000 }, (_, i) => ({
+          name: `tool-${i}`,
+          description: `Generated tool ${i}.`,
+          inputSchema: { type: 'object', properties: {}, $schema: 'http://json-schema.org/draft-07/schema#' },
+        })),
+      },
+    }),
+  },
   { name: '10,000-deep tool schema', args: ['--deep-schema-tool', '10000'], calls: [echo] },
   { name: 'storm of 10,000 roots/list', args: [], calls: [tool('storm', { method: 'roots/list', count: 10_000 })] },
   { name: 'flood of 100,000 stderr lines', args: ['--stderr-flood', '100000'], calls: [echo] },
@@ -54,17 +94,34 @@ const FAULTS: Fault[] = [
 
 function definition(id: string, args: string[]): ResolvedServerDefinition {
   return {
-    id, scope: 'user', transport: 'stdio', command: process.execPath, args: [LEGACY, ...args], env: {}, headers: {}, enabled: true, autoStart: 'startup',
-    apps: false, publish: true,
-    requestTimeoutMs: 3_000, startTimeoutMs: 30_000, maxTotalTimeoutMs: 60_000,
+    id,
+    scope: 'user',
+    transport: 'stdio',
+    command: process.execPath,
+    args: [LEGACY, ...args],
+    env: {},
+    headers: {},
+    enabled: true,
+    autoStart: 'startup',
+    apps: false,
+    publish: true,
+    requestTimeoutMs: 3_000,
+    startTimeoutMs: 30_000,
+    maxTotalTimeoutMs: 60_000,
     restart: { enabled: true, maxRestarts: 2, windowMs: 60_000, initialDelayMs: 200, maxDelayMs: 400 },
-    toolPolicy: NO_TOOL_POLICY, samplingPolicy: DEFAULT_SAMPLING_POLICY, elicitationsPerMinute: 30,
+    toolPolicy: NO_TOOL_POLICY,
+    samplingPolicy: DEFAULT_SAMPLING_POLICY,
+    elicitationsPerMinute: 30,
   };
 }
 
 function connection(def: ResolvedServerDefinition, log: RecordingLog): ServerConnection {
   return new ServerConnection(def, definitionHash(def), def.command!, {
-    clientInfo: { name: 'mcp-host-chaos', version: '0.0.0' }, resolver, eraPins: new InMemoryEraPinStore(), log, roots: () => [{ uri: 'file:///tmp', name: 'tmp' }],
+    clientInfo: { name: 'mcp-host-chaos', version: '0.0.0' },
+    resolver,
+    eraPins: new InMemoryEraPinStore(),
+    log,
+    roots: () => [{ uri: 'file:///tmp', name: 'tmp' }],
   });
 }
 
@@ -83,11 +140,20 @@ class TreeLog extends RecordingLog {
     if (!this.started.has(pid)) this.started.set(pid, startTimeOf(pid));
   }
   survivors(): number[] {
-    return [...this.started].filter(([pid, started]) => started !== undefined && isAlive(pid) && startTimeOf(pid) === started).map(([pid]) => pid);
+    return [...this.started]
+      .filter(([pid, started]) => started !== undefined && isAlive(pid) && startTimeOf(pid) === started)
+      .map(([pid]) => pid);
   }
 }
 
-interface RunResult { settled: number; calls: number; survivors: number; bystander: boolean; truthful: boolean; lagMs: number }
+interface RunResult {
+  settled: number;
+  calls: number;
+  survivors: number;
+  bystander: boolean;
+  truthful: boolean;
+  lagMs: number;
+}
 
 async function runOnce(fault: Fault, bystander: ServerConnection, run: number): Promise<RunResult> {
   const lag = monitorEventLoopDelay({ resolution: 10 });
@@ -99,9 +165,27 @@ async function runOnce(fault: Fault, bystander: ServerConnection, run: number): 
   await conn.start().catch(() => undefined);
   remember();
   if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
-  const deadline = new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), SETTLE_DEADLINE_MS).unref());
-  const outcomes = await Promise.all(fault.calls.map((call) => Promise.race([call(conn).then(() => 'settled', () => 'settled'), deadline])));
-  const answered = await Promise.race([echo(bystander).then(() => true, () => false), new Promise<boolean>((r) => setTimeout(() => r(false), 10_000).unref())]);
+  const deadline = new Promise<'pending'>((resolve) =>
+    setTimeout(() => resolve('pending'), SETTLE_DEADLINE_MS).unref(),
+  );
+  const outcomes = await Promise.all(
+    fault.calls.map((call) =>
+      Promise.race([
+        call(conn).then(
+          () => 'settled',
+          () => 'settled',
+        ),
+        deadline,
+      ]),
+    ),
+  );
+  const answered = await Promise.race([
+    echo(bystander).then(
+      () => true,
+      () => false,
+    ),
+    new Promise<boolean>((r) => setTimeout(() => r(false), 10_000).unref()),
+  ]);
   // True within the liveness bound: a process that just died may show as running for that long.
   const lies = () => {
     const shown = conn.snapshot();
@@ -138,7 +222,10 @@ function floorOf(fault: Fault): string {
 async function main(): Promise<void> {
   const bystander = connection(definition('bystander', []), new RecordingLog());
   await bystander.start();
-  const rows: string[] = ['| fault | runs | requests settled | survivors | other server answered | state shown true | max event-loop stall | floor: decode + parse |', '| --- | --- | --- | --- | --- | --- | --- | --- |'];
+  const rows: string[] = [
+    '| fault | runs | requests settled | survivors | other server answered | state shown true | max event-loop stall | floor: decode + parse |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
   for (const fault of FAULTS.filter((f) => !only || f.name.includes(only))) {
     const results: RunResult[] = [];
     for (let run = 0; run < runs; run++) results.push(await runOnce(fault, bystander, run));

@@ -11,7 +11,10 @@ const IDLE_SECONDS = 30;
 const servers = {
   legacy: { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js')] },
   modern: { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/modernStdio.js')] },
-  everything: { command: process.execPath, args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] },
+  everything: {
+    command: process.execPath,
+    args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
+  },
 };
 
 interface Activation {
@@ -27,7 +30,10 @@ function cpuMs(pid: number): number {
 }
 
 async function session(withServers: boolean): Promise<EditorSession> {
-  return EditorSession.start({ folders: ['ws'], settings: {} }, { trusted: true, userSettings: { 'mcpHost.servers': withServers ? servers : {} } });
+  return EditorSession.start(
+    { folders: ['ws'], settings: {} },
+    { trusted: true, userSettings: { 'mcpHost.servers': withServers ? servers : {} } },
+  );
 }
 
 async function allRunning(editor: EditorSession): Promise<void> {
@@ -40,7 +46,9 @@ async function allRunning(editor: EditorSession): Promise<void> {
   throw new Error('the footprint servers did not all start');
 }
 
-export async function measureEditorFootprint(loads: number): Promise<{ activations: Activation[]; idle: { withServersMs: number; withoutServersMs: number } }> {
+export async function measureEditorFootprint(
+  loads: number,
+): Promise<{ activations: Activation[]; idle: { withServersMs: number; withoutServersMs: number } }> {
   const activations: Activation[] = [];
   let withServersMs = 0;
   for (let i = 0; i < loads; i++) {
@@ -76,11 +84,26 @@ export async function measureEditorFootprint(loads: number): Promise<{ activatio
  * The extension host's CPU from a click that expands a server with `count` resources (one page)
  * in the Resources view until its rows show, and the time until they do; one window per sample.
  */
-export async function measureResourcesExpand(count: number, samples: number): Promise<{ cpuMs: number; shownMs: number }[]> {
-  const kit = { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--extra-resources', String(count), '--resource-page-size', String(count)] };
+export async function measureResourcesExpand(
+  count: number,
+  samples: number,
+): Promise<{ cpuMs: number; shownMs: number }[]> {
+  const kit = {
+    command: process.execPath,
+    args: [
+      path.join(OUT, 'test/fixtures/servers/legacyStdio.js'),
+      '--extra-resources',
+      String(count),
+      '--resource-page-size',
+      String(count),
+    ],
+  };
   const figures: { cpuMs: number; shownMs: number }[] = [];
   for (let i = 0; i < samples; i++) {
-    const editor = await EditorSession.start({ folders: ['ws'], settings: {} }, { trusted: true, userSettings: { 'mcpHost.servers': { kit } } });
+    const editor = await EditorSession.start(
+      { folders: ['ws'], settings: {} },
+      { trusted: true, userSettings: { 'mcpHost.servers': { kit } } },
+    );
     try {
       const { pid } = await editor.control<Activation>('activation');
       await editor.workbench.openMcpView();

@@ -26,17 +26,30 @@ const params = Object.fromEntries(rest.map((kv) => kv.split('=') as [string, str
 const calls = Number(params.calls ?? 1000);
 
 /** An SDK client of an HTTP endpoint reached through a Unix socket, as VS Code's extension host reaches the gateway. */
-async function clientOverSocket(socketPath: string, urlPath: string, headers: Record<string, string> = {}): Promise<Client> {
+async function clientOverSocket(
+  socketPath: string,
+  urlPath: string,
+  headers: Record<string, string> = {},
+): Promise<Client> {
   const dispatcher = new Agent({ connect: { socketPath } });
-  const fetch = ((input: string | URL, init?: RequestInit) => undiciFetch(input as string, { ...(init as object), dispatcher })) as unknown as typeof globalThis.fetch;
+  const fetch = ((input: string | URL, init?: RequestInit) =>
+    undiciFetch(input as string, { ...(init as object), dispatcher })) as unknown as typeof globalThis.fetch;
   const client = new Client({ name: 'agent', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`http://localhost${urlPath}`), { fetch, requestInit: { headers } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`http://localhost${urlPath}`), { fetch, requestInit: { headers } }),
+  );
   return client;
 }
 
 async function directClient(): Promise<Client> {
   const client = new Client({ name: 'bench', version: '0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(FIXTURES, 'legacyStdio.js')], stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [path.join(FIXTURES, 'legacyStdio.js')],
+      stderr: 'ignore',
+    }),
+  );
   return client;
 }
 
@@ -52,7 +65,9 @@ async function gateway(): Promise<Caller> {
   const gw = new McpGateway({ host, offers, address, version: '0', log: silentLog });
   const endpoint = await gw.endpoint('fx');
   if (address.kind !== 'socket') throw new Error('the gateway has no Unix socket here');
-  const client = await clientOverSocket(address.socketPath, new URL(endpoint.url).hash.slice(1), { ...endpoint.headers });
+  const client = await clientOverSocket(address.socketPath, new URL(endpoint.url).hash.slice(1), {
+    ...endpoint.headers,
+  });
   return {
     call: () => client.callTool({ name: 'echo', arguments: { text: 'hello' } }),
     close: async () => {
@@ -74,8 +89,13 @@ async function bareHop(): Promise<Caller> {
     if (known) return void known.handleRequest(req, res);
     const server = new Server({ name: 'hop', version: '0' }, { capabilities: { tools: {} } });
     server.setRequestHandler('tools/list', () => upstream.listTools());
-    server.setRequestHandler('tools/call', (request) => upstream.callTool({ name: request.params.name, arguments: request.params.arguments }));
-    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => void transports.set(sid, transport) });
+    server.setRequestHandler('tools/call', (request) =>
+      upstream.callTool({ name: request.params.name, arguments: request.params.arguments }),
+    );
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sid) => void transports.set(sid, transport),
+    });
     void server.connect(transport).then(() => transport.handleRequest(req, res));
   });
   await new Promise<void>((resolve) => http.listen(address.socketPath, resolve));

@@ -12,7 +12,12 @@ import { definitionHash } from '../src/core/config/definitionHash';
 import { MemoryApprovalStore, ToolApprovals } from '../src/core/tools/toolApprovals';
 import { ToolInvoker } from '../src/core/tools/toolInvoker';
 import { resultItems } from '../src/core/tools/toolResults';
-import { DEFAULT_RESTART, DEFAULT_SAMPLING_POLICY, NO_TOOL_POLICY, type ResolvedServerDefinition } from '../src/core/config/serverDefinition';
+import {
+  DEFAULT_RESTART,
+  DEFAULT_SAMPLING_POLICY,
+  NO_TOOL_POLICY,
+  type ResolvedServerDefinition,
+} from '../src/core/config/serverDefinition';
 import { InMemoryEraPinStore } from '../src/core/connection/eraPins';
 import { ExecutableResolver } from '../src/core/connection/executableResolver';
 import { ServerConnection } from '../src/core/connection/serverConnection';
@@ -26,16 +31,40 @@ const [scenario, variant, ...rest] = process.argv.slice(2);
 const params = Object.fromEntries(rest.map((kv) => kv.split('=') as [string, string]));
 const num = (key: string, fallback: number) => (params[key] === undefined ? fallback : Number(params[key]));
 const script = path.join(FIXTURES, params.era === 'modern' ? 'modernStdio.js' : 'legacyStdio.js');
-const serverArgs = [script, ...(params.tools ? ['--extra-tools', params.tools] : []), ...(params.resources ? ['--extra-resources', params.resources] : []), ...(scenario === 'sampling' ? ['--sampling-tools'] : []), ...(params.stubborn ? ['--ignore-sigterm'] : [])];
+const serverArgs = [
+  script,
+  ...(params.tools ? ['--extra-tools', params.tools] : []),
+  ...(params.resources ? ['--extra-resources', params.resources] : []),
+  ...(scenario === 'sampling' ? ['--sampling-tools'] : []),
+  ...(params.stubborn ? ['--ignore-sigterm'] : []),
+];
 const resolver = new ExecutableResolver();
 // Same work: servers get the user's whole environment from the host (proxies, certificates, tokens),
 // so the raw SDK gets it too rather than the SDK's minimal default.
-const fullEnv = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+const fullEnv = Object.fromEntries(
+  Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
+);
 
 function definition(id = 'bench'): ResolvedServerDefinition {
   return {
-    id, scope: 'user', transport: 'stdio', command: process.execPath, args: serverArgs, env: {}, headers: {},
-    enabled: true, autoStart: 'startup', apps: false, publish: true, requestTimeoutMs: 120_000, startTimeoutMs: 120_000, maxTotalTimeoutMs: 600_000, restart: DEFAULT_RESTART, toolPolicy: NO_TOOL_POLICY, samplingPolicy: DEFAULT_SAMPLING_POLICY, elicitationsPerMinute: 30,
+    id,
+    scope: 'user',
+    transport: 'stdio',
+    command: process.execPath,
+    args: serverArgs,
+    env: {},
+    headers: {},
+    enabled: true,
+    autoStart: 'startup',
+    apps: false,
+    publish: true,
+    requestTimeoutMs: 120_000,
+    startTimeoutMs: 120_000,
+    maxTotalTimeoutMs: 600_000,
+    restart: DEFAULT_RESTART,
+    toolPolicy: NO_TOOL_POLICY,
+    samplingPolicy: DEFAULT_SAMPLING_POLICY,
+    elicitationsPerMinute: 30,
   };
 }
 
@@ -46,10 +75,20 @@ const startSlots = StartSlots.forThisMachine();
  * The host's path: ServerConnection (transport choice, era pin, state machine, lists, error
  * mapping). `withTheWindow`: started as a window starts its servers, taking turns with the others.
  */
-async function hostConnection(pins = new InMemoryEraPinStore(), id = 'bench', sampling?: SamplingRouter, withTheWindow = false): Promise<ServerConnection> {
+async function hostConnection(
+  pins = new InMemoryEraPinStore(),
+  id = 'bench',
+  sampling?: SamplingRouter,
+  withTheWindow = false,
+): Promise<ServerConnection> {
   const def = definition(id);
   const connection = new ServerConnection(def, definitionHash(def), '', {
-    clientInfo: { name: 'bench', version: '0' }, resolver, eraPins: pins, log: silentLog, roots: () => [], startSlots,
+    clientInfo: { name: 'bench', version: '0' },
+    resolver,
+    eraPins: pins,
+    log: silentLog,
+    roots: () => [],
+    startSlots,
     sampling: sampling && ((p, signal) => sampling.handle(id, p, signal)),
   });
   await connection.start(!withTheWindow);
@@ -60,24 +99,48 @@ async function hostConnection(pins = new InMemoryEraPinStore(), id = 'bench', sa
 /** The raw SDK: a bare Client on the same server, loading the same lists the host shows (kept in `keep` when given, as a host keeps them). */
 async function rawClient(prior?: PriorDiscovery, keep?: unknown[]): Promise<Client> {
   const client = new Client({ name: 'bench', version: '0' }, { versionNegotiation: { mode: 'auto' } });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: serverArgs, env: fullEnv, stderr: 'ignore', maxBufferSize: STDIO_MAX_MESSAGE_BYTES }), { prior });
-  const lists = await Promise.all([client.listTools(), client.listPrompts(), client.listResources(), client.listResourceTemplates()]);
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: serverArgs,
+      env: fullEnv,
+      stderr: 'ignore',
+      maxBufferSize: STDIO_MAX_MESSAGE_BYTES,
+    }),
+    { prior },
+  );
+  const lists = await Promise.all([
+    client.listTools(),
+    client.listPrompts(),
+    client.listResources(),
+    client.listResourceTemplates(),
+  ]);
   keep?.push(lists);
   return client;
 }
 
 type Call = () => Promise<unknown>;
 
-async function caller(): Promise<{ call: (name: string, args: Record<string, unknown>) => Promise<unknown>; close: () => Promise<void> }> {
+async function caller(): Promise<{
+  call: (name: string, args: Record<string, unknown>) => Promise<unknown>;
+  close: () => Promise<void>;
+}> {
   if (variant === 'host') {
     const c = await hostConnection();
-    return { call: (name, args) => c.request('tools/call', (client, o) => client.callTool({ name, arguments: args }, o)), close: () => c.stop() };
+    return {
+      call: (name, args) => c.request('tools/call', (client, o) => client.callTool({ name, arguments: args }, o)),
+      close: () => c.stop(),
+    };
   }
   if (variant === 'policy') {
     // The editor's whole path: find the tool, the approval policy (allowed for the session), the
     // call with its error mapping, and the result mapped for the panel.
     const c = await hostConnection();
-    const stores = { session: new MemoryApprovalStore(), workspace: new MemoryApprovalStore(), always: new MemoryApprovalStore() };
+    const stores = {
+      session: new MemoryApprovalStore(),
+      workspace: new MemoryApprovalStore(),
+      always: new MemoryApprovalStore(),
+    };
     const approvals = new ToolApprovals(stores, () => NO_TOOL_POLICY);
     const host = {
       server: () => c.snapshot(),
@@ -85,7 +148,10 @@ async function caller(): Promise<{ call: (name: string, args: Record<string, unk
         c.request('tools/call', (client, o) => client.callTool({ name, arguments: args }, o), signal),
     };
     const invoker = new ToolInvoker(host, approvals, { confirm: async () => 'session' });
-    return { call: async (name, args) => resultItems((await invoker.invoke('bench', name, args, { origin: 'model' })).result!), close: () => c.stop() };
+    return {
+      call: async (name, args) => resultItems((await invoker.invoke('bench', name, args, { origin: 'model' })).result!),
+      close: () => c.stop(),
+    };
   }
   if (variant === 'raw') {
     const c = await rawClient();
@@ -93,14 +159,18 @@ async function caller(): Promise<{ call: (name: string, args: Record<string, unk
   }
   const child = spawn(process.execPath, [path.join(__dirname, 'floorEcho.js')], { stdio: ['pipe', 'pipe', 'inherit'] });
   const waiting = new Map<number, () => void>();
-  readline.createInterface({ input: child.stdout! }).on('line', (line) => waiting.get((JSON.parse(line) as { id: number }).id)?.());
+  readline
+    .createInterface({ input: child.stdout! })
+    .on('line', (line) => waiting.get((JSON.parse(line) as { id: number }).id)?.());
   let id = 0;
   return {
     call: (name, args) =>
       new Promise<void>((resolve) => {
         const n = ++id;
         waiting.set(n, resolve);
-        child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id: n, method: 'tools/call', params: { name, arguments: args } })}\n`);
+        child.stdin!.write(
+          `${JSON.stringify({ jsonrpc: '2.0', id: n, method: 'tools/call', params: { name, arguments: args } })}\n`,
+        );
       }),
     close: async () => void child.kill(),
   };
@@ -133,17 +203,43 @@ const scenarios: Record<string, () => Promise<Record<string, number>>> = {
     let close: () => Promise<void>;
     if (variant === 'host') {
       const router = new SamplingRouter({
-        backend: { models: async () => [BENCH_MODEL], stream: async function* () { yield { kind: 'text', text: ANSWER } as const; } },
-        approval: { open: () => { throw new Error('never asked: allowAlways'); } },
+        backend: {
+          models: async () => [BENCH_MODEL],
+          stream: async function* () {
+            yield { kind: 'text', text: ANSWER } as const;
+          },
+        },
+        approval: {
+          open: () => {
+            throw new Error('never asked: allowAlways');
+          },
+        },
         policyFor: () => ({ mode: 'allowAlways', models: [], reviewResponse: false }),
       });
       const c = await hostConnection(undefined, 'bench', router);
-      call = () => c.request('tools/call', (client, o) => client.callTool({ name: 'sample', arguments: { prompt: 'hello' } }, o));
+      call = () =>
+        c.request('tools/call', (client, o) => client.callTool({ name: 'sample', arguments: { prompt: 'hello' } }, o));
       close = () => c.stop();
     } else {
-      const client = new Client({ name: 'bench', version: '0' }, { versionNegotiation: { mode: 'auto' }, capabilities: { sampling: { tools: {} } } });
-      client.setRequestHandler('sampling/createMessage', async () => ({ role: 'assistant', model: BENCH_MODEL.id, stopReason: 'endTurn', content: { type: 'text', text: ANSWER } }));
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: serverArgs, env: fullEnv, stderr: 'ignore', maxBufferSize: STDIO_MAX_MESSAGE_BYTES }));
+      const client = new Client(
+        { name: 'bench', version: '0' },
+        { versionNegotiation: { mode: 'auto' }, capabilities: { sampling: { tools: {} } } },
+      );
+      client.setRequestHandler('sampling/createMessage', async () => ({
+        role: 'assistant',
+        model: BENCH_MODEL.id,
+        stopReason: 'endTurn',
+        content: { type: 'text', text: ANSWER },
+      }));
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: serverArgs,
+          env: fullEnv,
+          stderr: 'ignore',
+          maxBufferSize: STDIO_MAX_MESSAGE_BYTES,
+        }),
+      );
       call = () => client.callTool({ name: 'sample', arguments: { prompt: 'hello' } });
       close = () => client.close();
     }
@@ -198,7 +294,11 @@ const scenarios: Record<string, () => Promise<Record<string, number>>> = {
     // The login-shell PATH is read once per window, before the first server; measured on its own.
     await resolver.searchPath();
     // The pin a first start left (a modern server's discover result comes from a server of its own), made before the clock starts.
-    const prior: PriorDiscovery | undefined = pinned ? (params.era === 'modern' ? await discoverOnce() : { kind: 'legacy' }) : undefined;
+    const prior: PriorDiscovery | undefined = pinned
+      ? params.era === 'modern'
+        ? await discoverOnce()
+        : { kind: 'legacy' }
+      : undefined;
     const start = performance.now();
     if (variant === 'host') {
       const pins = new InMemoryEraPinStore();
@@ -219,7 +319,8 @@ const scenarios: Record<string, () => Promise<Record<string, number>>> = {
     // warm=1: one server started and stopped first, so what a process loads and builds once (the
     // host's session modules, the library's schemas) is not counted in the starts.
     const pins = new InMemoryEraPinStore();
-    for (const id of ['warm', ...Array.from({ length: count }, (_, i) => `s${i}`)]) pins.set(definitionHash(definition(id)), { kind: 'legacy' });
+    for (const id of ['warm', ...Array.from({ length: count }, (_, i) => `s${i}`)])
+      pins.set(definitionHash(definition(id)), { kind: 'legacy' });
     if (num('warm', 0)) {
       if (variant === 'raw') await (await rawClient({ kind: 'legacy' })).close();
       else await (await hostConnection(pins, 'warm')).stop();
@@ -238,14 +339,21 @@ const scenarios: Record<string, () => Promise<Record<string, number>>> = {
       ready.push(performance.now() - start);
       return value;
     };
-    const figures = () => ({ ms: performance.now() - start, cpuMs: cpuMs(), firstMs: Math.min(...ready), meanMs: ready.reduce((a, b) => a + b, 0) / ready.length });
+    const figures = () => ({
+      ms: performance.now() - start,
+      cpuMs: cpuMs(),
+      firstMs: Math.min(...ready),
+      meanMs: ready.reduce((a, b) => a + b, 0) / ready.length,
+    });
     if (variant === 'raw') {
       const clients = await Promise.all(Array.from({ length: count }, () => timed(rawClient({ kind: 'legacy' }))));
       const all = figures();
       await Promise.all(clients.map((c) => c.close()));
       return all;
     }
-    const connections = await Promise.all(Array.from({ length: count }, (_, i) => timed(hostConnection(pins, `s${i}`, undefined, true))));
+    const connections = await Promise.all(
+      Array.from({ length: count }, (_, i) => timed(hostConnection(pins, `s${i}`, undefined, true))),
+    );
     const all = figures();
     await Promise.all(connections.map((c) => c.stop()));
     return all;
@@ -266,7 +374,8 @@ const scenarios: Record<string, () => Promise<Record<string, number>>> = {
     const pins = new InMemoryEraPinStore();
     for (let i = 0; i <= count; i++) pins.set(definitionHash(definition(`s${i}`)), { kind: 'legacy' });
     const lists: unknown[] = [];
-    const start = (i: number) => (variant === 'raw' ? rawClient({ kind: 'legacy' }, lists) : hostConnection(pins, `s${i}`));
+    const start = (i: number) =>
+      variant === 'raw' ? rawClient({ kind: 'legacy' }, lists) : hostConnection(pins, `s${i}`);
     const stop = (running: Client | ServerConnection) => (running instanceof Client ? running.close() : running.stop());
     const running: (Client | ServerConnection)[] = [await start(count)];
     await collect();
@@ -292,11 +401,16 @@ const scenarios: Record<string, () => Promise<Record<string, number>>> = {
     }
     let resolveSeen!: () => void;
     const seen = new Promise<void>((r) => (resolveSeen = r));
-    const client = new Client({ name: 'bench', version: '0' }, {
-      versionNegotiation: { mode: 'auto' },
-      listChanged: { tools: { onChanged: (_e, tools) => tools?.some((t) => t.name === name) && resolveSeen() } },
-    });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: serverArgs, env: fullEnv, stderr: 'ignore' }));
+    const client = new Client(
+      { name: 'bench', version: '0' },
+      {
+        versionNegotiation: { mode: 'auto' },
+        listChanged: { tools: { onChanged: (_e, tools) => tools?.some((t) => t.name === name) && resolveSeen() } },
+      },
+    );
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: serverArgs, env: fullEnv, stderr: 'ignore' }),
+    );
     await client.listTools();
     const start = performance.now();
     await client.callTool({ name: 'add-tool', arguments: { name } });
@@ -323,7 +437,9 @@ const scenarios: Record<string, () => Promise<Record<string, number>>> = {
     const bytes = num('bytes', 1_000_000);
     const kind = params.kind ?? 'resource';
     const run = (client: Client, o?: object): Promise<unknown> =>
-      kind === 'resource' ? client.readResource({ uri: `fixture://blob/${bytes}` }, o) : client.callTool({ name: 'payload', arguments: { bytes } }, o);
+      kind === 'resource'
+        ? client.readResource({ uri: `fixture://blob/${bytes}` }, o)
+        : client.callTool({ name: 'payload', arguments: { bytes } }, o);
     let ms: number;
     if (variant === 'host') {
       const c = await hostConnection();
@@ -344,7 +460,9 @@ const scenarios: Record<string, () => Promise<Record<string, number>>> = {
 
 async function discoverOnce(): Promise<PriorDiscovery> {
   const client = new Client({ name: 'bench', version: '0' }, { versionNegotiation: { mode: 'auto' } });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: serverArgs, env: fullEnv, stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: serverArgs, env: fullEnv, stderr: 'ignore' }),
+  );
   const discover = client.getDiscoverResult();
   await client.close();
   if (!discover) throw new Error('the modern fixture did not negotiate 2026-07-28');

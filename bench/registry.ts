@@ -22,7 +22,8 @@ async function main(): Promise<void> {
   const client = new RegistryClient(registry.url, fetch);
   const handWritten = registryEntry('everything', installChoices(await client.version(NAME, '2026.8.31'))[0], {}).entry;
   const variants: Record<string, () => Promise<Record<string, unknown>>> = {
-    registry: async () => registryEntry('everything', installChoices(await client.version(NAME, '2026.8.31'))[0], {}).entry,
+    registry: async () =>
+      registryEntry('everything', installChoices(await client.version(NAME, '2026.8.31'))[0], {}).entry,
     'hand-written': async () => handWritten,
   };
   const samples: Record<string, number[]> = { registry: [], 'hand-written': [] };
@@ -41,10 +42,15 @@ async function main(): Promise<void> {
   const [fromRegistry, byHand] = [median(samples.registry), median(samples['hand-written'])];
   console.log('| measure | MCP Host | baseline | ratio |');
   console.log('| --- | --- | --- | --- |');
-  console.log(`| registry entry chosen → server-everything running (npx -y, loopback registry), median of ${reps} | ${fromRegistry.toFixed(0)} ms | same entry hand-written ${byHand.toFixed(0)} ms | ${(fromRegistry / byHand).toFixed(2)} |`);
+  console.log(
+    `| registry entry chosen → server-everything running (npx -y, loopback registry), median of ${reps} | ${fromRegistry.toFixed(0)} ms | same entry hand-written ${byHand.toFixed(0)} ms | ${(fromRegistry / byHand).toFixed(2)} |`,
+  );
 }
 
-void main().then(() => process.exit(0), (error) => {
-  console.error(error);
-  process.exit(1);
-});
+void main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

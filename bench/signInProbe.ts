@@ -48,7 +48,9 @@ async function raw(url: string, browser: LoginBrowser): Promise<number> {
     (error: unknown) => (error instanceof UnauthorizedError ? undefined : Promise.reject(error)),
   );
   const start = performance.now();
-  await first.finishAuth(await browser.authorize({ url: provider.pending!, redirectUrl: REDIRECT }, AbortSignal.timeout(60_000)));
+  await first.finishAuth(
+    await browser.authorize({ url: provider.pending!, redirectUrl: REDIRECT }, AbortSignal.timeout(60_000)),
+  );
   const client = await connect();
   await Promise.all([client.listTools(), client.listPrompts(), client.listResources(), client.listResourceTemplates()]);
   const ms = performance.now() - start;

@@ -25,12 +25,20 @@ async function cpuMsPerSecond(windowMs: number): Promise<number> {
 
 async function pollingCost(): Promise<string> {
   const { host } = harness();
-  await host.applySettings(entries({ fx: modern({ args: [...modern().args, '--task-tools', '--task-poll-ms', '1000'] }) }));
+  await host.applySettings(
+    entries({ fx: modern({ args: [...modern().args, '--task-tools', '--task-poll-ms', '1000'] }) }),
+  );
   await running(host, 'fx');
   const idle = await cpuMsPerSecond(seconds * 1000);
   const controller = new AbortController();
-  const calls = Array.from({ length: 20 }, () => host.callTool('fx', 'task-sleep', { ms: 3_600_000 }, controller.signal).catch(() => undefined));
-  await waitFor('20 tasks working', () => host.tasks.list().filter((t) => t.status === 'working').length === 20, 20_000);
+  const calls = Array.from({ length: 20 }, () =>
+    host.callTool('fx', 'task-sleep', { ms: 3_600_000 }, controller.signal).catch(() => undefined),
+  );
+  await waitFor(
+    '20 tasks working',
+    () => host.tasks.list().filter((t) => t.status === 'working').length === 20,
+    20_000,
+  );
   const busy = await cpuMsPerSecond(seconds * 1000);
   controller.abort();
   await Promise.all(calls);
@@ -40,9 +48,21 @@ async function pollingCost(): Promise<string> {
 
 function snapshots(tools: number): ServerSnapshot[] {
   return Array.from({ length: 5 }, (_, s) => ({
-    id: `server${s}`, status: 'running', scope: 'user', transport: 'stdio', target: 'x', prompts: [], resources: [], moreResources: false, resourceTemplates: [],
+    id: `server${s}`,
+    status: 'running',
+    scope: 'user',
+    transport: 'stdio',
+    target: 'x',
+    prompts: [],
+    resources: [],
+    moreResources: false,
+    resourceTemplates: [],
     instructions: `Use the tools of server${s} for numbered work.`,
-    tools: Array.from({ length: tools / 5 }, (_, i): Tool => ({ name: `tool-${i}`, description: `Generated tool ${i} of server ${s}.`, inputSchema: { type: 'object', properties: { n: { type: 'number' } } } })),
+    tools: Array.from({ length: tools / 5 }, (_, i): Tool => ({
+      name: `tool-${i}`,
+      description: `Generated tool ${i} of server ${s}.`,
+      inputSchema: { type: 'object', properties: { n: { type: 'number' } } },
+    })),
   }));
 }
 
@@ -56,18 +76,30 @@ function preparation(tools: number): string {
   const offered = () => true;
   const time = (work: () => unknown) => {
     for (let i = 0; i < 20; i++) work();
-    return median(Array.from({ length: 200 }, () => {
-      const start = performance.now();
-      work();
-      return performance.now() - start;
-    }));
+    return median(
+      Array.from({ length: 200 }, () => {
+        const start = performance.now();
+        work();
+        return performance.now() - start;
+      }),
+    );
   };
   const ours = time(() => {
     const offer = new ModelToolOffer(toolCatalogue(servers, offered), 128);
     offer.tools();
     instructionsForModel(servers, new Set(offer.catalogue.map((e) => e.serverId)));
   });
-  const names = time(() => [...modelToolNames(servers.flatMap((s) => s.tools.map((tool) => ({ serverId: s.id, toolName: tool.name, tool })))).entries()].map(([name, { serverId, tool }]) => ({ name, description: `${tool.description} (MCP server "${serverId}")`, inputSchema: tool.inputSchema })));
+  const names = time(() =>
+    [
+      ...modelToolNames(
+        servers.flatMap((s) => s.tools.map((tool) => ({ serverId: s.id, toolName: tool.name, tool }))),
+      ).entries(),
+    ].map(([name, { serverId, tool }]) => ({
+      name,
+      description: `${tool.description} (MCP server "${serverId}")`,
+      inputSchema: tool.inputSchema,
+    })),
+  );
   return `| @mcp request preparation, ${tools} tools over 5 servers | ${(ours * 1000).toFixed(0)} µs | naming them alone ${(names * 1000).toFixed(0)} µs | ${(ours / names).toFixed(2)} |`;
 }
 
@@ -78,7 +110,10 @@ async function main(): Promise<void> {
   console.log(await pollingCost());
 }
 
-void main().then(() => process.exit(0), (error) => {
-  console.error(error);
-  process.exit(1);
-});
+void main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

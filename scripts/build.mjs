@@ -16,8 +16,15 @@ const watch = process.argv.includes('--watch');
 const vscodeOnce = {
   name: 'vscode-once',
   setup(build) {
-    build.onResolve({ filter: /^vscode$/ }, (args) => (args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' }));
-    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      args.namespace === 'vscode-once'
+        ? { path: 'vscode', external: true }
+        : { path: 'vscode', namespace: 'vscode-once' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({
+      contents: "export * from 'vscode';",
+      loader: 'js',
+    }));
   },
 };
 
@@ -27,13 +34,23 @@ const vscodeOnce = {
 // what is needed together: a stdio server's start loads the MCP libraries alone (their zod
 // schemas shared), not the HTTP client or the form validator beside them.
 const LIBRARY_BUNDLES = {
-  libraries: ['@modelcontextprotocol/client', '@modelcontextprotocol/client/stdio', '@modelcontextprotocol/client/ext/skills', '@modelcontextprotocol/ext-apps/app-bridge', '@modelcontextprotocol/server', '@modelcontextprotocol/node'],
+  libraries: [
+    '@modelcontextprotocol/client',
+    '@modelcontextprotocol/client/stdio',
+    '@modelcontextprotocol/client/ext/skills',
+    '@modelcontextprotocol/ext-apps/app-bridge',
+    '@modelcontextprotocol/server',
+    '@modelcontextprotocol/node',
+  ],
   'libraries-ajv': ['ajv', 'ajv/dist/2020', 'ajv-formats'],
   'libraries-undici': ['undici'],
 };
-const bundleOf = new Map(Object.entries(LIBRARY_BUNDLES).flatMap(([bundle, names]) => names.map((name) => [name, bundle])));
+const bundleOf = new Map(
+  Object.entries(LIBRARY_BUNDLES).flatMap(([bundle, names]) => names.map((name) => [name, bundle])),
+);
 // (The MCP Apps library's server entry is a few constants without schemas: the extension's bundle holds it.)
-const LIBRARY_FILES = /node_modules\/(@modelcontextprotocol\/(client\/|core\/|server\/|node\/|ext-apps\/(?!dist\/src\/server\/))|zod\/|ajv\/dist\/(ajv|2020)\.js$|ajv-formats\/|undici\/)/;
+const LIBRARY_FILES =
+  /node_modules\/(@modelcontextprotocol\/(client\/|core\/|server\/|node\/|ext-apps\/(?!dist\/src\/server\/))|zod\/|ajv\/dist\/(ajv|2020)\.js$|ajv-formats\/|undici\/)/;
 
 // In the extension's bundle, each of those names becomes a module that takes the library from
 // its bundle (lazyLibraries.ts's libraryFromBundle); the rest of the bundle is unchanged.
@@ -53,12 +70,17 @@ const librariesApart = {
 // Each library bundle: each library as a function that runs it (esbuild runs a bundled module on its
 // first require). The MCP libraries' require() gets the ESM build their own imports get: it would
 // otherwise bundle their CommonJS build beside it, a second copy whose classes fail instanceof.
-const libraryBundleEntry = (names) => `exports.libraries = {\n${names.map((name) => `  ${JSON.stringify(name)}: () => require(${JSON.stringify(name)}),`).join('\n')}\n};\n`;
+const libraryBundleEntry = (names) =>
+  `exports.libraries = {\n${names.map((name) => `  ${JSON.stringify(name)}: () => require(${JSON.stringify(name)}),`).join('\n')}\n};\n`;
 const MCP_LIBRARIES = /^@modelcontextprotocol\/(client|server|node|ext-apps)(\/|$)/;
 const mcpLibrariesOnce = {
   name: 'mcp-libraries-once',
   setup(build) {
-    build.onResolve({ filter: MCP_LIBRARIES }, (args) => (args.kind === 'require-call' ? build.resolve(args.path, { kind: 'import-statement', resolveDir: args.resolveDir }) : undefined));
+    build.onResolve({ filter: MCP_LIBRARIES }, (args) =>
+      args.kind === 'require-call'
+        ? build.resolve(args.path, { kind: 'import-statement', resolveDir: args.resolveDir })
+        : undefined,
+    );
   },
 };
 
@@ -90,7 +112,7 @@ const zodMembersOnly = {
  */
 function eagerLibraryChain(metafile, entry) {
   const from = new Map([[entry, undefined]]);
-  for (const queue = [entry]; queue.length > 0; ) {
+  for (const queue = [entry]; queue.length > 0;) {
     const file = queue.shift();
     for (const { path: imported, kind, external } of metafile.inputs[file]?.imports ?? []) {
       if (external || kind !== 'import-statement' || from.has(imported)) continue;
@@ -150,7 +172,13 @@ const libraryBundleOptions = Object.entries(LIBRARY_BUNDLES).map(([bundle, names
 
 // Webviews: browser bundles, one per panel, with the VS Code-styled web components inside.
 const webviewOptions = {
-  entryPoints: { toolForm: 'webview-ui/toolForm/main.ts', toolResult: 'webview-ui/toolResult/main.ts', sampling: 'webview-ui/sampling/main.ts', appHost: 'webview-ui/appHost/main.ts', appSandbox: 'webview-ui/appSandbox/main.ts' },
+  entryPoints: {
+    toolForm: 'webview-ui/toolForm/main.ts',
+    toolResult: 'webview-ui/toolResult/main.ts',
+    sampling: 'webview-ui/sampling/main.ts',
+    appHost: 'webview-ui/appHost/main.ts',
+    appSandbox: 'webview-ui/appSandbox/main.ts',
+  },
   bundle: true,
   outdir: 'dist/webview',
   format: 'iife',
@@ -174,35 +202,59 @@ const sandboxOptions = {
   target: 'node20',
   minify: production,
   // Its CommonJS dependencies call require(); an ESM bundle has none of its own.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 };
-cpSync(`${SANDBOX_RUNTIME}/vendor/seccomp`, 'dist/sandbox/vendor/seccomp', { recursive: true, filter: (source) => !source.endsWith('.ts') });
+cpSync(`${SANDBOX_RUNTIME}/vendor/seccomp`, 'dist/sandbox/vendor/seccomp', {
+  recursive: true,
+  filter: (source) => !source.endsWith('.ts'),
+});
 cpSync(`${SANDBOX_RUNTIME}/LICENSE`, 'dist/sandbox/LICENSE');
 
 if (watch) {
-  for (const config of [options, ...libraryBundleOptions, webviewOptions, sandboxOptions]) await (await esbuild.context(config)).watch();
+  for (const config of [options, ...libraryBundleOptions, webviewOptions, sandboxOptions])
+    await (await esbuild.context(config)).watch();
 } else {
-  const [built, ...libraryBundles] = await Promise.all([esbuild.build(options), ...libraryBundleOptions.map((config) => esbuild.build(config)), esbuild.build(webviewOptions), esbuild.build(sandboxOptions)]);
+  const [built, ...libraryBundles] = await Promise.all([
+    esbuild.build(options),
+    ...libraryBundleOptions.map((config) => esbuild.build(config)),
+    esbuild.build(webviewOptions),
+    esbuild.build(sandboxOptions),
+  ]);
   // A package in two library bundles would load twice (twice the memory, classes that fail instanceof).
   const inBundles = new Map();
   for (const [i, bundle] of Object.keys(LIBRARY_BUNDLES).entries()) {
-    const packages = new Set(Object.keys(libraryBundles[i].metafile.inputs).map((file) => /.*node_modules\/((@[^/]+\/)?[^/]+)/.exec(file)?.[1]).filter(Boolean));
+    const packages = new Set(
+      Object.keys(libraryBundles[i].metafile.inputs)
+        .map((file) => /.*node_modules\/((@[^/]+\/)?[^/]+)/.exec(file)?.[1])
+        .filter(Boolean),
+    );
     for (const name of packages) inBundles.set(name, [...(inBundles.get(name) ?? []), bundle]);
   }
   const twice = [...inBundles].filter(([, bundles]) => bundles.length > 1);
   if (twice.length > 0) {
-    console.error(`Packages in more than one library bundle (put the libraries that share them in one bundle of LIBRARY_BUNDLES):\n  ${twice.slice(0, 5).map(([name, bundles]) => `${name} (${bundles.join(', ')})`).join('\n  ')}`);
+    console.error(
+      `Packages in more than one library bundle (put the libraries that share them in one bundle of LIBRARY_BUNDLES):\n  ${twice
+        .slice(0, 5)
+        .map(([name, bundles]) => `${name} (${bundles.join(', ')})`)
+        .join('\n  ')}`,
+    );
     process.exit(1);
   }
   const chain = eagerLibraryChain(built.metafile, 'src/extension.ts');
   if (chain) {
-    console.error(`The extension's entry imports a library meant to load on first use (see src/core/lazyLibraries.ts):\n  ${chain.join('\n  > ')}`);
+    console.error(
+      `The extension's entry imports a library meant to load on first use (see src/core/lazyLibraries.ts):\n  ${chain.join('\n  > ')}`,
+    );
     process.exit(1);
   }
   const bundledIn = Object.keys(built.metafile.inputs).filter((file) => LIBRARY_FILES.test(file));
   if (bundledIn.length > 0) {
-    console.error(`The extension's bundle holds code of the libraries meant for their own bundles (add the names the code requires them by to LIBRARY_BUNDLES):\n  ${bundledIn.slice(0, 5).join('\n  ')}`);
+    console.error(
+      `The extension's bundle holds code of the libraries meant for their own bundles (add the names the code requires them by to LIBRARY_BUNDLES):\n  ${bundledIn.slice(0, 5).join('\n  ')}`,
+    );
     process.exit(1);
   }
 }

@@ -5,7 +5,10 @@ import { existsSync } from 'node:fs';
 
 function run(command, args) {
   console.log(`[setup] ${command} ${args.join(' ')}`);
-  const { status } = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  const { status } = spawnSync(command, args, {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
   if (status !== 0) {
     console.error(`[setup] \`${command} ${args.join(' ')}\` failed (exit ${status}).`);
     process.exit(status ?? 1);
@@ -16,7 +19,16 @@ if (!existsSync('node_modules/.package-lock.json')) run('npm', ['ci']);
 
 // Chromium drives the editor tests; the headers let npm build code-server's native addons;
 // bubblewrap, socat and ripgrep are what the sandbox runtime needs for sandboxed servers on Linux.
-const debianPackages = ['chromium', 'libkrb5-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'pkg-config', 'bubblewrap', 'socat', 'ripgrep'];
+const debianPackages = [
+  'chromium',
+  'libkrb5-dev',
+  'libxkbfile-dev',
+  'libsecret-1-dev',
+  'pkg-config',
+  'bubblewrap',
+  'socat',
+  'ripgrep',
+];
 if (process.platform === 'linux' && !process.env.MCPHOST_CHROMIUM) {
   const missing = debianPackages.filter((name) => spawnSync('dpkg', ['-s', name], { stdio: 'ignore' }).status !== 0);
   if (missing.length > 0) {
@@ -24,7 +36,9 @@ if (process.platform === 'linux' && !process.env.MCPHOST_CHROMIUM) {
       run('apt-get', ['update', '-qq']);
       run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing]);
     } else {
-      console.error(`[setup] Missing system packages: ${missing.join(' ')}. Install them with: sudo apt-get install -y ${missing.join(' ')}`);
+      console.error(
+        `[setup] Missing system packages: ${missing.join(' ')}. Install them with: sudo apt-get install -y ${missing.join(' ')}`,
+      );
       process.exit(1);
     }
   }

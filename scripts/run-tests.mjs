@@ -11,10 +11,34 @@ const stages = [
   ['typecheck', 'npm', ['run', 'typecheck']],
   ['package', 'npm', ['run', 'package']],
   ['compile-tests', 'npm', ['run', 'compile-tests']],
-  ['unit', 'npx', ['mocha', '--config', '.mocharc.unit.json', '--reporter', './out/test/support/countingReporter.js', '--reporter-option', 'name=unit']],
+  [
+    'unit',
+    'npx',
+    [
+      'mocha',
+      '--config',
+      '.mocharc.unit.json',
+      '--reporter',
+      './out/test/support/countingReporter.js',
+      '--reporter-option',
+      'name=unit',
+    ],
+  ],
   ['conformance', 'node', ['out/test/conformance/runConformance.js']],
   ['editor-install', 'node', ['out/test/editor/harness/installEditor.js']],
-  ['editor', 'npx', ['mocha', '--config', '.mocharc.editor.json', '--reporter', './out/test/support/countingReporter.js', '--reporter-option', 'name=editor']],
+  [
+    'editor',
+    'npx',
+    [
+      'mocha',
+      '--config',
+      '.mocharc.editor.json',
+      '--reporter',
+      './out/test/support/countingReporter.js',
+      '--reporter-option',
+      'name=editor',
+    ],
+  ],
 ];
 const failedStages = [];
 for (const [name, command, args] of stages) {

@@ -21,7 +21,9 @@ const stopBurners = () => burners.forEach((b) => b.kill('SIGKILL'));
 process.on('exit', stopBurners);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
 
-console.log(`[under-load] ${burnerCount} CPU-bound processes beside ${runs} run(s) of: ${[command, ...args].join(' ')}`);
+console.log(
+  `[under-load] ${burnerCount} CPU-bound processes beside ${runs} run(s) of: ${[command, ...args].join(' ')}`,
+);
 const results = [];
 for (let run = 1; run <= runs; run++) {
   const started = Date.now();
@@ -32,5 +34,7 @@ for (let run = 1; run <= runs; run++) {
 }
 stopBurners();
 const failed = results.find((r) => r.status !== 0);
-console.log(`[under-load] ${results.filter((r) => r.status === 0).length} of ${runs} run(s) passed under load${failed ? `; run ${failed.run} failed` : ''}.`);
-process.exit(failed ? failed.status ?? 1 : 0);
+console.log(
+  `[under-load] ${results.filter((r) => r.status === 0).length} of ${runs} run(s) passed under load${failed ? `; run ${failed.run} failed` : ''}.`,
+);
+process.exit(failed ? (failed.status ?? 1) : 0);

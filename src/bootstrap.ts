@@ -23,7 +23,9 @@ function loadCached<T>(file: string, cacheDir: string): CachedModule<T> {
     const timer = setTimeout(() => {
       saving.delete(timer);
       // A cache that cannot be written only means the next window parses the code again.
-      loaded.save().catch((error: Error) => console.warn(`MCP Host: the code cache of ${file} was not written: ${error.message}`));
+      loaded
+        .save()
+        .catch((error: Error) => console.warn(`MCP Host: the code cache of ${file} was not written: ${error.message}`));
     }, SAVE_CACHE_AFTER_MS);
     saving.add(timer);
   }

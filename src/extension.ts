@@ -15,7 +15,15 @@ import { ToolInvoker } from './core/tools/toolInvoker';
 import { ModelToolSwitches } from './core/tools/modelToolSwitches';
 import { registerChatParticipant } from './editor/chat/mcpChatParticipant';
 import { registerLanguageModelTools } from './editor/chat/languageModelTools';
-import { MementoApprovalStore, MementoConsentStore, MementoEraPinStore, mementoSwitchStore, mementoTaskStore, MementoRunStore, StateWrites } from './editor/mementoStores';
+import {
+  MementoApprovalStore,
+  MementoConsentStore,
+  MementoEraPinStore,
+  mementoSwitchStore,
+  mementoTaskStore,
+  MementoRunStore,
+  StateWrites,
+} from './editor/mementoStores';
 import { LastRuns } from './core/host/lastRuns';
 import { TaskTracker } from './core/tasks/taskTracker';
 import { resumeTasksWhenRunning } from './core/host/serverTaskChannel';
@@ -86,10 +94,14 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
   const activationStart = performance.now();
   let activationMs = 0;
   const logs = new ServerLogChannels();
-  const libraryLoads = whenLibraryLoads((library, ms) => logs.hostLog.info(`Loaded ${library} in ${ms.toFixed(1)} ms (on its first use).`));
+  const libraryLoads = whenLibraryLoads((library, ms) =>
+    logs.hostLog.info(`Loaded ${library} in ${ms.toFixed(1)} ms (on its first use).`),
+  );
   loadLibrariesWith((bundle) => {
     const loaded = load.loadLibraries(bundle);
-    logs.hostLog.info(`Loaded the bundle of the libraries loaded on first use (dist/${bundle}.js) in ${loaded.loadMs.toFixed(1)} ms, ${CODE_LOAD_NOTES[loaded.cache]}.`);
+    logs.hostLog.info(
+      `Loaded the bundle of the libraries loaded on first use (dist/${bundle}.js) in ${loaded.loadMs.toFixed(1)} ms, ${CODE_LOAD_NOTES[loaded.cache]}.`,
+    );
     return loaded.exports.libraries;
   });
   const secrets = new SecretInputs(context.secrets);
@@ -107,21 +119,39 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
       allowAlways: async (serverId) => {
         const definition = mcp.definition(serverId);
         if (!definition) throw new Error('the server is no longer in the settings');
-        if (definition.origin) throw new Error(vscode.l10n.t('it is read from {0} ({1}), which MCP Host does not write; import it (MCP Host: Import Servers…) to keep this choice', definition.origin.host, definition.origin.file));
+        if (definition.origin)
+          throw new Error(
+            vscode.l10n.t(
+              'it is read from {0} ({1}), which MCP Host does not write; import it (MCP Host: Import Servers…) to keep this choice',
+              definition.origin.host,
+              definition.origin.file,
+            ),
+          );
         await updateServerField(definition, ['sampling', 'mode'], 'allowAlways');
       },
     }),
     policyFor: (id) => mcp.samplingPolicy(id),
     notify: (message) => void vscode.window.showWarningMessage(message),
   });
-  const elicitation: ElicitationRouter = new ElicitationRouter(new EditorElicitations(context.extensionUri, pending), (id): number => mcp.elicitationsPerMinute(id));
+  const elicitation: ElicitationRouter = new ElicitationRouter(
+    new EditorElicitations(context.extensionUri, pending),
+    (id): number => mcp.elicitationsPerMinute(id),
+  );
   // Servers a crashed window left running (they ignore the end of their input) end now.
   const ledger = new ProcessLedger(context.globalStorageUri.fsPath);
   void ledger.endLeftovers().then((ended) => {
-    for (const { serverId, pid } of ended) logs.hostLog.warn(`Ended server "${serverId}" (process group ${pid}), left running by a window that closed without stopping it.`);
+    for (const { serverId, pid } of ended)
+      logs.hostLog.warn(
+        `Ended server "${serverId}" (process group ${pid}), left running by a window that closed without stopping it.`,
+      );
   });
   const network = createEditorNetwork();
-  const authorization = new HostAuthorization({ store: new SecretCredentialStore(context.secrets), browser: new EditorAuthorizationBrowser(), clientName: 'MCP Host for VS Code', fetch: network.network.fetch });
+  const authorization = new HostAuthorization({
+    store: new SecretCredentialStore(context.secrets),
+    browser: new EditorAuthorizationBrowser(),
+    clientName: 'MCP Host for VS Code',
+    fetch: network.network.fetch,
+  });
   // Loaded on the first sandboxed start, from its own bundle (see scripts/build.mjs).
   const sandboxRuntime = pathToFileURL(context.asAbsolutePath('dist/sandbox/sandboxRuntime.mjs')).href;
   sandbox = new SrtProcessSandbox(() => load.importModule(sandboxRuntime) as Promise<SandboxRuntimeModule>);
@@ -145,12 +175,17 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
     env: {
       dialogs: new EditorServerDialogs(),
       consent: new MementoConsentStore(context.workspaceState),
-      trust: { get isTrusted() { return vscode.workspace.isTrusted; } },
+      trust: {
+        get isTrusted() {
+          return vscode.workspace.isTrusted;
+        },
+      },
       variableContext: () => ({
         workspaceFolders: workspaceFolderRefs(),
         userHome: os.homedir(),
         env: process.env,
-        input: (id, serverId) => (liveSecrets.has(id) ? Promise.resolve(liveSecrets.get(id)!) : secrets.get(id, serverId)),
+        input: (id, serverId) =>
+          liveSecrets.has(id) ? Promise.resolve(liveSecrets.get(id)!) : secrets.get(id, serverId),
         readFile: (file) => fs.readFile(file, 'utf8'),
       }),
       logFor: (id) => logs.logFor(id),
@@ -166,24 +201,36 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
   const allServerSettings = () => {
     const configured = readServerSettings();
     const autoStart = autoStartDefault();
-    const withDefaults = (entries: ServerSettingsEntry[]) => entries.map((entry) => ({ ...entry, autoStartDefault: autoStart }));
+    const withDefaults = (entries: ServerSettingsEntry[]) =>
+      entries.map((entry) => ({ ...entry, autoStartDefault: autoStart }));
     liveSecrets.clear();
     if (!hostSetting('readLive')) return withDefaults(configured);
     const live = otherHosts.liveServers(configured);
     for (const [id, value] of live.secrets) liveSecrets.set(id, value);
-    if (live.notes.join('\n') !== liveNotes) for (const note of live.notes) logs.hostLog.info(`Other hosts' files: ${note}`);
+    if (live.notes.join('\n') !== liveNotes)
+      for (const note of live.notes) logs.hostLog.info(`Other hosts' files: ${note}`);
     liveNotes = live.notes.join('\n');
     return withDefaults([...configured, ...live.entries]);
   };
   const reload = () => mcp.applySettings(allServerSettings());
   const switches = new ModelToolSwitches(mementoSwitchStore(context.workspaceState));
   const tree = new ServersTreeProvider(mcp, switches, otherHosts);
-  const serversView = vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true, manageCheckboxStateManually: true });
+  const serversView = vscode.window.createTreeView('mcpHost.servers', {
+    treeDataProvider: tree,
+    showCollapseAll: true,
+    manageCheckboxStateManually: true,
+  });
   const approvals = new ToolApprovals(
-    { session: new MemoryApprovalStore(), workspace: new MementoApprovalStore(context.workspaceState), always: new MementoApprovalStore(context.globalState) },
+    {
+      session: new MemoryApprovalStore(),
+      workspace: new MementoApprovalStore(context.workspaceState),
+      always: new MementoApprovalStore(context.globalState),
+    },
     (id) => mcp.toolPolicy(id),
   );
-  const invoker = new ToolInvoker(mcp, approvals, new ToolConfirmationDialog(), (server, tool) => switches.isOffered(server, tool));
+  const invoker = new ToolInvoker(mcp, approvals, new ToolConfirmationDialog(), (server, tool) =>
+    switches.isOffered(server, tool),
+  );
   const resources = new ResourcesTreeProvider(mcp);
   const resourceFiles = new ResourceFileSystem(mcp, (message) => logs.hostLog.warn(message));
   const api = createPublicApi(mcp, invoker, () => activationMs);
@@ -227,13 +274,18 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
     }),
     new DevModeWatcher(mcp, (id) => logs.logFor(id)),
     ...registerServerImport(secrets, otherHosts, userDataDir),
-    vscode.commands.registerCommand('mcpHost.addServer', () => addServer({ resolver, fetch: network.network.fetch, secrets })),
+    vscode.commands.registerCommand('mcpHost.addServer', () =>
+      addServer({ resolver, fetch: network.network.fetch, secrets }),
+    ),
     serversView,
     serversView.onDidChangeCheckboxState((e) => void tree.applyCheckboxes(e.items)),
     resources,
     resourceFiles,
     vscode.window.createTreeView('mcpHost.resources', { treeDataProvider: resources, showCollapseAll: true }),
-    vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, resourceFiles, { isReadonly: true, isCaseSensitive: true }),
+    vscode.workspace.registerFileSystemProvider(RESOURCE_SCHEME, resourceFiles, {
+      isReadonly: true,
+      isCaseSensitive: true,
+    }),
     ...registerServerCommands(mcp, logs, () => mcp.refresh(allServerSettings())),
     ...registerToolCommands({ host: mcp, invoker, extensionUri: context.extensionUri, openResource }),
     ...registerPromptCommands(mcp),
@@ -259,7 +311,9 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
   // Not awaited: a consent dialog must not hold up activation.
   void reload();
   activationMs = performance.now() - activationStart;
-  logs.hostLog.info(`MCP Host ${context.extension.packageJSON.version} activated in ${activationMs.toFixed(1)} ms. Its code loaded in ${load.loadMs.toFixed(1)} ms, ${CODE_LOAD_NOTES[load.cache]}.`);
+  logs.hostLog.info(
+    `MCP Host ${context.extension.packageJSON.version} activated in ${activationMs.toFixed(1)} ms. Its code loaded in ${load.loadMs.toFixed(1)} ms, ${CODE_LOAD_NOTES[load.cache]}.`,
+  );
   return api;
 }
 

@@ -23,10 +23,12 @@ export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefine
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason ?? new Error('Cancelled'));
     signal.addEventListener('abort', onAbort, { once: true });
-    const settle = <A>(then: (arg: A) => void) => (arg: A) => {
-      signal.removeEventListener('abort', onAbort);
-      then(arg);
-    };
+    const settle =
+      <A>(then: (arg: A) => void) =>
+      (arg: A) => {
+        signal.removeEventListener('abort', onAbort);
+        then(arg);
+      };
     work.then(settle(resolve), settle(reject));
   });
 }

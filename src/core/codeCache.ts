@@ -37,14 +37,26 @@ const WRAPPER_END = '\n})';
 export function loadWithCodeCache<T>(file: string, cacheDir: string): CachedModule<T> {
   const start = performance.now();
   const source = readFileSync(file, 'utf8');
-  const key = createHash('sha256').update(process.version).update(process.arch).update(source).digest('hex').slice(0, 16);
+  const key = createHash('sha256')
+    .update(process.version)
+    .update(process.arch)
+    .update(source)
+    .digest('hex')
+    .slice(0, 16);
   const base = path.basename(file);
   const cacheFile = path.join(cacheDir, `${base}-${key}.v8cache`);
   const cachedData = readIfPresent(cacheFile);
   const script = new vm.Script(WRAPPER_START + source + WRAPPER_END, { filename: file, cachedData });
   const cache: CodeCacheOutcome = !cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'used';
   const scope = { exports: {} as T };
-  (script.runInThisContext() as (...args: unknown[]) => void).call(scope.exports, scope.exports, createRequire(file), scope, file, path.dirname(file));
+  (script.runInThisContext() as (...args: unknown[]) => void).call(
+    scope.exports,
+    scope.exports,
+    createRequire(file),
+    scope,
+    file,
+    path.dirname(file),
+  );
   const loadMs = performance.now() - start;
   const save = async (): Promise<void> => {
     if (cache === 'used') return;
@@ -55,7 +67,9 @@ export function loadWithCodeCache<T>(file: string, cacheDir: string): CachedModu
     await fs.writeFile(partial, data);
     await fs.rename(partial, cacheFile);
     // Caches of other builds, and what a window that ended while writing left.
-    const stale = (await fs.readdir(cacheDir)).filter((name) => name.startsWith(`${base}-`) && name !== path.basename(cacheFile));
+    const stale = (await fs.readdir(cacheDir)).filter(
+      (name) => name.startsWith(`${base}-`) && name !== path.basename(cacheFile),
+    );
     await Promise.all(stale.map((name) => fs.rm(path.join(cacheDir, name), { force: true })));
   };
   return { exports: scope.exports, cache, loadMs, save };

@@ -42,7 +42,10 @@ export function loadLibrariesWith(loader: (bundle: string) => LibraryBundle): vo
 
 /** The library `name` (as the code requires it) from `dist/<bundle>.js`, which loads with the first of its libraries asked for. */
 export function libraryFromBundle(name: string, bundle: string): unknown {
-  if (!loadBundle) throw new Error(`${name} is in MCP Host's library bundle ${bundle}, which is loaded only once the extension has activated`);
+  if (!loadBundle)
+    throw new Error(
+      `${name} is in MCP Host's library bundle ${bundle}, which is loaded only once the extension has activated`,
+    );
   let libraries = bundles.get(bundle);
   if (!libraries) bundles.set(bundle, (libraries = loadBundle(bundle)));
   const library = libraries[name];
@@ -72,16 +75,25 @@ function load<T>(library: string, required: () => T): T {
 }
 
 export function clientLibrary(): typeof ClientLibrary {
-  return (client ??= load('the MCP client library', () => require('@modelcontextprotocol/client') as typeof ClientLibrary));
+  return (client ??= load(
+    'the MCP client library',
+    () => require('@modelcontextprotocol/client') as typeof ClientLibrary,
+  ));
 }
 
 /** The client library's Skills extension (SEP-2640): listing, reading and verifying a server's skills. */
 export function skillsLibrary(): typeof SkillsLibrary {
-  return (skills ??= load('the MCP Skills client', () => require('@modelcontextprotocol/client/ext/skills') as typeof SkillsLibrary));
+  return (skills ??= load(
+    'the MCP Skills client',
+    () => require('@modelcontextprotocol/client/ext/skills') as typeof SkillsLibrary,
+  ));
 }
 
 export function appBridgeLibrary(): typeof AppBridgeLibrary {
-  return (appBridge ??= load('the MCP Apps host bridge', () => require('@modelcontextprotocol/ext-apps/app-bridge') as typeof AppBridgeLibrary));
+  return (appBridge ??= load(
+    'the MCP Apps host bridge',
+    () => require('@modelcontextprotocol/ext-apps/app-bridge') as typeof AppBridgeLibrary,
+  ));
 }
 
 /** The client library's error for a server request the host refuses, with its JSON-RPC error code. */
@@ -96,9 +108,10 @@ export interface GatewayLibraries {
 }
 
 export function gatewayLibraries(): GatewayLibraries {
-  return (gateway ??= load('the MCP server library (for the agents\' gateway)', () => ({
+  return (gateway ??= load("the MCP server library (for the agents' gateway)", () => ({
     Server: (require('@modelcontextprotocol/server') as typeof ServerLibrary).Server,
-    NodeStreamableHTTPServerTransport: (require('@modelcontextprotocol/node') as typeof NodeServerLibrary).NodeStreamableHTTPServerTransport,
+    NodeStreamableHTTPServerTransport: (require('@modelcontextprotocol/node') as typeof NodeServerLibrary)
+      .NodeStreamableHTTPServerTransport,
   })));
 }
 

@@ -86,7 +86,10 @@ export class StateWrites {
       void this.flush();
       return;
     }
-    this.timer ??= setTimeout(() => void this.flush(), urgency === 'now' ? writableAt - performance.now() : STATE_WRITE_DELAY_MS);
+    this.timer ??= setTimeout(
+      () => void this.flush(),
+      urgency === 'now' ? writableAt - performance.now() : STATE_WRITE_DELAY_MS,
+    );
   }
 
   /** Writes what waits, now. */
@@ -187,7 +190,9 @@ class MementoValue<T> {
 }
 
 /** Which servers and tools are switched off for models, per workspace. */
-export const mementoSwitchStore = (memento: Memento): SwitchStore => new MementoValue<SwitchedOff>(memento, MODEL_SWITCHES);
+export const mementoSwitchStore = (memento: Memento): SwitchStore =>
+  new MementoValue<SwitchedOff>(memento, MODEL_SWITCHES);
 
 /** Unfinished tasks per workspace, picked up again by the next window. */
-export const mementoTaskStore = (memento: Memento): TaskStore => new MementoValue<readonly StoredTask[]>(memento, TASKS);
+export const mementoTaskStore = (memento: Memento): TaskStore =>
+  new MementoValue<readonly StoredTask[]>(memento, TASKS);

@@ -1,6 +1,14 @@
 import * as vscode from 'vscode';
 import { withCancellation } from './ui/cancellation';
-import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
+import type {
+  CallToolResult,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType,
+  Tool,
+} from '@modelcontextprotocol/client';
 import type { ServerSnapshot } from '../core/connection/serverSnapshot';
 import type { McpHost } from '../core/host/mcpHost';
 import type { ToolInvocation, ToolInvoker } from '../core/tools/toolInvoker';
@@ -28,12 +36,33 @@ export interface McpHostApi {
   listResources(serverId: string): Resource[];
   listResourceTemplates(serverId: string): ResourceTemplateType[];
   /** Calls a tool directly (extensions are trusted code): no confirmation. */
-  callTool(serverId: string, name: string, args?: Record<string, unknown>, token?: vscode.CancellationToken): Promise<CallToolResult>;
+  callTool(
+    serverId: string,
+    name: string,
+    args?: Record<string, unknown>,
+    token?: vscode.CancellationToken,
+  ): Promise<CallToolResult>;
   /** Calls a tool the way a chat model does: confirmed by the user's approval policy, outcome sorted. */
-  invokeTool(serverId: string, name: string, args?: Record<string, unknown>, token?: vscode.CancellationToken): Promise<McpToolInvocation>;
+  invokeTool(
+    serverId: string,
+    name: string,
+    args?: Record<string, unknown>,
+    token?: vscode.CancellationToken,
+  ): Promise<McpToolInvocation>;
   /** `completion/complete` suggestions for a prompt argument. */
-  completePromptArgument(serverId: string, prompt: string, argument: string, value: string, context?: Record<string, string>): Promise<string[]>;
-  getPrompt(serverId: string, name: string, args?: Record<string, string>, token?: vscode.CancellationToken): Promise<GetPromptResult>;
+  completePromptArgument(
+    serverId: string,
+    prompt: string,
+    argument: string,
+    value: string,
+    context?: Record<string, string>,
+  ): Promise<string[]>;
+  getPrompt(
+    serverId: string,
+    name: string,
+    args?: Record<string, string>,
+    token?: vscode.CancellationToken,
+  ): Promise<GetPromptResult>;
   readResource(serverId: string, uri: string, token?: vscode.CancellationToken): Promise<ReadResourceResult>;
   startServer(serverId: string): Promise<void>;
   stopServer(serverId: string): Promise<void>;
@@ -48,7 +77,11 @@ export interface McpToolInvocation {
   readonly appViewId?: string;
 }
 
-export function createPublicApi(host: McpHost, invoker: ToolInvoker, activationMs: () => number): McpHostApi & vscode.Disposable {
+export function createPublicApi(
+  host: McpHost,
+  invoker: ToolInvoker,
+  activationMs: () => number,
+): McpHostApi & vscode.Disposable {
   const changed = new vscode.EventEmitter<void>();
   const subscription = host.onDidChangeServers(() => changed.fire());
   const server = (id: string) => {
@@ -76,11 +109,18 @@ export function createPublicApi(host: McpHost, invoker: ToolInvoker, activationM
     callTool: (id, name, args, token) => withCancellation(token, (signal) => host.callTool(id, name, args, signal)),
     invokeTool: (id, name, args, token) =>
       withCancellation(token, async (signal) => {
-        const { outcome, result, error, durationMs, viewId } = await invoker.invoke(id, name, args ?? {}, { origin: 'model', signal });
+        const { outcome, result, error, durationMs, viewId } = await invoker.invoke(id, name, args ?? {}, {
+          origin: 'model',
+          signal,
+        });
         return { outcome, result, error, durationMs, ...(viewId ? { appViewId: viewId } : {}) };
       }),
     completePromptArgument: (id, prompt, argument, value, context) =>
-      host.complete(id, { ref: { type: 'ref/prompt', name: prompt }, argument: { name: argument, value }, context: context && { arguments: context } }),
+      host.complete(id, {
+        ref: { type: 'ref/prompt', name: prompt },
+        argument: { name: argument, value },
+        context: context && { arguments: context },
+      }),
     getPrompt: (id, name, args, token) => withCancellation(token, (signal) => host.getPrompt(id, name, args, signal)),
     readResource: (id, uri, token) => withCancellation(token, (signal) => host.readResource(id, uri, signal)),
     startServer: (id) => host.start(id),

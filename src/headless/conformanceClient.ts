@@ -47,11 +47,22 @@ export function oauthSettingsFor(scenario: string, context: ScenarioContext): OA
       grant: 'crossAppAccess',
       clientId: context.client_id,
       clientSecret: context.client_secret,
-      idp: { tokenEndpoint: context.idp_token_endpoint ?? '', clientId: context.idp_client_id ?? '', idToken: context.idp_id_token },
+      idp: {
+        tokenEndpoint: context.idp_token_endpoint ?? '',
+        clientId: context.idp_client_id ?? '',
+        idToken: context.idp_id_token,
+      },
     };
   }
-  if (context.valid_jwt) return { grant: 'workloadIdentity', clientId: context.client_id, assertion: context.valid_jwt };
-  if (context.private_key_pem) return { grant: 'clientCredentials', clientId: context.client_id, privateKey: context.private_key_pem, signingAlgorithm: context.signing_algorithm };
+  if (context.valid_jwt)
+    return { grant: 'workloadIdentity', clientId: context.client_id, assertion: context.valid_jwt };
+  if (context.private_key_pem)
+    return {
+      grant: 'clientCredentials',
+      clientId: context.client_id,
+      privateKey: context.private_key_pem,
+      signingAlgorithm: context.signing_algorithm,
+    };
   if (context.client_id && context.client_secret) {
     return /client-credentials/.test(context.name ?? scenario)
       ? { grant: 'clientCredentials', clientId: context.client_id, clientSecret: context.client_secret }
@@ -64,7 +75,10 @@ export function oauthSettingsFor(scenario: string, context: ScenarioContext): OA
  * The calls to make: those the scenario names, with its arguments; else every tool once, with the
  * arguments a user would fill in (see sampleArguments).
  */
-export function plannedCalls(tools: readonly Tool[], context: ScenarioContext): { name: string; args: Record<string, unknown> }[] {
+export function plannedCalls(
+  tools: readonly Tool[],
+  context: ScenarioContext,
+): { name: string; args: Record<string, unknown> }[] {
   if (context.toolCalls?.length) return context.toolCalls.map((c) => ({ name: c.name, args: c.arguments ?? {} }));
   return tools.map((tool) => ({ name: tool.name, args: sampleArguments(tool.inputSchema, tools) }));
 }
@@ -73,7 +87,8 @@ async function main(): Promise<void> {
   const url = process.argv[process.argv.length - 1];
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
   const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as ScenarioContext;
-  if (!/^https?:\/\//.test(url)) throw new Error('usage: conformanceClient <server-url> (scenario in MCP_CONFORMANCE_SCENARIO)');
+  if (!/^https?:\/\//.test(url))
+    throw new Error('usage: conformanceClient <server-url> (scenario in MCP_CONFORMANCE_SCENARIO)');
   const env = headlessEnvironment(process.env.MCP_HOST_LOG_LEVEL === 'debug' ? 'debug' : 'info');
   const host = new McpHost({
     clientInfo: { name: 'mcp-host-headless', version: '0.1.0' },
@@ -81,15 +96,22 @@ async function main(): Promise<void> {
     eraPins: new InMemoryEraPinStore(),
     env,
     elicitation: new ElicitationRouter(acceptDefaultsElicitation),
-    authorization: new HostAuthorization({ store: new MemoryCredentialStore(), browser: new RedirectFollowingBrowser(), clientName: 'MCP Host (headless)' }),
+    authorization: new HostAuthorization({
+      store: new MemoryCredentialStore(),
+      browser: new RedirectFollowingBrowser(),
+      clientName: 'MCP Host (headless)',
+    }),
   });
   try {
-    await host.applySettings([{ id: SERVER_ID, scope: 'user', raw: { type: 'http', url, oauth: oauthSettingsFor(scenario, context) } }]);
+    await host.applySettings([
+      { id: SERVER_ID, scope: 'user', raw: { type: 'http', url, oauth: oauthSettingsFor(scenario, context) } },
+    ]);
     let signIns = 0;
     const signInIfAsked = async (): Promise<ServerSnapshot> => {
       let server = await settled(host);
       while (server.status === 'needs-sign-in') {
-        if (++signIns > MAX_SIGN_INS) throw new Error(`the server still asks for authorization after ${MAX_SIGN_INS} sign-ins: ${server.reason}`);
+        if (++signIns > MAX_SIGN_INS)
+          throw new Error(`the server still asks for authorization after ${MAX_SIGN_INS} sign-ins: ${server.reason}`);
         env.hostLog.info(`Signing in (${signIns} of at most ${MAX_SIGN_INS}): ${server.reason}`);
         await host.signIn(SERVER_ID, AbortSignal.timeout(SETTLE_TIMEOUT_MS));
         server = await settled(host);
@@ -134,13 +156,18 @@ async function main(): Promise<void> {
 
 /** The server's state once it is no longer on its way somewhere. */
 function settled(host: McpHost): Promise<ServerSnapshot> {
-  const done = (s: ServerSnapshot | undefined) => s !== undefined && !['starting', 'stopping', 'restarting'].includes(s.status);
+  const done = (s: ServerSnapshot | undefined) =>
+    s !== undefined && !['starting', 'stopping', 'restarting'].includes(s.status);
   return new Promise((resolve, reject) => {
     const now = host.server(SERVER_ID);
     if (done(now)) return resolve(now!);
     const timer = setTimeout(() => {
       listener.dispose();
-      reject(new Error(`the server did not settle within ${SETTLE_TIMEOUT_MS / 1000} s (last: ${host.server(SERVER_ID)?.status})`));
+      reject(
+        new Error(
+          `the server did not settle within ${SETTLE_TIMEOUT_MS / 1000} s (last: ${host.server(SERVER_ID)?.status})`,
+        ),
+      );
     }, SETTLE_TIMEOUT_MS);
     const listener = host.onDidChangeServers(() => {
       const s = host.server(SERVER_ID);

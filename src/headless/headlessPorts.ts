@@ -57,7 +57,10 @@ export function headlessEnvironment(level: HostLogLevel = 'info'): HostEnvironme
  * URL flows: what an unattended client can honestly answer.
  */
 export const acceptDefaultsElicitation: ElicitationPort = {
-  askForm: async (request: FormElicitation): Promise<ElicitResult> => ({ action: 'accept', content: defaultsOf(request.form.fields) }),
+  askForm: async (request: FormElicitation): Promise<ElicitResult> => ({
+    action: 'accept',
+    content: defaultsOf(request.form.fields),
+  }),
   askUrl: async () => 'decline',
   awaitBrowser: async () => 'cancel',
 };
@@ -65,7 +68,10 @@ export const acceptDefaultsElicitation: ElicitationPort = {
 function defaultsOf(fields: readonly FormField[]): Record<string, string | number | boolean | string[]> {
   const content: Record<string, string | number | boolean | string[]> = {};
   // Elicitation schemas are flat: strings, numbers, booleans and string lists only.
-  for (const field of fields) if (field.default !== undefined && field.default !== null && typeof field.default !== 'object') content[field.path.split('/').pop() ?? field.path] = field.default;
-  for (const field of fields) if (Array.isArray(field.default)) content[field.path.split('/').pop() ?? field.path] = field.default.map(String);
+  for (const field of fields)
+    if (field.default !== undefined && field.default !== null && typeof field.default !== 'object')
+      content[field.path.split('/').pop() ?? field.path] = field.default;
+  for (const field of fields)
+    if (Array.isArray(field.default)) content[field.path.split('/').pop() ?? field.path] = field.default.map(String);
   return content;
 }

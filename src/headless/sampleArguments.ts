@@ -8,20 +8,30 @@ import type { Tool } from '@modelcontextprotocol/client';
  */
 export function sampleArguments(inputSchema: unknown, tools: readonly Tool[] = []): Record<string, unknown> {
   const schema = inputSchema as { properties?: Record<string, unknown>; required?: unknown } | undefined;
-  const required = Array.isArray(schema?.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
+  const required = Array.isArray(schema?.required)
+    ? schema.required.filter((r): r is string => typeof r === 'string')
+    : [];
   const args: Record<string, unknown> = {};
-  for (const name of required) args[name] = echoedSchema(schema?.properties?.[name], tools) ?? sampleValue(schema?.properties?.[name], tools);
+  for (const name of required)
+    args[name] = echoedSchema(schema?.properties?.[name], tools) ?? sampleValue(schema?.properties?.[name], tools);
   return args;
 }
 
 function echoedSchema(property: unknown, tools: readonly Tool[]): unknown {
   const description = (property as { description?: unknown } | undefined)?.description;
-  if (typeof description !== 'string' || !/inputSchema/.test(description) || !/verbatim/.test(description)) return undefined;
+  if (typeof description !== 'string' || !/inputSchema/.test(description) || !/verbatim/.test(description))
+    return undefined;
   return tools.find((tool) => description.includes(tool.name))?.inputSchema;
 }
 
 function sampleValue(schema: unknown, tools: readonly Tool[]): unknown {
-  const s = (schema ?? {}) as { type?: unknown; default?: unknown; enum?: unknown[]; properties?: unknown; required?: unknown };
+  const s = (schema ?? {}) as {
+    type?: unknown;
+    default?: unknown;
+    enum?: unknown[];
+    properties?: unknown;
+    required?: unknown;
+  };
   if (s.default !== undefined) return s.default;
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
   const type = Array.isArray(s.type) ? s.type[0] : s.type;

@@ -20,13 +20,27 @@ function providerFor(context: Record<string, string>): OAuthClientProvider {
     case 'auth/client-credentials-basic':
       return new ClientCredentialsProvider({ clientId: context.client_id, clientSecret: context.client_secret });
     case 'auth/client-credentials-jwt':
-      return new PrivateKeyJwtProvider({ clientId: context.client_id, privateKey: context.private_key_pem, algorithm: context.signing_algorithm ?? 'ES256' });
+      return new PrivateKeyJwtProvider({
+        clientId: context.client_id,
+        privateKey: context.private_key_pem,
+        algorithm: context.signing_algorithm ?? 'ES256',
+      });
     case 'auth/cross-app-access-complete-flow':
       return new CrossAppAccessProvider({
         clientId: context.client_id,
         clientSecret: context.client_secret,
         assertion: async (ctx) =>
-          (await requestJwtAuthorizationGrant({ tokenEndpoint: context.idp_token_endpoint, audience: ctx.authorizationServerUrl, resource: ctx.resourceUrl, idToken: context.idp_id_token, clientId: context.idp_client_id, scope: ctx.scope, fetchFn: ctx.fetchFn })).jwtAuthGrant,
+          (
+            await requestJwtAuthorizationGrant({
+              tokenEndpoint: context.idp_token_endpoint,
+              audience: ctx.authorizationServerUrl,
+              resource: ctx.resourceUrl,
+              idToken: context.idp_id_token,
+              clientId: context.idp_client_id,
+              scope: ctx.scope,
+              fetchFn: ctx.fetchFn,
+            })
+          ).jwtAuthGrant,
       });
     case 'auth/pre-registration':
       return new InMemoryProvider(undefined, { client_id: context.client_id, client_secret: context.client_secret });
@@ -44,7 +58,10 @@ async function main(): Promise<void> {
     for (;;) {
       const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
       // The library's own version negotiation, as MCP Host uses it: the 2026-07-28 era where offered.
-      const client = new Client({ name: 'bare-sdk-client', version: '1.0.0' }, { capabilities: { elicitation: { form: { applyDefaults: true } } }, versionNegotiation: { mode: 'auto' } });
+      const client = new Client(
+        { name: 'bare-sdk-client', version: '1.0.0' },
+        { capabilities: { elicitation: { form: { applyDefaults: true } } }, versionNegotiation: { mode: 'auto' } },
+      );
       client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: {} }));
       try {
         await client.connect(transport);
@@ -53,14 +70,22 @@ async function main(): Promise<void> {
         const pending = (provider as InMemoryProvider).pending;
         if (!(error instanceof UnauthorizedError) || !pending || ++authorizations > 3) throw error;
         (provider as InMemoryProvider).pending = undefined;
-        await transport.finishAuth(await new RedirectFollowingBrowser().authorize({ url: pending, redirectUrl: REDIRECT }, AbortSignal.timeout(20_000)));
+        await transport.finishAuth(
+          await new RedirectFollowingBrowser().authorize(
+            { url: pending, redirectUrl: REDIRECT },
+            AbortSignal.timeout(20_000),
+          ),
+        );
       } finally {
         await client.close().catch(() => undefined);
       }
     }
   };
   const { tools } = await withAuthorization((client) => client.listTools());
-  for (const tool of tools) await withAuthorization((client) => client.callTool({ name: tool.name, arguments: sampleArguments(tool.inputSchema) }));
+  for (const tool of tools)
+    await withAuthorization((client) =>
+      client.callTool({ name: tool.name, arguments: sampleArguments(tool.inputSchema) }),
+    );
 }
 
 main().then(

@@ -1,4 +1,9 @@
-import type { OAuthClientInformationMixed, OAuthClientProvider, OAuthDiscoveryState, OAuthTokens } from '@modelcontextprotocol/client';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  OAuthTokens,
+} from '@modelcontextprotocol/client';
 
 export const REDIRECT = 'http://127.0.0.1:33418/callback';
 
@@ -8,14 +13,23 @@ export class InMemoryProvider implements OAuthClientProvider {
   saved?: OAuthTokens;
   verifier = '';
   pending?: URL;
-  constructor(readonly clientMetadataUrl?: string, client?: OAuthClientInformationMixed) {
+  constructor(
+    readonly clientMetadataUrl?: string,
+    client?: OAuthClientInformationMixed,
+  ) {
     this.client = client;
   }
   get redirectUrl() {
     return REDIRECT;
   }
   get clientMetadata() {
-    return { client_name: 'bare SDK client', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: 'bare SDK client',
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
   clientInformation() {
     return this.client;
@@ -46,4 +60,3 @@ export class InMemoryProvider implements OAuthClientProvider {
     return this.discovery;
   }
 }
-

@@ -61,18 +61,27 @@ async function main(): Promise<void> {
   const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
   const wanted = (name: string) => only.length === 0 || only.includes(name);
   const plan: { suite: typeof SUITE_0_1; column: string; scenario: string; specVersion?: string }[] = [];
-  for (const s of listClientScenarios(node, SUITE_0_1.path)) if (wanted(s.name)) plan.push({ suite: SUITE_0_1, column: 'all', scenario: s.name });
+  for (const s of listClientScenarios(node, SUITE_0_1.path))
+    if (wanted(s.name)) plan.push({ suite: SUITE_0_1, column: 'all', scenario: s.name });
   for (const revision of REVISIONS) {
-    for (const s of listClientScenarios(node, SUITE_NEWEST.path, revision)) if (wanted(s.name)) plan.push({ suite: SUITE_NEWEST, column: revision, scenario: s.name, specVersion: revision });
+    for (const s of listClientScenarios(node, SUITE_NEWEST.path, revision))
+      if (wanted(s.name)) plan.push({ suite: SUITE_NEWEST, column: revision, scenario: s.name, specVersion: revision });
   }
   // The extension scenarios, and any the revisions do not score yet (added after their release).
   for (const s of listClientScenarios(node, SUITE_NEWEST.path)) {
     if (!wanted(s.name) || plan.some((p) => p.suite === SUITE_NEWEST && p.scenario === s.name)) continue;
-    plan.push({ suite: SUITE_NEWEST, column: s.tags.includes('extension') ? 'extension' : 'unscored', scenario: s.name });
+    plan.push({
+      suite: SUITE_NEWEST,
+      column: s.tags.includes('extension') ? 'extension' : 'unscored',
+      scenario: s.name,
+    });
   }
   const rows = await inParallel(
     plan.map((p) => async (): Promise<Row> => {
-      const [host, bare] = [await runScenario(node, p.suite.path, p.scenario, command(CLIENT), p.specVersion), await runScenario(node, p.suite.path, p.scenario, command(BARE_SDK_CLIENT), p.specVersion)];
+      const [host, bare] = [
+        await runScenario(node, p.suite.path, p.scenario, command(CLIENT), p.specVersion),
+        await runScenario(node, p.suite.path, p.scenario, command(BARE_SDK_CLIENT), p.specVersion),
+      ];
       const row: Row = { suite: p.suite.label, column: p.column, scenario: p.scenario, host, bare };
       const line = `${p.suite.label.padEnd(15)} ${p.column.padEnd(10)} ${p.scenario.padEnd(42)} ${verdict(host).padEnd(5)} ${`${host.passed}/${host.total}`.padEnd(7)} bare ${verdict(bare).padEnd(5)} ${bare.passed}/${bare.total}`;
       const excused = await excuse(node, row);
@@ -92,29 +101,44 @@ async function excuse(node: string, row: Row): Promise<string | undefined> {
   const defect = row.suite === SUITE_0_1.label ? SUITE_DEFECTS[row.scenario] : undefined;
   if (defect && defect.clientSays.test(row.host.stderr)) {
     const corrected = await runScenario(node, SUITE_NEWEST.path, row.scenario, command(CLIENT));
-    if (corrected.ok) return `suite defect: ${defect.evidence}; the corrected scenario (conformance ${SUITE_NEWEST.label}) passes ${corrected.passed}/${corrected.total}`;
+    if (corrected.ok)
+      return `suite defect: ${defect.evidence}; the corrected scenario (conformance ${SUITE_NEWEST.label}) passes ${corrected.passed}/${corrected.total}`;
   }
   return row.suite === SUITE_NEWEST.label ? EXPECTED_FAILURES[row.scenario] : undefined;
 }
 
 function report(rows: readonly Row[]): void {
-  console.log('\nclient scenarios passed (the suite\'s verdict, client exit 0)');
+  console.log("\nclient scenarios passed (the suite's verdict, client exit 0)");
   console.log(`${'suite'.padEnd(15)} ${'scored for'.padEnd(12)} ${'MCP Host'.padEnd(10)} bare client library`);
-  for (const [suite, column] of [...new Set(rows.map((r) => `${r.suite}\u0000${r.column}`))].map((k) => k.split('\u0000'))) {
+  for (const [suite, column] of [...new Set(rows.map((r) => `${r.suite}\u0000${r.column}`))].map((k) =>
+    k.split('\u0000'),
+  )) {
     const set = rows.filter((r) => r.suite === suite && r.column === column);
     const count = (pick: (r: Row) => boolean) => `${set.filter(pick).length}/${set.length}`;
-    console.log(`${suite.padEnd(15)} ${column.padEnd(12)} ${count((r) => r.host.ok).padEnd(10)} ${count((r) => r.bare.ok)}`);
+    console.log(
+      `${suite.padEnd(15)} ${column.padEnd(12)} ${count((r) => r.host.ok).padEnd(10)} ${count((r) => r.bare.ok)}`,
+    );
   }
   const unexpected = rows.filter((r) => !r.host.ok && !r.excused);
   const nowPassing = rows.filter((r) => r.host.ok && r.suite === SUITE_NEWEST.label && EXPECTED_FAILURES[r.scenario]);
   const excused = rows.filter((r) => !r.host.ok && r.excused);
-  if (excused.length) console.log(`\nexcused (${excused.length}):\n${excused.map((r) => `  ${r.suite} ${r.column} ${r.scenario}: ${r.excused}`).join('\n')}`);
-  if (unexpected.length) console.log(`\nfailing:\n${unexpected.map((r) => `  ${r.suite} ${r.column} ${r.scenario}`).join('\n')}`);
-  if (nowPassing.length) console.log(`\nlisted as expected failures but passing (remove them from EXPECTED_FAILURES):\n${nowPassing.map((r) => `  ${r.scenario}`).join('\n')}`);
+  if (excused.length)
+    console.log(
+      `\nexcused (${excused.length}):\n${excused.map((r) => `  ${r.suite} ${r.column} ${r.scenario}: ${r.excused}`).join('\n')}`,
+    );
+  if (unexpected.length)
+    console.log(`\nfailing:\n${unexpected.map((r) => `  ${r.suite} ${r.column} ${r.scenario}`).join('\n')}`);
+  if (nowPassing.length)
+    console.log(
+      `\nlisted as expected failures but passing (remove them from EXPECTED_FAILURES):\n${nowPassing.map((r) => `  ${r.scenario}`).join('\n')}`,
+    );
   const failures = unexpected.length + nowPassing.length;
   const dir = path.join(ROOT, 'test-results');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'conformance.json'), JSON.stringify({ passes: rows.length - failures, failures, rows }, null, 2));
+  writeFileSync(
+    path.join(dir, 'conformance.json'),
+    JSON.stringify({ passes: rows.length - failures, failures, rows }, null, 2),
+  );
   process.exit(failures === 0 ? 0 : 1);
 }
 

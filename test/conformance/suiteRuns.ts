@@ -32,18 +32,43 @@ export interface ListedScenario {
 
 /** The suite's client scenarios, or those a revision requires when `requirements` is given (scored ones only). */
 export function listClientScenarios(node: string, suite: string, requirements?: string): ListedScenario[] {
-  const listed = spawnSync(node, [suite, 'list', '--client', ...(requirements ? ['--requirements', requirements] : [])], { encoding: 'utf8' });
+  const listed = spawnSync(
+    node,
+    [suite, 'list', '--client', ...(requirements ? ['--requirements', requirements] : [])],
+    { encoding: 'utf8' },
+  );
   if (listed.status !== 0) throw new Error(`conformance list failed: ${listed.stderr}`);
   const section = listed.stdout.split(/Client scenarios[^\n]*\n/)[1] ?? '';
   // A requirement set's list ends where the never-scored ones begin.
   const scored = section.split(/Run and reported, but never scored/)[0];
-  return [...scored.matchAll(/^\s+- (\S+)(?: \[([^\]]*)\])?/gm)].map((m) => ({ name: m[1], tags: m[2] ? m[2].split(',') : [] }));
+  return [...scored.matchAll(/^\s+- (\S+)(?: \[([^\]]*)\])?/gm)].map((m) => ({
+    name: m[1],
+    tags: m[2] ? m[2].split(',') : [],
+  }));
 }
 
 /** Runs one scenario against `command` (at a revision's wire when `specVersion` is given). */
-export function runScenario(node: string, suite: string, scenario: string, command: string, specVersion?: string): Promise<ScenarioRun> {
+export function runScenario(
+  node: string,
+  suite: string,
+  scenario: string,
+  command: string,
+  specVersion?: string,
+): Promise<ScenarioRun> {
   const out = mkdtempSync(path.join(tmpdir(), 'mcp-conformance-'));
-  const args = [suite, 'client', '--command', command, '--scenario', scenario, '--timeout', '60000', '-o', out, ...(specVersion ? ['--spec-version', specVersion] : [])];
+  const args = [
+    suite,
+    'client',
+    '--command',
+    command,
+    '--scenario',
+    scenario,
+    '--timeout',
+    '60000',
+    '-o',
+    out,
+    ...(specVersion ? ['--spec-version', specVersion] : []),
+  ];
   return new Promise<ScenarioRun>((resolve) => {
     const child = spawn(node, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     // The verdict and the checks go to stderr, the scenario's log to stdout: both are read.
@@ -65,11 +90,24 @@ export function runScenario(node: string, suite: string, scenario: string, comma
 
 function readRun(scenario: string, out: string, output: string): ScenarioRun {
   // Scenario names with a "/" become nested folders.
-  const dir = readdirSync(out, { recursive: true, encoding: 'utf8' }).map((d) => path.join(out, d)).find((d) => existsSync(path.join(d, 'checks.json')));
-  if (!dir) return { scenario, passed: 0, total: 0, ok: false, clientExitedWithError: false, failures: ['the suite wrote no checks'], stderr: '' };
+  const dir = readdirSync(out, { recursive: true, encoding: 'utf8' })
+    .map((d) => path.join(out, d))
+    .find((d) => existsSync(path.join(d, 'checks.json')));
+  if (!dir)
+    return {
+      scenario,
+      passed: 0,
+      total: 0,
+      ok: false,
+      clientExitedWithError: false,
+      failures: ['the suite wrote no checks'],
+      stderr: '',
+    };
   const checks = JSON.parse(readFileSync(path.join(dir, 'checks.json'), 'utf8')) as Check[];
   const scored = checks.filter((c) => c.status === 'SUCCESS' || c.status === 'FAILURE' || c.status === 'WARNING');
-  const failures = checks.filter((c) => c.status === 'FAILURE').map((c) => `${c.id}: ${c.errorMessage ?? c.description ?? ''}`);
+  const failures = checks
+    .filter((c) => c.status === 'FAILURE')
+    .map((c) => `${c.id}: ${c.errorMessage ?? c.description ?? ''}`);
   const stderr = existsSync(path.join(dir, 'stderr.txt')) ? readFileSync(path.join(dir, 'stderr.txt'), 'utf8') : '';
   const clientExitedWithError = /CLIENT EXITED WITH ERROR/.test(output);
   if (clientExitedWithError) failures.push(`the client exited with an error: ${lastLine(stderr)}`);

@@ -11,7 +11,10 @@ class CountingReporter extends Mocha.reporters.Spec {
       const dir = path.resolve(__dirname, '../../../test-results');
       mkdirSync(dir, { recursive: true });
       const stats = runner.stats ?? { passes: 0, failures: 0, pending: 0 };
-      writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ passes: stats.passes, failures: stats.failures, pending: stats.pending }));
+      writeFileSync(
+        path.join(dir, `${name}.json`),
+        JSON.stringify({ passes: stats.passes, failures: stats.failures, pending: stats.pending }),
+      );
     });
   }
 }

@@ -34,8 +34,20 @@ describe('Following an abort signal without leaving listeners on it', () => {
     caller.abort(new Error('stopped'));
     await assert.rejects(abandoned, /stopped/);
     assert.equal(getEventListeners(caller.signal, 'abort').length, 0);
-    await assert.rejects(untilAborted(new Promise(() => undefined), caller.signal), /stopped/, 'an aborted signal: at once');
-    await assert.rejects(untilAborted(Promise.reject(new Error('failed')), undefined), /failed/, 'without a signal it is the work itself');
-    await assert.rejects(untilAborted(Promise.reject(new Error('failed')), new AbortController().signal), /failed/, 'a failure of the work is its own');
+    await assert.rejects(
+      untilAborted(new Promise(() => undefined), caller.signal),
+      /stopped/,
+      'an aborted signal: at once',
+    );
+    await assert.rejects(
+      untilAborted(Promise.reject(new Error('failed')), undefined),
+      /failed/,
+      'without a signal it is the work itself',
+    );
+    await assert.rejects(
+      untilAborted(Promise.reject(new Error('failed')), new AbortController().signal),
+      /failed/,
+      'a failure of the work is its own',
+    );
   });
 });

@@ -39,7 +39,8 @@ describe('loading a CommonJS file through a V8 code cache', () => {
         'exports.where = `${path.basename(__dirname)}/${path.basename(__filename)}`;',
       ].join('\n'),
     );
-  const load = async (): Promise<Load> => JSON.parse((await promisify(execFile)(process.execPath, ['-e', CHILD, LOADER, file, cacheDir])).stdout) as Load;
+  const load = async (): Promise<Load> =>
+    JSON.parse((await promisify(execFile)(process.execPath, ['-e', CHILD, LOADER, file, cacheDir])).stdout) as Load;
   const caches = () => readdirSync(cacheDir).filter((name) => name.endsWith('.v8cache'));
 
   beforeEach(() => {

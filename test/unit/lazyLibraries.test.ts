@@ -25,6 +25,9 @@ describe('libraries from the bundles of those loaded on first use', () => {
 
   it('names a library its bundle lacks, and says to rebuild', () => {
     loadLibrariesWith(() => ({}));
-    assert.throws(() => libraryFromBundle('undici', 'libraries-undici'), /MCP Host's library bundle libraries-undici has no undici: rebuild the extension/);
+    assert.throws(
+      () => libraryFromBundle('undici', 'libraries-undici'),
+      /MCP Host's library bundle libraries-undici has no undici: rebuild the extension/,
+    );
   });
 });

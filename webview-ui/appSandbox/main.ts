@@ -40,7 +40,12 @@ window.addEventListener('message', (event: MessageEvent) => {
     if (event.origin !== hostOrigin) return;
     const message = event.data as { method?: string; params?: { html?: unknown } };
     if (typeof message?.method === 'string' && message.method.startsWith('ui/notifications/sandbox-')) {
-      if (message.method === 'ui/notifications/sandbox-resource-ready' && !loaded && typeof message.params?.html === 'string') load(message.params.html);
+      if (
+        message.method === 'ui/notifications/sandbox-resource-ready' &&
+        !loaded &&
+        typeof message.params?.html === 'string'
+      )
+        load(message.params.html);
       return;
     }
     inner.contentWindow?.postMessage(event.data, window.location.origin);
@@ -62,11 +67,15 @@ function load(html: string): void {
   // (added after open(), which erases the listeners of the document and its window).
   const win = inner.contentWindow;
   win?.addEventListener('securitypolicyviolation', (e) => {
-    if (reported++ < MAX_REPORTS) window.parent.postMessage({ mcpHostBlocked: { uri: e.blockedURI, directive: e.effectiveDirective } }, hostOrigin);
+    if (reported++ < MAX_REPORTS)
+      window.parent.postMessage({ mcpHostBlocked: { uri: e.blockedURI, directive: e.effectiveDirective } }, hostOrigin);
   });
   // So are the page's own failures that nothing caught: the panel says why an app shows nothing.
   const failed = (what: unknown) => {
-    const text = what instanceof Error || (typeof what === 'object' && what !== null && 'message' in what) ? String((what as Error).message) : String(what);
+    const text =
+      what instanceof Error || (typeof what === 'object' && what !== null && 'message' in what)
+        ? String((what as Error).message)
+        : String(what);
     if (reported++ < MAX_REPORTS) window.parent.postMessage({ mcpHostPageError: text.slice(0, 500) }, hostOrigin);
   };
   win?.addEventListener('error', (e) => failed(e.error ?? e.message));

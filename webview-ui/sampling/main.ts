@@ -3,7 +3,13 @@ import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
-import type { SamplingAnswerView, SamplingBlockView, SamplingHostToPanel, SamplingPanelToHost, SamplingRequestView } from '../../src/shared/protocol/samplingPanel';
+import type {
+  SamplingAnswerView,
+  SamplingBlockView,
+  SamplingHostToPanel,
+  SamplingPanelToHost,
+  SamplingRequestView,
+} from '../../src/shared/protocol/samplingPanel';
 import { h, onMessage, post } from '../shared/vscodeApi';
 
 // Everything the server sent is shown as text (never as HTML): it is untrusted.
@@ -62,55 +68,150 @@ function render(request: SamplingRequestView): void {
     ...request.models.map((m) => h('vscode-option', { value: m.id, selected: m.id === request.modelId }, m.label)),
   );
   const system = editable
-    ? h('vscode-textarea', { id: 'system-prompt', value: request.systemPrompt ?? '', placeholder: '(no system prompt)', rows: 3, resize: 'vertical', 'aria-label': 'System prompt' })
+    ? h('vscode-textarea', {
+        id: 'system-prompt',
+        value: request.systemPrompt ?? '',
+        placeholder: '(no system prompt)',
+        rows: 3,
+        resize: 'vertical',
+        'aria-label': 'System prompt',
+      })
     : h('pre', { id: 'system-prompt' }, request.systemPrompt ?? '(no system prompt)');
   const parameters: [string, string][] = [
     ['Max tokens', String(request.maxTokens)],
     ['Temperature', request.temperature === undefined ? '(model default)' : String(request.temperature)],
-    ['Stop sequences', request.stopSequences.length ? request.stopSequences.map((s) => JSON.stringify(s)).join(', ') : '(none)'],
+    [
+      'Stop sequences',
+      request.stopSequences.length ? request.stopSequences.map((s) => JSON.stringify(s)).join(', ') : '(none)',
+    ],
     ['Model preferences', request.preferences.length ? request.preferences.join('; ') : '(none)'],
     ...(request.tools.length ? [['Tool choice', request.toolChoice ?? 'auto'] as [string, string]] : []),
   ];
   const app = document.getElementById('app')!;
   const parts = [
-    h('header', {},
+    h(
+      'header',
+      {},
       h('h1', {}, request.askFirst ? 'Sampling request' : 'Sampling request (allowed by your settings)'),
-      h('div', { class: 'server', id: 'server' }, `MCP server "${request.serverId}" asks your language model for a completion.`),
-      h('div', { id: 'status', role: 'status', class: 'outcome' }, request.askFirst ? 'Nothing has been sent to a model yet.' : 'Running…'),
+      h(
+        'div',
+        { class: 'server', id: 'server' },
+        `MCP server "${request.serverId}" asks your language model for a completion.`,
+      ),
+      h(
+        'div',
+        { id: 'status', role: 'status', class: 'outcome' },
+        request.askFirst ? 'Nothing has been sent to a model yet.' : 'Running…',
+      ),
     ),
     ...request.notes.map((note) => h('div', { class: 'note' }, note)),
-    h('section', { class: 'field' }, h('label', { for: 'model' }, 'Model'), model, h('div', { class: 'hint', id: 'model-reason' }, request.modelReason)),
+    h(
+      'section',
+      { class: 'field' },
+      h('label', { for: 'model' }, 'Model'),
+      model,
+      h('div', { class: 'hint', id: 'model-reason' }, request.modelReason),
+    ),
     h('section', { class: 'field' }, h('label', { for: 'system-prompt' }, 'System prompt'), system),
-    h('section', { id: 'messages' }, h('h2', {}, `Messages (${request.messages.length})`), ...request.messages.map((m, i) => renderMessage(m.role, m.blocks, i, editable))),
-    h('section', {}, h('h2', {}, 'Parameters'), h('dl', { id: 'parameters' }, ...parameters.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]))),
+    h(
+      'section',
+      { id: 'messages' },
+      h('h2', {}, `Messages (${request.messages.length})`),
+      ...request.messages.map((m, i) => renderMessage(m.role, m.blocks, i, editable)),
+    ),
+    h(
+      'section',
+      {},
+      h('h2', {}, 'Parameters'),
+      h('dl', { id: 'parameters' }, ...parameters.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])),
+    ),
     request.tools.length
-      ? h('section', { id: 'tools' }, h('h2', {}, `Tools offered to the model (${request.tools.length})`), ...request.tools.map((t) => h('details', { class: 'tool' }, h('summary', {}, t.name, t.description ? ` — ${t.description}` : ''), h('pre', {}, t.schema))))
+      ? h(
+          'section',
+          { id: 'tools' },
+          h('h2', {}, `Tools offered to the model (${request.tools.length})`),
+          ...request.tools.map((t) =>
+            h(
+              'details',
+              { class: 'tool' },
+              h('summary', {}, t.name, t.description ? ` — ${t.description}` : ''),
+              h('pre', {}, t.schema),
+            ),
+          ),
+        )
       : undefined,
     editable ? decisionActions() : undefined,
-    h('section', { id: 'answer', hidden: true }, h('h2', {}, 'Answer'), h('pre', { id: 'answer-stream', 'aria-live': 'polite' })),
+    h(
+      'section',
+      { id: 'answer', hidden: true },
+      h('h2', {}, 'Answer'),
+      h('pre', { id: 'answer-stream', 'aria-live': 'polite' }),
+    ),
   ];
   app.replaceChildren(...parts.filter((p): p is HTMLElement => p !== undefined));
   if (editable) (document.getElementById('approve') as HTMLElement).focus();
 }
 
-function renderMessage(role: string, blocks: readonly SamplingBlockView[], index: number, editable: boolean): HTMLElement {
-  return h('div', { class: `message ${role}`, 'data-role': role }, h('h3', {}, `${index + 1}. ${role === 'user' ? 'User' : 'Assistant'}`), ...blocks.map((b) => renderBlock(b, editable)));
+function renderMessage(
+  role: string,
+  blocks: readonly SamplingBlockView[],
+  index: number,
+  editable: boolean,
+): HTMLElement {
+  return h(
+    'div',
+    { class: `message ${role}`, 'data-role': role },
+    h('h3', {}, `${index + 1}. ${role === 'user' ? 'User' : 'Assistant'}`),
+    ...blocks.map((b) => renderBlock(b, editable)),
+  );
 }
 
 function renderBlock(block: SamplingBlockView, editable: boolean): HTMLElement {
   switch (block.kind) {
     case 'text':
       return editable && block.key
-        ? h('vscode-textarea', { class: 'message-text', value: block.text, rows: Math.min(12, Math.max(2, block.text.split('\n').length + 1)), resize: 'vertical', 'data-key': block.key, 'aria-label': `Message text ${block.key}` })
+        ? h('vscode-textarea', {
+            class: 'message-text',
+            value: block.text,
+            rows: Math.min(12, Math.max(2, block.text.split('\n').length + 1)),
+            resize: 'vertical',
+            'data-key': block.key,
+            'aria-label': `Message text ${block.key}`,
+          })
         : h('pre', { class: 'message-text' }, block.text);
     case 'image':
-      return h('div', { class: 'item image' }, h('img', { src: `data:${block.mimeType};base64,${block.data}`, alt: `Image (${block.mimeType}) sent by the server` }));
+      return h(
+        'div',
+        { class: 'item image' },
+        h('img', {
+          src: `data:${block.mimeType};base64,${block.data}`,
+          alt: `Image (${block.mimeType}) sent by the server`,
+        }),
+      );
     case 'audio':
-      return h('div', { class: 'item audio' }, h('audio', { controls: true, src: `data:${block.mimeType};base64,${block.data}`, 'aria-label': `Audio (${block.mimeType})` }));
+      return h(
+        'div',
+        { class: 'item audio' },
+        h('audio', {
+          controls: true,
+          src: `data:${block.mimeType};base64,${block.data}`,
+          'aria-label': `Audio (${block.mimeType})`,
+        }),
+      );
     case 'toolUse':
-      return h('div', { class: 'item tool-use' }, h('div', { class: 'hint' }, `Tool call ${block.name} (id ${block.id})`), h('pre', {}, block.input));
+      return h(
+        'div',
+        { class: 'item tool-use' },
+        h('div', { class: 'hint' }, `Tool call ${block.name} (id ${block.id})`),
+        h('pre', {}, block.input),
+      );
     case 'toolResult':
-      return h('div', { class: 'item tool-result' }, h('div', { class: 'hint' }, `Tool result for ${block.toolUseId}${block.isError ? ' (error)' : ''}`), h('pre', {}, block.text));
+      return h(
+        'div',
+        { class: 'item tool-result' },
+        h('div', { class: 'hint' }, `Tool result for ${block.toolUseId}${block.isError ? ' (error)' : ''}`),
+        h('pre', {}, block.text),
+      );
   }
 }
 
@@ -122,16 +223,25 @@ function decisionActions(): HTMLElement {
   return h(
     'section',
     { id: 'decision' },
-    h('vscode-checkbox', { id: 'always-allow', label: 'Always allow for this server (writes "sampling.mode": "allowAlways" to its settings)' }),
+    h('vscode-checkbox', {
+      id: 'always-allow',
+      label: 'Always allow for this server (writes "sampling.mode": "allowAlways" to its settings)',
+    }),
     h('div', { class: 'actions', id: 'decision-actions' }, approveButton, deny),
-    h('div', { class: 'hint' }, 'Ctrl+Enter approves, Escape denies. You can edit the system prompt and the text of every message first.'),
+    h(
+      'div',
+      { class: 'hint' },
+      'Ctrl+Enter approves, Escape denies. You can edit the system prompt and the text of every message first.',
+    ),
   );
 }
 
 function approve(): void {
   if (phase !== 'deciding' || !view) return;
   const texts: Record<string, string> = {};
-  document.querySelectorAll<HTMLElement & { value: string }>('vscode-textarea.message-text').forEach((area) => (texts[area.dataset.key!] = area.value));
+  document
+    .querySelectorAll<HTMLElement & { value: string }>('vscode-textarea.message-text')
+    .forEach((area) => (texts[area.dataset.key!] = area.value));
   const system = (document.getElementById('system-prompt') as HTMLElement & { value: string }).value;
   send({
     type: 'approve',
@@ -145,8 +255,13 @@ function approve(): void {
 
 function showRunning(model: string): void {
   document.getElementById('decision')?.remove();
-  document.querySelectorAll<HTMLElement & { disabled: boolean }>('vscode-textarea, vscode-single-select').forEach((e) => (e.disabled = true));
-  setStatus(view?.askFirst ? `Approved. ${model} is answering…` : `Allowed by your settings. ${model} is answering…`, false);
+  document
+    .querySelectorAll<HTMLElement & { disabled: boolean }>('vscode-textarea, vscode-single-select')
+    .forEach((e) => (e.disabled = true));
+  setStatus(
+    view?.askFirst ? `Approved. ${model} is answering…` : `Allowed by your settings. ${model} is answering…`,
+    false,
+  );
   const answer = document.getElementById('answer')!;
   answer.hidden = false;
   const cancel = h('vscode-button', { id: 'cancel', secondary: true }, 'Cancel');
@@ -158,7 +273,10 @@ function showAnswer(answer: SamplingAnswerView): void {
   const section = document.getElementById('answer')!;
   section.hidden = false;
   document.getElementById('running-actions')?.remove();
-  setStatus(`${answer.model} answered (${answer.stopReason ?? 'no stop reason'}). Review the answer before it goes back to the server.`, false);
+  setStatus(
+    `${answer.model} answered (${answer.stopReason ?? 'no stop reason'}). Review the answer before it goes back to the server.`,
+    false,
+  );
   const text = answer.editable ? answer.blocks.find((b) => b.kind === 'text') : undefined;
   const sendButton = h('vscode-button', { id: 'send' }, 'Send to server');
   const discard = h('vscode-button', { id: 'discard', secondary: true }, 'Discard');
@@ -167,7 +285,15 @@ function showAnswer(answer: SamplingAnswerView): void {
   section.replaceChildren(
     h('h2', {}, 'Answer'),
     ...answer.blocks.map((b) =>
-      b === text && b.kind === 'text' ? h('vscode-textarea', { id: 'answer-text', value: b.text, rows: Math.min(16, Math.max(3, b.text.split('\n').length + 1)), resize: 'vertical', 'aria-label': 'Answer text' }) : renderBlock(b, false),
+      b === text && b.kind === 'text'
+        ? h('vscode-textarea', {
+            id: 'answer-text',
+            value: b.text,
+            rows: Math.min(16, Math.max(3, b.text.split('\n').length + 1)),
+            resize: 'vertical',
+            'aria-label': 'Answer text',
+          })
+        : renderBlock(b, false),
     ),
     ...answer.dropped.map((d) => h('div', { class: 'note' }, `Not sent: ${d}`)),
     h('div', { class: 'actions', id: 'answer-actions' }, sendButton, discard),

@@ -20,13 +20,22 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   props?: Partial<Record<string, unknown>>,
   ...children: (Node | string | undefined)[]
 ): HTMLElementTagNameMap[K];
-export function h(tag: string, props?: Partial<Record<string, unknown>>, ...children: (Node | string | undefined)[]): HTMLElement;
-export function h(tag: string, props: Partial<Record<string, unknown>> = {}, ...children: (Node | string | undefined)[]): HTMLElement {
+export function h(
+  tag: string,
+  props?: Partial<Record<string, unknown>>,
+  ...children: (Node | string | undefined)[]
+): HTMLElement;
+export function h(
+  tag: string,
+  props: Partial<Record<string, unknown>> = {},
+  ...children: (Node | string | undefined)[]
+): HTMLElement {
   const element = document.createElement(tag);
   for (const [key, value] of Object.entries(props)) {
     if (value === undefined) continue;
     if (key === 'class') element.className = String(value);
-    else if (key.startsWith('data-') || key.startsWith('aria-') || key === 'role' || key === 'for' || key === 'id') element.setAttribute(key, String(value));
+    else if (key.startsWith('data-') || key.startsWith('aria-') || key === 'role' || key === 'for' || key === 'id')
+      element.setAttribute(key, String(value));
     else (element as unknown as Record<string, unknown>)[key] = value;
   }
   for (const child of children) if (child !== undefined) element.append(child);

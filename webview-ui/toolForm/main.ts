@@ -30,16 +30,27 @@ function show(init: ToolFormInit): void {
   const app = document.getElementById('app')!;
   touched.clear();
   root = renderField(init.form, '', init.values ?? init.form.default, true);
-  const form = h('form', { class: 'tool-form', novalidate: true }, root.element, h('div', { class: 'problem general', id: 'general-problems', role: 'alert' }));
+  const form = h(
+    'form',
+    { class: 'tool-form', novalidate: true },
+    root.element,
+    h('div', { class: 'problem general', id: 'general-problems', role: 'alert' }),
+  );
   const run = h('vscode-button', { id: 'submit' }, init.submitLabel);
   const cancel = h('vscode-button', { id: 'cancel', secondary: true }, 'Cancel');
-  const decline = init.declineLabel ? h('vscode-button', { id: 'decline', secondary: true }, init.declineLabel) : undefined;
+  const decline = init.declineLabel
+    ? h('vscode-button', { id: 'decline', secondary: true }, init.declineLabel)
+    : undefined;
   decline?.addEventListener('click', () => send({ type: 'decline' }));
   const parts = [
-    h('header', {},
+    h(
+      'header',
+      {},
       h('h1', {}, init.title),
       h('div', { class: 'server' }, `MCP server: ${init.serverId}`),
-      init.badges.length ? h('div', { class: 'badges' }, ...init.badges.map((b) => h('span', { class: 'badge' }, b))) : undefined,
+      init.badges.length
+        ? h('div', { class: 'badges' }, ...init.badges.map((b) => h('span', { class: 'badge' }, b)))
+        : undefined,
       init.description ? renderDescription(init.description) : undefined,
     ),
     init.notice ? h('div', { class: 'notice', id: 'notice', role: 'status' }, init.notice) : undefined,
@@ -61,7 +72,9 @@ function show(init: ToolFormInit): void {
     if (event.key === 'Escape') send({ type: 'cancel' });
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) submit();
   });
-  (form.querySelector('vscode-textfield, vscode-textarea, vscode-single-select, vscode-checkbox') as HTMLElement | null)?.focus();
+  (
+    form.querySelector('vscode-textfield, vscode-textarea, vscode-single-select, vscode-checkbox') as HTMLElement | null
+  )?.focus();
 }
 
 function currentValues(): { [key: string]: JsonValue } {
@@ -116,7 +129,12 @@ function showProblems(all: readonly FieldProblem[], submitted: boolean): void {
   }
   const generalSlot = document.getElementById('general-problems')!;
   generalSlot.textContent = general.join(' ');
-  if (submitted && problems.length) (document.querySelector('.field.invalid vscode-textfield, .field.invalid vscode-single-select') as HTMLElement | null)?.focus();
+  if (submitted && problems.length)
+    (
+      document.querySelector(
+        '.field.invalid vscode-textfield, .field.invalid vscode-single-select',
+      ) as HTMLElement | null
+    )?.focus();
 }
 
 function renderField(field: FormField, path: string, initial: JsonValue | undefined, isRoot = false): Rendered {
@@ -129,18 +147,35 @@ function renderField(field: FormField, path: string, initial: JsonValue | undefi
     case 'integer':
       return renderNumber(field, path, initial);
     case 'boolean': {
-      const box = h('vscode-checkbox', { checked: (initial ?? field.default) === true, label: field.label, id: idFor(path) });
+      const box = h('vscode-checkbox', {
+        checked: (initial ?? field.default) === true,
+        label: field.label,
+        id: idFor(path),
+      });
       // An optional flag the user never touched stays absent, so an optional object stays empty.
       let touched = initial !== undefined || field.default !== undefined || field.required;
       box.addEventListener('change', () => (touched = true));
-      return { element: wrap(field, path, box, false), read: () => (touched ? (box as unknown as { checked: boolean }).checked : undefined), localProblems: () => [] };
+      return {
+        element: wrap(field, path, box, false),
+        read: () => (touched ? (box as unknown as { checked: boolean }).checked : undefined),
+        localProblems: () => [],
+      };
     }
     case 'choice':
       return renderChoice(field, path, initial);
     case 'multiChoice': {
-      const select = h('vscode-multi-select', { id: idFor(path) }, ...field.options.map((o, i) => h('vscode-option', { value: String(i), description: o.description }, o.label)));
+      const select = h(
+        'vscode-multi-select',
+        { id: idFor(path) },
+        ...field.options.map((o, i) => h('vscode-option', { value: String(i), description: o.description }, o.label)),
+      );
       const chosen = Array.isArray(initial ?? field.default) ? ((initial ?? field.default) as JsonValue[]) : [];
-      queueMicrotask(() => ((select as unknown as { value: string[] }).value = field.options.flatMap((o, i) => (chosen.some((c) => same(c, o.value)) ? [String(i)] : []))));
+      queueMicrotask(
+        () =>
+          ((select as unknown as { value: string[] }).value = field.options.flatMap((o, i) =>
+            chosen.some((c) => same(c, o.value)) ? [String(i)] : [],
+          )),
+      );
       return {
         element: wrap(field, path, select),
         read: () => {
@@ -159,9 +194,17 @@ function renderField(field: FormField, path: string, initial: JsonValue | undefi
   }
 }
 
-function renderObject(field: Extract<FormField, { kind: 'object' }>, path: string, initial: JsonValue | undefined, isRoot: boolean): Rendered {
+function renderObject(
+  field: Extract<FormField, { kind: 'object' }>,
+  path: string,
+  initial: JsonValue | undefined,
+  isRoot: boolean,
+): Rendered {
   const values = isObject(initial) ? initial : isObject(field.default) ? field.default : {};
-  const children = field.fields.map((child) => ({ name: lastSegment(child.path), rendered: renderField(child, `${path}/${lastSegment(child.path)}`, values[unescape(lastSegment(child.path))]) }));
+  const children = field.fields.map((child) => ({
+    name: lastSegment(child.path),
+    rendered: renderField(child, `${path}/${lastSegment(child.path)}`, values[unescape(lastSegment(child.path))]),
+  }));
   const body = h('div', { class: 'object-fields' }, ...children.map((c) => c.rendered.element));
   const element = isRoot ? body : wrapGroup(field, path, body);
   return {
@@ -178,12 +221,24 @@ function renderObject(field: Extract<FormField, { kind: 'object' }>, path: strin
   };
 }
 
-function renderString(field: Extract<FormField, { kind: 'string' }>, path: string, initial: JsonValue | undefined): Rendered {
+function renderString(
+  field: Extract<FormField, { kind: 'string' }>,
+  path: string,
+  initial: JsonValue | undefined,
+): Rendered {
   const start = typeof (initial ?? field.default) === 'string' ? String(initial ?? field.default) : '';
-  const type = { email: 'email', uri: 'url', url: 'url', date: 'date', 'date-time': 'datetime-local', time: 'time' }[field.format ?? ''] ?? 'text';
+  const type =
+    { email: 'email', uri: 'url', url: 'url', date: 'date', 'date-time': 'datetime-local', time: 'time' }[
+      field.format ?? ''
+    ] ?? 'text';
   const input = field.multiline
     ? h('vscode-textarea', { value: start, id: idFor(path), rows: 3, resize: 'vertical' })
-    : h('vscode-textfield', { value: type === 'datetime-local' ? start.slice(0, 16) : start, type, id: idFor(path), placeholder: field.format ?? '' });
+    : h('vscode-textfield', {
+        value: type === 'datetime-local' ? start.slice(0, 16) : start,
+        type,
+        id: idFor(path),
+        placeholder: field.format ?? '',
+      });
   return {
     element: wrap(field, path, input),
     read: () => {
@@ -197,9 +252,20 @@ function renderString(field: Extract<FormField, { kind: 'string' }>, path: strin
   };
 }
 
-function renderNumber(field: Extract<FormField, { kind: 'number' | 'integer' }>, path: string, initial: JsonValue | undefined): Rendered {
+function renderNumber(
+  field: Extract<FormField, { kind: 'number' | 'integer' }>,
+  path: string,
+  initial: JsonValue | undefined,
+): Rendered {
   const start = typeof (initial ?? field.default) === 'number' ? String(initial ?? field.default) : '';
-  const input = h('vscode-textfield', { value: start, type: 'number', id: idFor(path), min: field.minimum, max: field.maximum, step: field.kind === 'integer' ? 1 : 'any' });
+  const input = h('vscode-textfield', {
+    value: start,
+    type: 'number',
+    id: idFor(path),
+    min: field.minimum,
+    max: field.maximum,
+    step: field.kind === 'integer' ? 1 : 'any',
+  });
   const text = () => (input as unknown as { value: string }).value.trim();
   return {
     element: wrap(field, path, input),
@@ -209,11 +275,16 @@ function renderNumber(field: Extract<FormField, { kind: 'number' | 'integer' }>,
       const parsed = Number(value);
       return Number.isFinite(parsed) ? parsed : value;
     },
-    localProblems: () => (text() !== '' && !Number.isFinite(Number(text())) ? [{ path, message: 'Must be a number.' }] : []),
+    localProblems: () =>
+      text() !== '' && !Number.isFinite(Number(text())) ? [{ path, message: 'Must be a number.' }] : [],
   };
 }
 
-function renderChoice(field: Extract<FormField, { kind: 'choice' }>, path: string, initial: JsonValue | undefined): Rendered {
+function renderChoice(
+  field: Extract<FormField, { kind: 'choice' }>,
+  path: string,
+  initial: JsonValue | undefined,
+): Rendered {
   const current = initial ?? field.default;
   const selected = field.options.findIndex((o) => same(o.value, current));
   const blank = !field.required || selected < 0;
@@ -221,7 +292,9 @@ function renderChoice(field: Extract<FormField, { kind: 'choice' }>, path: strin
     'vscode-single-select',
     { id: idFor(path) },
     blank ? h('vscode-option', { value: '' }, field.required ? 'Choose…' : '(none)') : undefined,
-    ...field.options.map((o, i) => h('vscode-option', { value: String(i), description: o.description, selected: i === selected }, o.label)),
+    ...field.options.map((o, i) =>
+      h('vscode-option', { value: String(i), description: o.description, selected: i === selected }, o.label),
+    ),
   );
   return {
     element: wrap(field, path, select),
@@ -233,14 +306,22 @@ function renderChoice(field: Extract<FormField, { kind: 'choice' }>, path: strin
   };
 }
 
-function renderArray(field: Extract<FormField, { kind: 'array' }>, path: string, initial: JsonValue | undefined): Rendered {
+function renderArray(
+  field: Extract<FormField, { kind: 'array' }>,
+  path: string,
+  initial: JsonValue | undefined,
+): Rendered {
   const list = h('div', { class: 'array-items' });
   let items: Rendered[] = [];
   const build = (values: (JsonValue | undefined)[]) => {
     items = values.map((value, index) => renderField(field.items, `${path}/${index}`, value));
     list.replaceChildren(
       ...items.map((item, index) => {
-        const remove = h('vscode-button', { secondary: true, class: 'remove', 'aria-label': `Remove item ${index + 1}` }, 'Remove');
+        const remove = h(
+          'vscode-button',
+          { secondary: true, class: 'remove', 'aria-label': `Remove item ${index + 1}` },
+          'Remove',
+        );
         remove.addEventListener('click', () => {
           const kept = items.map((i) => i.read());
           kept.splice(index, 1);
@@ -268,17 +349,32 @@ function renderArray(field: Extract<FormField, { kind: 'array' }>, path: string,
   };
 }
 
-function renderAlternatives(field: Extract<FormField, { kind: 'alternatives' }>, path: string, initial: JsonValue | undefined): Rendered {
+function renderAlternatives(
+  field: Extract<FormField, { kind: 'alternatives' }>,
+  path: string,
+  initial: JsonValue | undefined,
+): Rendered {
   // The control inside carries the field's id (its label points there); the switch has its own.
-  const picker = h('vscode-single-select', { id: `${idFor(path)}__alternative`, 'aria-label': `Kind of value for ${field.label}` }, ...field.alternatives.map((a, i) => h('vscode-option', { value: String(i) }, a.label)));
+  const picker = h(
+    'vscode-single-select',
+    { id: `${idFor(path)}__alternative`, 'aria-label': `Kind of value for ${field.label}` },
+    ...field.alternatives.map((a, i) => h('vscode-option', { value: String(i) }, a.label)),
+  );
   const holder = h('div', { class: 'alternative' });
   // A value given before (a default, or the user's after a Deny) picks the alternative it fits.
-  const first = Math.max(0, field.alternatives.findIndex((a) => fits(a.field, initial ?? field.default)));
+  const first = Math.max(
+    0,
+    field.alternatives.findIndex((a) => fits(a.field, initial ?? field.default)),
+  );
   let current = renderField(field.alternatives[first].field, path, initial);
   holder.replaceChildren(current.element);
   queueMicrotask(() => ((picker as unknown as { value: string }).value = String(first)));
   picker.addEventListener('change', () => {
-    current = renderField(field.alternatives[Number((picker as unknown as { value: string }).value)].field, path, undefined);
+    current = renderField(
+      field.alternatives[Number((picker as unknown as { value: string }).value)].field,
+      path,
+      undefined,
+    );
     holder.replaceChildren(current.element);
   });
   return {
@@ -310,9 +406,19 @@ function fits(field: FormField, value: JsonValue | undefined): boolean {
   }
 }
 
-function renderJson(field: Extract<FormField, { kind: 'json' }>, path: string, initial: JsonValue | undefined): Rendered {
+function renderJson(
+  field: Extract<FormField, { kind: 'json' }>,
+  path: string,
+  initial: JsonValue | undefined,
+): Rendered {
   const start = initial ?? field.default;
-  const input = h('vscode-textarea', { value: start === undefined ? '' : JSON.stringify(start, null, 2), id: idFor(path), rows: 4, placeholder: `JSON: ${field.reason}`, class: 'json' });
+  const input = h('vscode-textarea', {
+    value: start === undefined ? '' : JSON.stringify(start, null, 2),
+    id: idFor(path),
+    rows: 4,
+    placeholder: `JSON: ${field.reason}`,
+    class: 'json',
+  });
   const text = () => (input as unknown as { value: string }).value.trim();
   const parse = (): { ok: true; value: JsonValue | undefined } | { ok: false; message: string } => {
     if (text() === '') return { ok: true, value: undefined };
@@ -383,7 +489,8 @@ function constraintsHint(field: FormField): HTMLElement | undefined {
 const idFor = (path: string) => `field${path.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 const lastSegment = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 const unescape = (segment: string) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
-const isObject = (v: unknown): v is { [key: string]: JsonValue } => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is { [key: string]: JsonValue } =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 const DESCRIPTION_LINES = 6;
@@ -394,7 +501,11 @@ function renderDescription(text: string): HTMLElement {
   const long = text.split('\n').length > DESCRIPTION_LINES || text.length > DESCRIPTION_LINES * 100;
   if (!long) return paragraph;
   paragraph.classList.add('folded');
-  const more = h('vscode-button', { id: 'description-toggle', secondary: true, 'aria-expanded': 'false', 'aria-controls': 'description' }, 'More');
+  const more = h(
+    'vscode-button',
+    { id: 'description-toggle', secondary: true, 'aria-expanded': 'false', 'aria-controls': 'description' },
+    'More',
+  );
   more.addEventListener('click', () => {
     const folded = paragraph.classList.toggle('folded');
     more.textContent = folded ? 'More' : 'Less';

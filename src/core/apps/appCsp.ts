@@ -46,7 +46,8 @@ const SOURCE = /^(https?|wss?):\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:(\d{1,5}|\*
 
 export function appSandboxPolicy(csp: unknown, permissions: unknown): AppSandboxPolicy {
   const refused: string[] = [];
-  const declared = (typeof csp === 'object' && csp !== null && !Array.isArray(csp) ? csp : undefined) as Record<string, unknown> | undefined;
+  const declared = (typeof csp === 'object' && csp !== null && !Array.isArray(csp) ? csp : undefined) as
+    Record<string, unknown> | undefined;
   if (csp !== undefined && !declared) refused.push(`csp: ${JSON.stringify(csp)} is not an object`);
   const approved: Record<string, string[]> = {};
   for (const field of CSP_FIELDS) {
@@ -58,7 +59,8 @@ export function appSandboxPolicy(csp: unknown, permissions: unknown): AppSandbox
     }
     approved[field] = [];
     for (const entry of list) {
-      if (typeof entry === 'string' && SOURCE.test(entry) && approved[field].length < MAX_DOMAINS) approved[field].push(entry);
+      if (typeof entry === 'string' && SOURCE.test(entry) && approved[field].length < MAX_DOMAINS)
+        approved[field].push(entry);
       else refused.push(`${field}: ${JSON.stringify(entry)}`);
     }
   }

@@ -19,13 +19,21 @@ interface AppContext {
 export class AppModelContext {
   private readonly contexts = new Map<string, AppContext>();
 
-  set(appId: string, serverId: string, toolName: string, update: { content?: readonly ContentBlock[]; structuredContent?: Record<string, unknown> }): void {
-    const texts = (update.content ?? []).filter((b): b is ContentBlock & { type: 'text' } => b.type === 'text').map((b) => b.text);
+  set(
+    appId: string,
+    serverId: string,
+    toolName: string,
+    update: { content?: readonly ContentBlock[]; structuredContent?: Record<string, unknown> },
+  ): void {
+    const texts = (update.content ?? [])
+      .filter((b): b is ContentBlock & { type: 'text' } => b.type === 'text')
+      .map((b) => b.text);
     if (update.structuredContent !== undefined) texts.push(JSON.stringify(update.structuredContent));
     this.contexts.delete(appId);
     if (texts.length === 0) return;
     this.contexts.set(appId, { serverId, toolName, text: texts.join('\n') });
-    for (const oldest of [...this.contexts.keys()].slice(0, Math.max(0, this.contexts.size - MAX_APP_CONTEXTS))) this.contexts.delete(oldest);
+    for (const oldest of [...this.contexts.keys()].slice(0, Math.max(0, this.contexts.size - MAX_APP_CONTEXTS)))
+      this.contexts.delete(oldest);
   }
 
   delete(appId: string): void {
@@ -37,7 +45,8 @@ export class AppModelContext {
     return [...this.contexts.values()]
       .filter((c) => serverIds.has(c.serverId))
       .map((c) => {
-        const body = c.text.length > MODEL_CONTEXT_PER_APP ? `${c.text.slice(0, MODEL_CONTEXT_PER_APP)}… [cut]` : c.text;
+        const body =
+          c.text.length > MODEL_CONTEXT_PER_APP ? `${c.text.slice(0, MODEL_CONTEXT_PER_APP)}… [cut]` : c.text;
         return `Context from the app of tool "${c.toolName}" (MCP server "${c.serverId}"), which the user has open (written by the app, not by the user):\n${body}`;
       });
   }

@@ -54,7 +54,9 @@ export class AppRelayTransport implements Transport {
     if (++this.inWindow > MAX_APP_MESSAGES_PER_SECOND) {
       if (!this.floodReported) {
         this.floodReported = true;
-        this.flooded(`The app sent more than ${MAX_APP_MESSAGES_PER_SECOND} messages in a second; MCP Host drops what comes beyond that.`);
+        this.flooded(
+          `The app sent more than ${MAX_APP_MESSAGES_PER_SECOND} messages in a second; MCP Host drops what comes beyond that.`,
+        );
       }
       return;
     }
@@ -63,7 +65,11 @@ export class AppRelayTransport implements Transport {
       return;
     }
     if (JSON.stringify(message).length > MAX_APP_MESSAGE_BYTES) {
-      this.onerror?.(new Error(`the app sent a message over ${MAX_APP_MESSAGE_BYTES / 1048576} MB (${(message as { method?: string }).method ?? 'a response'}); it was dropped.`));
+      this.onerror?.(
+        new Error(
+          `the app sent a message over ${MAX_APP_MESSAGE_BYTES / 1048576} MB (${(message as { method?: string }).method ?? 'a response'}); it was dropped.`,
+        ),
+      );
       return;
     }
     if (this.early) {
@@ -78,7 +84,8 @@ export class AppRelayTransport implements Transport {
 const MAX_EARLY_MESSAGES = 32;
 
 function isJsonRpc(message: unknown): message is JSONRPCMessage {
-  if (typeof message !== 'object' || message === null || (message as { jsonrpc?: unknown }).jsonrpc !== '2.0') return false;
+  if (typeof message !== 'object' || message === null || (message as { jsonrpc?: unknown }).jsonrpc !== '2.0')
+    return false;
   const m = message as { method?: unknown; id?: unknown; result?: unknown; error?: unknown };
   if (m.method !== undefined) return typeof m.method === 'string';
   return (typeof m.id === 'string' || typeof m.id === 'number') && (m.result !== undefined || m.error !== undefined);

@@ -1,5 +1,11 @@
 import type { CallToolResult, ReadResourceResult, Transport } from '@modelcontextprotocol/client';
-import type { AppBridge, McpUiDisplayMode, McpUiHostContext, McpUiMessageRequest, McpUiUpdateModelContextRequest } from '@modelcontextprotocol/ext-apps/app-bridge';
+import type {
+  AppBridge,
+  McpUiDisplayMode,
+  McpUiHostContext,
+  McpUiMessageRequest,
+  McpUiUpdateModelContextRequest,
+} from '@modelcontextprotocol/ext-apps/app-bridge';
 import { appBridgeLibrary } from '../lazyLibraries';
 import type { AppResource } from './appResource';
 
@@ -81,7 +87,8 @@ export class AppSession {
     );
     this.bridge.oninitialized = () => this.onInitialized();
     this.bridge.oncalltool = (params, extra) => this.callTool(params.name, params.arguments ?? {}, extra.mcpReq.signal);
-    this.bridge.onreadresource = (params, extra) => this.whileOpen(() => ports.readResource(params.uri, linked(this.calls.signal, extra.mcpReq.signal)));
+    this.bridge.onreadresource = (params, extra) =>
+      this.whileOpen(() => ports.readResource(params.uri, linked(this.calls.signal, extra.mcpReq.signal)));
     this.bridge.onopenlink = async (params) => {
       if (!/^https?:\/\//i.test(params.url)) return { isError: true };
       return (await ports.openLink(params.url)) ? {} : { isError: true };
@@ -95,17 +102,23 @@ export class AppSession {
       const declared = this.bridge.getAppCapabilities()?.availableDisplayModes;
       const available = this.context.availableDisplayModes ?? ['inline'];
       // "Host MUST NOT switch the View to a display mode that does not appear in its availableDisplayModes."
-      if ((declared && !declared.includes(mode)) || !available.includes(mode)) return { mode: this.context.displayMode ?? 'inline' };
+      if ((declared && !declared.includes(mode)) || !available.includes(mode))
+        return { mode: this.context.displayMode ?? 'inline' };
       const now = await ports.requestDisplayMode(mode);
       this.updateContext({ displayMode: now });
       return { mode: now };
     };
     this.bridge.onsizechange = (size) => ports.resized(size);
-    this.bridge.onloggingmessage = ({ level, data }) => ports.log(level === 'debug' || level === 'info' || level === 'warning' ? level : 'error', `app: ${typeof data === 'string' ? data : JSON.stringify(data)}`);
+    this.bridge.onloggingmessage = ({ level, data }) =>
+      ports.log(
+        level === 'debug' || level === 'info' || level === 'warning' ? level : 'error',
+        `app: ${typeof data === 'string' ? data : JSON.stringify(data)}`,
+      );
     this.bridge.onrequestteardown = () => void this.close('the app asked to close');
     const timeout = options.initializeTimeoutMs ?? DEFAULT_APP_INITIALIZE_TIMEOUT_MS;
     this.initTimer = setTimeout(() => {
-      if (!this.initialized && !this.closed) ports.failed(`The app did not start: it sent no ui/notifications/initialized within ${timeout / 1000} s.`);
+      if (!this.initialized && !this.closed)
+        ports.failed(`The app did not start: it sent no ui/notifications/initialized within ${timeout / 1000} s.`);
     }, timeout);
   }
 
@@ -159,9 +172,14 @@ export class AppSession {
     if (this.closed) return;
     clearTimeout(this.initTimer);
     if (this.initialized && teardown) {
-      const answered = this.bridge.teardownResource({ reason }, { timeout: this.options.teardownTimeoutMs ?? DEFAULT_APP_TEARDOWN_TIMEOUT_MS }).catch((error: Error) => {
-        this.ports.log('warning', `app: ui/resource-teardown was not answered (${error.message}); closing it anyway.`);
-      });
+      const answered = this.bridge
+        .teardownResource({ reason }, { timeout: this.options.teardownTimeoutMs ?? DEFAULT_APP_TEARDOWN_TIMEOUT_MS })
+        .catch((error: Error) => {
+          this.ports.log(
+            'warning',
+            `app: ui/resource-teardown was not answered (${error.message}); closing it anyway.`,
+          );
+        });
       // Closed from here on: nothing more is sent while the app finishes.
       this.closed = true;
       await answered;
@@ -177,7 +195,8 @@ export class AppSession {
     clearTimeout(this.initTimer);
     this.bridge.setHostContext(this.context);
     this.ports.initialized();
-    for (const send of this.pending.splice(0)) void send().catch((error: Error) => this.ports.log('warning', `app: ${error.message}`));
+    for (const send of this.pending.splice(0))
+      void send().catch((error: Error) => this.ports.log('warning', `app: ${error.message}`));
   }
 
   private whenInitialized(send: () => Promise<void>): void {
@@ -193,7 +212,10 @@ export class AppSession {
 
   private async whileOpen<T>(work: () => Promise<T>): Promise<T> {
     if (this.closed) throw new Error('The app is closed.');
-    if (this.inFlight >= MAX_APP_REQUESTS_IN_FLIGHT) throw new Error(`The app has ${MAX_APP_REQUESTS_IN_FLIGHT} requests waiting already; try again when they finish.`);
+    if (this.inFlight >= MAX_APP_REQUESTS_IN_FLIGHT)
+      throw new Error(
+        `The app has ${MAX_APP_REQUESTS_IN_FLIGHT} requests waiting already; try again when they finish.`,
+      );
     this.inFlight++;
     try {
       return await work();

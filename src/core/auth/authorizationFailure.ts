@@ -18,7 +18,9 @@ export function needsAuthorization(error: unknown): { scope?: string } | undefin
 
 /** What the user reads when a server wants a (new) sign-in. */
 export function signInReason(target: string, scope: string | undefined): string {
-  return scope ? `needs you to sign in again with more permission (scope "${scope}"); use Sign In` : `needs you to sign in to ${target}; use Sign In`;
+  return scope
+    ? `needs you to sign in again with more permission (scope "${scope}"); use Sign In`
+    : `needs you to sign in to ${target}; use Sign In`;
 }
 
 /**
@@ -35,10 +37,14 @@ export function signInReasonMidSession(error: unknown, provider: object, target:
  * How a failed start stands with authorization: the server wants a sign-in (nothing retries until
  * the user signs in), the flow itself failed (an error that says what is missing), or neither.
  */
-export async function authorizationOutcome(error: unknown, target: string): Promise<{ readonly status: 'needs-sign-in' | 'error'; readonly reason: string } | undefined> {
+export async function authorizationOutcome(
+  error: unknown,
+  target: string,
+): Promise<{ readonly status: 'needs-sign-in' | 'error'; readonly reason: string } | undefined> {
   const wanted = needsAuthorization(error);
   if (wanted) return { status: 'needs-sign-in', reason: signInReason(target, wanted.scope) };
-  if (isAuthorizationFlowError(error)) return { status: 'error', reason: await describeAuthorizationFailure(error, target) };
+  if (isAuthorizationFlowError(error))
+    return { status: 'error', reason: await describeAuthorizationFailure(error, target) };
   return undefined;
 }
 
@@ -55,7 +61,9 @@ export function isAuthorizationFlowError(error: unknown): boolean {
  */
 export async function describeAuthorizationFailure(error: unknown, serverUrl: string): Promise<string> {
   const url = new URL(serverUrl);
-  const info = await clientLibrary().discoverOAuthServerInfo(url).catch(() => undefined);
+  const info = await clientLibrary()
+    .discoverOAuthServerInfo(url)
+    .catch(() => undefined);
   if (info && !info.resourceMetadata && !info.authorizationServerMetadata) {
     const prm = `${url.origin}/.well-known/oauth-protected-resource`;
     return (

@@ -38,7 +38,12 @@ export class DpopKeys {
     if (stored && CURVES[stored.alg as DpopAlg]) return DpopSession.create({ keyPair: await imported(stored) });
     // Extractable, to be kept in the credential store (the editor's secret storage), and only there.
     const pair = await generateDpopKeyPair({ alg, extractable: true });
-    const key: StoredDpopKey = { alg, privateJwk: await crypto.subtle.exportKey('jwk', pair.privateKey), publicJwk: pair.publicJwk as webcrypto.JsonWebKey, thumbprint: pair.thumbprint };
+    const key: StoredDpopKey = {
+      alg,
+      privateJwk: await crypto.subtle.exportKey('jwk', pair.privateKey),
+      publicJwk: pair.publicJwk as webcrypto.JsonWebKey,
+      thumbprint: pair.thumbprint,
+    };
     await this.records.update(this.resource, (r) => ({ ...r, dpopKeys: { ...r.dpopKeys, [issuer]: key } }));
     return DpopSession.create({ keyPair: pair });
   }
@@ -46,7 +51,8 @@ export class DpopKeys {
 
 /** The current authorization server's issuer and the algorithm to sign with, if it advertises DPoP. */
 function advertised(discovery: OAuthDiscoveryState | undefined): { issuer: string; alg: DpopAlg } | undefined {
-  const metadata = discovery?.authorizationServerMetadata as { issuer?: unknown; dpop_signing_alg_values_supported?: unknown } | undefined;
+  const metadata = discovery?.authorizationServerMetadata as
+    { issuer?: unknown; dpop_signing_alg_values_supported?: unknown } | undefined;
   const offered = metadata?.dpop_signing_alg_values_supported;
   if (!Array.isArray(offered)) return undefined;
   const alg = (Object.keys(CURVES) as DpopAlg[]).find((a) => offered.includes(a));

@@ -63,10 +63,22 @@ export class HostAuthorization {
     const running = this.signIns.get(resource);
     if (running) return running;
     const provider = this.providers.get(def.id) ?? this.providerFor(def);
-    if (!provider) return Promise.reject(new Error(`MCP server "${def.id}" sends its own "Authorization" header; remove it from "headers" to sign in with OAuth`));
+    if (!provider)
+      return Promise.reject(
+        new Error(
+          `MCP server "${def.id}" sends its own "Authorization" header; remove it from "headers" to sign in with OAuth`,
+        ),
+      );
     const flight = (
       provider instanceof ServerOAuthProvider
-        ? signIn(provider, { serverId: def.id, serverUrl: resource, scopes: def.oauth?.scopes, browser: this.options.browser, signal, fetchFn: this.options.fetch })
+        ? signIn(provider, {
+            serverId: def.id,
+            serverUrl: resource,
+            scopes: def.oauth?.scopes,
+            browser: this.options.browser,
+            signal,
+            fetchFn: this.options.fetch,
+          })
         : authorizeWithoutBrowser(provider, resource, def.oauth?.scopes, this.options.fetch)
     ).finally(() => this.signIns.delete(resource));
     this.signIns.set(resource, flight);
@@ -85,7 +97,12 @@ export class HostAuthorization {
       // Discovery results alone are no sign-in.
       if (Object.keys(record.tokens).length + Object.keys(record.clients).length === 0) continue;
       const latest = record.lastIssuer ? record.tokens[record.lastIssuer] : undefined;
-      found.push({ resource, issuers: [...new Set([...Object.keys(record.tokens), ...Object.keys(record.clients)])], savedAt: latest?.savedAt, scope: latest?.scope });
+      found.push({
+        resource,
+        issuers: [...new Set([...Object.keys(record.tokens), ...Object.keys(record.clients)])],
+        savedAt: latest?.savedAt,
+        scope: latest?.scope,
+      });
     }
     return found;
   }
@@ -93,14 +110,33 @@ export class HostAuthorization {
   private createProvider(resource: string, oauth: OAuthSettings): OAuthClientProvider {
     const scope = oauth.scopes?.join(' ') || undefined;
     const grant = oauth.grant ?? 'authorizationCode';
-    const { ClientCredentialsProvider, CrossAppAccessProvider, PrivateKeyJwtProvider, requestJwtAuthorizationGrant } = clientLibrary();
+    const { ClientCredentialsProvider, CrossAppAccessProvider, PrivateKeyJwtProvider, requestJwtAuthorizationGrant } =
+      clientLibrary();
     if (grant === 'clientCredentials') {
       const clientId = required(oauth.clientId, 'oauth.clientId', grant);
-      if (oauth.privateKey) return new PrivateKeyJwtProvider({ clientId, privateKey: oauth.privateKey, algorithm: oauth.signingAlgorithm ?? 'ES256', clientName: this.options.clientName, scope });
-      return new ClientCredentialsProvider({ clientId, clientSecret: required(oauth.clientSecret, 'oauth.clientSecret (or oauth.privateKey)', grant), clientName: this.options.clientName, scope });
+      if (oauth.privateKey)
+        return new PrivateKeyJwtProvider({
+          clientId,
+          privateKey: oauth.privateKey,
+          algorithm: oauth.signingAlgorithm ?? 'ES256',
+          clientName: this.options.clientName,
+          scope,
+        });
+      return new ClientCredentialsProvider({
+        clientId,
+        clientSecret: required(oauth.clientSecret, 'oauth.clientSecret (or oauth.privateKey)', grant),
+        clientName: this.options.clientName,
+        scope,
+      });
     }
     if (grant === 'workloadIdentity') {
-      return new WorkloadIdentityProvider({ clientId: required(oauth.clientId, 'oauth.clientId', grant), clientName: this.options.clientName, assertion: oauth.assertion, assertionFile: oauth.assertionFile, scope });
+      return new WorkloadIdentityProvider({
+        clientId: required(oauth.clientId, 'oauth.clientId', grant),
+        clientName: this.options.clientName,
+        assertion: oauth.assertion,
+        assertionFile: oauth.assertionFile,
+        scope,
+      });
     }
     if (grant === 'crossAppAccess') {
       const idp = oauth.idp;
@@ -124,7 +160,13 @@ export class HostAuthorization {
           ).jwtAuthGrant,
       });
     }
-    return new ServerOAuthProvider({ resource, settings: oauth, records: this.records, clientName: this.options.clientName, redirectUrl: this.options.redirectUrl });
+    return new ServerOAuthProvider({
+      resource,
+      settings: oauth,
+      records: this.records,
+      clientName: this.options.clientName,
+      redirectUrl: this.options.redirectUrl,
+    });
   }
 }
 

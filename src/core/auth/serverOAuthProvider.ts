@@ -103,7 +103,11 @@ export class ServerOAuthProvider implements OAuthClientProvider {
 
   async clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
     const settings = this.options.settings;
-    if (settings?.clientId) return { client_id: settings.clientId, ...(settings.clientSecret ? { client_secret: settings.clientSecret } : {}) };
+    if (settings?.clientId)
+      return {
+        client_id: settings.clientId,
+        ...(settings.clientSecret ? { client_secret: settings.clientSecret } : {}),
+      };
     const record = await this.options.records.get(this.resource);
     const issuer = ctx?.issuer ?? record.lastIssuer;
     return issuer ? record.clients[issuer] : undefined;
@@ -128,11 +132,18 @@ export class ServerOAuthProvider implements OAuthClientProvider {
   async saveTokens(tokens: StoredOAuthTokens, ctx?: OAuthClientInformationContext): Promise<void> {
     const issuer = ctx?.issuer ?? tokens.issuer;
     if (!issuer) return;
-    await this.options.records.update(this.resource, (r) => ({ ...r, lastIssuer: issuer, tokens: { ...r.tokens, [issuer]: { ...tokens, savedAt: Date.now() } } }));
+    await this.options.records.update(this.resource, (r) => ({
+      ...r,
+      lastIssuer: issuer,
+      tokens: { ...r.tokens, [issuer]: { ...tokens, savedAt: Date.now() } },
+    }));
   }
 
   redirectToAuthorization(authorizationUrl: URL): void {
-    this.pending = { url: authorizationUrl, state: authorizationUrl.searchParams.get('state') ?? this.currentState ?? '' };
+    this.pending = {
+      url: authorizationUrl,
+      state: authorizationUrl.searchParams.get('state') ?? this.currentState ?? '',
+    };
   }
 
   /** The authorization request prepared last, once: a sign-in opens it in the browser. */
@@ -171,7 +182,10 @@ export class ServerOAuthProvider implements OAuthClientProvider {
   async rediscoverAuthorizationServer(): Promise<void> {
     // A state without `authorizationServerUrl` makes the library discover again, from this URL.
     const keep = (url: string) => ({ resourceMetadataUrl: url }) as OAuthDiscoveryState;
-    await this.options.records.update(this.resource, (r) => ({ ...r, discovery: r.discovery?.resourceMetadataUrl ? keep(r.discovery.resourceMetadataUrl) : undefined }));
+    await this.options.records.update(this.resource, (r) => ({
+      ...r,
+      discovery: r.discovery?.resourceMetadataUrl ? keep(r.discovery.resourceMetadataUrl) : undefined,
+    }));
   }
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
@@ -182,7 +196,8 @@ export class ServerOAuthProvider implements OAuthClientProvider {
       if (scope === 'all') return { resource: r.resource, clients: {}, tokens: {} };
       if (scope === 'discovery') return { ...r, discovery: undefined };
       if (!issuer) return r;
-      const without = <T>(map: Readonly<Record<string, T>>) => Object.fromEntries(Object.entries(map).filter(([key]) => key !== issuer));
+      const without = <T>(map: Readonly<Record<string, T>>) =>
+        Object.fromEntries(Object.entries(map).filter(([key]) => key !== issuer));
       return scope === 'client' ? { ...r, clients: without(r.clients) } : { ...r, tokens: without(r.tokens) };
     });
   }

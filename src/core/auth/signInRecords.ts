@@ -1,5 +1,9 @@
 import type { webcrypto } from 'node:crypto';
-import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import type {
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
 
 /** Where the host keeps credentials: the editor's SecretStorage, memory when headless. */
 export interface CredentialStore {

@@ -1,5 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import type { OAuthClientInformation, OAuthClientMetadata, OAuthClientProvider, OAuthTokens } from '@modelcontextprotocol/client';
+import type {
+  OAuthClientInformation,
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthTokens,
+} from '@modelcontextprotocol/client';
 
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 /** A workload token is a JWT of a few kilobytes; a file much larger is not one. */
@@ -26,7 +31,8 @@ export class WorkloadIdentityProvider implements OAuthClientProvider {
   private current?: OAuthTokens;
 
   constructor(private readonly options: WorkloadIdentityOptions) {
-    if (!options.assertion && !options.assertionFile) throw new Error('"oauth.assertion" or "oauth.assertionFile" is required for the workloadIdentity grant');
+    if (!options.assertion && !options.assertionFile)
+      throw new Error('"oauth.assertion" or "oauth.assertionFile" is required for the workloadIdentity grant');
   }
 
   get redirectUrl(): undefined {
@@ -34,7 +40,12 @@ export class WorkloadIdentityProvider implements OAuthClientProvider {
   }
 
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: this.options.clientName, redirect_uris: [], grant_types: [JWT_BEARER], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: this.options.clientName,
+      redirect_uris: [],
+      grant_types: [JWT_BEARER],
+      token_endpoint_auth_method: 'none',
+    };
   }
 
   clientInformation(): OAuthClientInformation {
@@ -73,11 +84,15 @@ export class WorkloadIdentityProvider implements OAuthClientProvider {
     try {
       text = await readFile(file, 'utf8');
     } catch (error) {
-      throw new Error(`cannot read the workload's token from "oauth.assertionFile" (${file}): ${(error as Error).message}`);
+      throw new Error(
+        `cannot read the workload's token from "oauth.assertionFile" (${file}): ${(error as Error).message}`,
+      );
     }
     const token = text.trim();
     if (!token || Buffer.byteLength(token) > MAX_ASSERTION_BYTES || token.split('.').length !== 3) {
-      throw new Error(`"oauth.assertionFile" (${file}) does not hold a JWT (three dot-separated parts, at most ${MAX_ASSERTION_BYTES / 1024} KB)`);
+      throw new Error(
+        `"oauth.assertionFile" (${file}) does not hold a JWT (three dot-separated parts, at most ${MAX_ASSERTION_BYTES / 1024} KB)`,
+      );
     }
     return token;
   }

@@ -28,14 +28,20 @@ export async function whenModelAvailable<T>(
       if (!availability.isUnavailable(error) || options.signal?.aborted) throw error;
       const left = deadline - Date.now();
       if (left <= 0) {
-        throw new Error(`The chat model is still unavailable after ${formatDuration(options.timeoutMs)}: ${(error as Error).message}. Pick another model, or try again once it has loaded.`, { cause: error });
+        throw new Error(
+          `The chat model is still unavailable after ${formatDuration(options.timeoutMs)}: ${(error as Error).message}. Pick another model, or try again once it has loaded.`,
+          { cause: error },
+        );
       }
       if (!waited) options.onWaiting?.();
       waited = true;
       const change = availability.changed();
       let timer: NodeJS.Timeout | undefined;
       try {
-        await Promise.race([change.promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(RETRY_MS, left))))]);
+        await Promise.race([
+          change.promise,
+          new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(RETRY_MS, left)))),
+        ]);
       } finally {
         clearTimeout(timer);
         change.dispose();

@@ -26,7 +26,11 @@ export type OfferedTo = (serverId: string, toolName: string) => boolean;
  */
 export function toolCatalogue(servers: readonly ServerSnapshot[], offered: OfferedTo): CatalogueEntry[] {
   const running = servers.filter(listsKnown).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const tools = running.flatMap((s) => s.tools.filter((tool) => offeredToModel(tool) && offered(s.id, tool.name)).map((tool) => ({ serverId: s.id, toolName: tool.name, tool })));
+  const tools = running.flatMap((s) =>
+    s.tools
+      .filter((tool) => offeredToModel(tool) && offered(s.id, tool.name))
+      .map((tool) => ({ serverId: s.id, toolName: tool.name, tool })),
+  );
   return [...modelToolNames(tools).entries()].map(([modelName, entry]) => ({ ...entry, modelName }));
 }
 
@@ -66,7 +70,10 @@ export class ModelToolOffer {
   tools(): ModelTool[] {
     if (!this.searching) return this.catalogue.map(modelToolOf);
     const found = new Set(this.found);
-    return [searchTool(this.catalogue.length), ...this.catalogue.filter((e) => found.has(e.modelName)).map(modelToolOf)];
+    return [
+      searchTool(this.catalogue.length),
+      ...this.catalogue.filter((e) => found.has(e.modelName)).map(modelToolOf),
+    ];
   }
 
   /** The catalogue entry behind a model tool name (any offered tool, found or not). */
@@ -79,7 +86,8 @@ export class ModelToolOffer {
     const query = typeof input.query === 'string' ? input.query.trim() : '';
     if (!query) return 'Give a "query": words from the name or description of the tool you need.';
     const matches = searchCatalogue(this.catalogue, query, SEARCH_RESULTS);
-    if (matches.length === 0) return `No MCP tool matches "${query}". Try other words; tools are named like "server_tool".`;
+    if (matches.length === 0)
+      return `No MCP tool matches "${query}". Try other words; tools are named like "server_tool".`;
     for (const match of matches) {
       const at = this.found.indexOf(match.modelName);
       if (at >= 0) this.found.splice(at, 1);
@@ -95,7 +103,11 @@ function searchTool(total: number): ModelTool {
   return {
     name: SEARCH_TOOL_NAME,
     description: `Finds MCP tools by name or description among ${total} available. Call it first with words describing what you need; the tools it returns become callable in your next step.`,
-    inputSchema: { type: 'object', properties: { query: { type: 'string', description: 'Words from the tool name or description.' } }, required: ['query'] },
+    inputSchema: {
+      type: 'object',
+      properties: { query: { type: 'string', description: 'Words from the tool name or description.' } },
+      required: ['query'],
+    },
   };
 }
 

@@ -16,7 +16,9 @@ export function instructionsForModel(servers: readonly ServerSnapshot[], serverI
     const cap = Math.min(MODEL_INSTRUCTIONS_PER_SERVER, left);
     const body = server.instructions.length > cap ? `${server.instructions.slice(0, cap)}… [cut]` : server.instructions;
     left -= Math.min(cap, server.instructions.length);
-    texts.push(`Instructions from MCP server "${server.id}" on using its tools (written by the server, not by the user):\n${body}`);
+    texts.push(
+      `Instructions from MCP server "${server.id}" on using its tools (written by the server, not by the user):\n${body}`,
+    );
   }
   return texts;
 }

@@ -21,7 +21,11 @@ export interface SkillOffer {
 export function skillOffers(servers: readonly ServerSnapshot[]): SkillOffer[] {
   return servers
     .filter((s) => s.status === 'running')
-    .flatMap((s) => (s.skills ?? []).filter((k) => !k.refused).map((k) => ({ serverId: s.id, uri: k.uri, key: `${s.id}/${k.name}`, description: k.description })))
+    .flatMap((s) =>
+      (s.skills ?? [])
+        .filter((k) => !k.refused)
+        .map((k) => ({ serverId: s.id, uri: k.uri, key: `${s.id}/${k.name}`, description: k.description })),
+    )
     .slice(0, MAX_SKILLS);
 }
 
@@ -35,12 +39,17 @@ export function skillsIntroduction(offers: readonly SkillOffer[]): string | unde
 export function loadSkillTool(offers: readonly SkillOffer[]): ModelTool {
   return {
     name: LOAD_SKILL_TOOL_NAME,
-    description: "Loads a skill of an MCP server (its SKILL.md), or one of the files the skill names. Each file is verified against the server's published digest.",
+    description:
+      "Loads a skill of an MCP server (its SKILL.md), or one of the files the skill names. Each file is verified against the server's published digest.",
     inputSchema: {
       type: 'object',
       properties: {
         skill: { type: 'string', enum: offers.map((o) => o.key), description: 'The skill, as "server/name".' },
-        file: { type: 'string', description: 'A file the skill names, relative to its folder (for example references/GUIDE.md). Leave out to load the skill itself.' },
+        file: {
+          type: 'string',
+          description:
+            'A file the skill names, relative to its folder (for example references/GUIDE.md). Leave out to load the skill itself.',
+        },
       },
       required: ['skill'],
     },

@@ -66,8 +66,15 @@ export async function runToolLoop(
     if (round === maxRounds) break;
     const results: ModelPart[] = [];
     for (const call of calls) {
-      const outcome = signal.aborted ? { text: 'Cancelled by the user.', isError: true } : await hooks.runTool(call, signal);
-      results.push({ kind: 'toolResult', callId: call.callId, content: [{ kind: 'text', text: outcome.text }], isError: outcome.isError });
+      const outcome = signal.aborted
+        ? { text: 'Cancelled by the user.', isError: true }
+        : await hooks.runTool(call, signal);
+      results.push({
+        kind: 'toolResult',
+        callId: call.callId,
+        content: [{ kind: 'text', text: outcome.text }],
+        isError: outcome.isError,
+      });
     }
     messages.push({ role: 'user', parts: results });
   }

@@ -21,7 +21,9 @@ export type HostSettingName = keyof HostSettingValues;
  * for the Settings editor; a unit test keeps the two in step. (`servers` has no default there: an
  * empty object here.)
  */
-export const HOST_SETTINGS: { readonly [N in HostSettingName]: { readonly key: string; readonly default: HostSettingValues[N] } } = {
+export const HOST_SETTINGS: {
+  readonly [N in HostSettingName]: { readonly key: string; readonly default: HostSettingValues[N] };
+} = {
   servers: { key: 'mcpHost.servers', default: {} },
   autoStart: { key: 'mcpHost.autoStart', default: 'startup' },
   readLive: { key: 'mcpHost.otherHosts.readLive', default: false },

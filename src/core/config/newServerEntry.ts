@@ -15,25 +15,42 @@ export interface NewServerAnswers {
 }
 
 /** The program each kind runs, to look for on PATH before anything is written. */
-export const RUNNERS: Readonly<Record<Exclude<NewServerKind, 'command' | 'http'>, string>> = { npm: 'npx', pypi: 'uvx', docker: 'docker' };
+export const RUNNERS: Readonly<Record<Exclude<NewServerKind, 'command' | 'http'>, string>> = {
+  npm: 'npx',
+  pypi: 'uvx',
+  docker: 'docker',
+};
 
 const NPM_NAME = /^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*(@[^\s@/]+)?$/;
-const PYPI_NAME = /^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?(\[[A-Za-z0-9,._-]+\])?((==|>=|<=|~=|!=|>|<)[A-Za-z0-9.*+!_-]+)?$/;
-const DOCKER_IMAGE = /^[a-z0-9]+([._-][a-z0-9]+)*(:[0-9]+)?(\/[a-z0-9]+([._-][a-z0-9]+)*)*(:[\w][\w.-]{0,127})?(@sha256:[a-f0-9]{64})?$/;
+const PYPI_NAME =
+  /^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?(\[[A-Za-z0-9,._-]+\])?((==|>=|<=|~=|!=|>|<)[A-Za-z0-9.*+!_-]+)?$/;
+const DOCKER_IMAGE =
+  /^[a-z0-9]+([._-][a-z0-9]+)*(:[0-9]+)?(\/[a-z0-9]+([._-][a-z0-9]+)*)*(:[\w][\w.-]{0,127})?(@sha256:[a-f0-9]{64})?$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** Why `text` cannot be what `kind` asks for, or undefined when it can. */
 export function targetProblem(kind: NewServerKind, text: string): string | undefined {
   const value = text.trim();
-  if (value === '') return kind === 'http' ? 'Enter the server\'s URL.' : kind === 'command' ? 'Enter the command that starts the server.' : `Enter the ${kind === 'docker' ? 'image' : 'package'} name.`;
+  if (value === '')
+    return kind === 'http'
+      ? "Enter the server's URL."
+      : kind === 'command'
+        ? 'Enter the command that starts the server.'
+        : `Enter the ${kind === 'docker' ? 'image' : 'package'} name.`;
   switch (kind) {
     case 'npm':
-      return NPM_NAME.test(value) ? undefined : `"${value}" is not an npm package name (lower case, optionally @scope/ and @version, e.g. @modelcontextprotocol/server-everything).`;
+      return NPM_NAME.test(value)
+        ? undefined
+        : `"${value}" is not an npm package name (lower case, optionally @scope/ and @version, e.g. @modelcontextprotocol/server-everything).`;
     case 'pypi':
-      return PYPI_NAME.test(value) ? undefined : `"${value}" is not a Python package name (letters, digits, ".", "_", "-", optionally ==version, e.g. mcp-server-fetch).`;
+      return PYPI_NAME.test(value)
+        ? undefined
+        : `"${value}" is not a Python package name (letters, digits, ".", "_", "-", optionally ==version, e.g. mcp-server-fetch).`;
     case 'docker':
-      return DOCKER_IMAGE.test(value) ? undefined : `"${value}" is not a Docker image reference (lower case, e.g. mcp/fetch or ghcr.io/owner/server:1.2).`;
+      return DOCKER_IMAGE.test(value)
+        ? undefined
+        : `"${value}" is not a Docker image reference (lower case, e.g. mcp/fetch or ghcr.io/owner/server:1.2).`;
     case 'command': {
       const parsed = splitCommandLine(value);
       return typeof parsed === 'string' ? parsed : undefined;
@@ -45,8 +62,10 @@ export function targetProblem(kind: NewServerKind, text: string): string | undef
       } catch {
         return `"${value}" is not a URL (e.g. https://example.com/mcp).`;
       }
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') return `"${url.protocol}" URLs cannot reach an MCP server: use https:// (or http:// on this machine).`;
-      if (url.username || url.password) return 'Leave credentials out of the URL: MCP Host signs in to the server, or asks for a header below.';
+      if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        return `"${url.protocol}" URLs cannot reach an MCP server: use https:// (or http:// on this machine).`;
+      if (url.username || url.password)
+        return 'Leave credentials out of the URL: MCP Host signs in to the server, or asks for a header below.';
       return undefined;
     }
   }
@@ -57,7 +76,9 @@ export function secretNamesProblem(kind: NewServerKind, names: readonly string[]
   const pattern = kind === 'http' ? HEADER_NAME : ENV_NAME;
   const bad = names.filter((n) => !pattern.test(n));
   if (kind === 'http' && names.length > 1) return 'Name one header (e.g. Authorization).';
-  return bad.length === 0 ? undefined : `Not ${kind === 'http' ? 'a header name' : 'an environment variable name'}: ${bad.join(', ')}.`;
+  return bad.length === 0
+    ? undefined
+    : `Not ${kind === 'http' ? 'a header name' : 'an environment variable name'}: ${bad.join(', ')}.`;
 }
 
 /** The names typed in one box: separated by spaces or commas. */
@@ -115,10 +136,21 @@ export function suggestServerId(kind: NewServerKind, target: string, taken: Read
     }
   } else if (kind === 'command') {
     const words = splitCommandLine(value);
-    const program = typeof words === 'string' ? 'server' : (words.find((w, i) => i > 0 && !w.startsWith('-') && /[A-Za-z]/.test(w)) ?? words[0]);
-    base = program.split(/[\\/]/).pop()!.replace(/\.(m?js|py|ts|exe)$/, '');
+    const program =
+      typeof words === 'string'
+        ? 'server'
+        : (words.find((w, i) => i > 0 && !w.startsWith('-') && /[A-Za-z]/.test(w)) ?? words[0]);
+    base = program
+      .split(/[\\/]/)
+      .pop()!
+      .replace(/\.(m?js|py|ts|exe)$/, '');
   } else {
-    const withoutVersion = kind === 'npm' ? value.replace(/(.)@[^@/]*$/, '$1') : kind === 'pypi' ? value.replace(/[[=<>!~].*$/, '') : value.replace(/@sha256:.*$/, '').replace(/:[\w][\w.-]*$/, '');
+    const withoutVersion =
+      kind === 'npm'
+        ? value.replace(/(.)@[^@/]*$/, '$1')
+        : kind === 'pypi'
+          ? value.replace(/[[=<>!~].*$/, '')
+          : value.replace(/@sha256:.*$/, '').replace(/:[\w][\w.-]*$/, '');
     base = withoutVersion.split('/').pop()!;
   }
   const trimmed = base.replace(/^(mcp-server-|server-|mcp-)/, '').replace(/(-mcp-server|-mcp|-server)$/, '') || base;
@@ -146,7 +178,11 @@ export function newServerEntry(id: string, answers: NewServerAnswers): Record<st
       return { command: RUNNERS.pypi, args: [target, ...extra], ...env };
     case 'docker':
       // -i keeps stdin open (the server's stdio); each secret is passed through by name only.
-      return { command: RUNNERS.docker, args: ['run', '-i', '--rm', ...secrets.flatMap((n) => ['-e', n]), target, ...extra], ...env };
+      return {
+        command: RUNNERS.docker,
+        args: ['run', '-i', '--rm', ...secrets.flatMap((n) => ['-e', n]), target, ...extra],
+        ...env,
+      };
     case 'command': {
       const [command, ...args] = splitCommandLine(target) as string[];
       return { command, args: [...args, ...extra], ...env };

@@ -4,7 +4,17 @@ import type { ConvertedServer, McpJsonConversion } from './vscodeMcpJson';
 import { convertVsCodeMcpJson, safeServerId } from './vscodeMcpJson';
 
 /** The hosts whose MCP configuration files MCP Host can import. */
-export type OtherHost = 'vscode' | 'claude-desktop' | 'cursor' | 'claude-code' | 'copilot-cli' | 'gemini-cli' | 'windsurf' | 'cline' | 'codex' | 'zed';
+export type OtherHost =
+  | 'vscode'
+  | 'claude-desktop'
+  | 'cursor'
+  | 'claude-code'
+  | 'copilot-cli'
+  | 'gemini-cli'
+  | 'windsurf'
+  | 'cline'
+  | 'codex'
+  | 'zed';
 
 export const HOST_NAMES: Readonly<Record<OtherHost, string>> = {
   vscode: "VS Code's mcp.json",
@@ -69,16 +79,31 @@ export function convertHostConfig(host: OtherHost, text: string): HostConfigConv
   } else {
     const errors: ParseError[] = [];
     root = parse(text, errors, { allowTrailingComma: true, disallowComments: false }) as unknown;
-    if (errors.length > 0) return { servers: [], problems: [`not valid JSON: ${printParseErrorCode(errors[0].error)} at offset ${errors[0].offset}`] };
+    if (errors.length > 0)
+      return {
+        servers: [],
+        problems: [`not valid JSON: ${printParseErrorCode(errors[0].error)} at offset ${errors[0].offset}`],
+      };
   }
   const key = SERVERS_KEY[host];
   const servers = (root as Record<string, unknown> | undefined)?.[key];
   // VS Code 1.140 writes a workspace's servers to .mcp.json in its own shape ("servers"), where Claude Code's has "mcpServers".
-  if (host === 'claude-code' && servers === undefined && typeof (root as { servers?: unknown } | undefined)?.servers === 'object') return convertVsCode(text);
+  if (
+    host === 'claude-code' &&
+    servers === undefined &&
+    typeof (root as { servers?: unknown } | undefined)?.servers === 'object'
+  )
+    return convertVsCode(text);
   // A general settings file (Gemini CLI's, Codex's, Zed's) without servers is no problem: it has none.
   if (servers === undefined && GENERAL_SETTINGS.has(host)) return { servers: [], problems: [] };
-  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) return { servers: [], problems: [`it has no "${key}" ${host === 'codex' ? 'table' : 'object'}`] };
-  return { servers: Object.entries(servers as Record<string, unknown>).map(([name, raw]) => convertServer(host, name, commonEntry(host, raw))), problems: [] };
+  if (typeof servers !== 'object' || servers === null || Array.isArray(servers))
+    return { servers: [], problems: [`it has no "${key}" ${host === 'codex' ? 'table' : 'object'}`] };
+  return {
+    servers: Object.entries(servers as Record<string, unknown>).map(([name, raw]) =>
+      convertServer(host, name, commonEntry(host, raw)),
+    ),
+    problems: [],
+  };
 }
 
 function convertVsCode(text: string): HostConfigConversion {
@@ -110,13 +135,18 @@ function commonEntry(host: Exclude<OtherHost, 'vscode'>, raw: unknown): unknown 
       break;
     case 'codex':
       if (typeof entry.bearer_token_env_var === 'string') {
-        entry.headers = { ...(entry.http_headers as object | undefined), Authorization: `Bearer \${env:${entry.bearer_token_env_var}}` };
+        entry.headers = {
+          ...(entry.http_headers as object | undefined),
+          Authorization: `Bearer \${env:${entry.bearer_token_env_var}}`,
+        };
         Object.assign(entry, { bearer_token_env_var: undefined, http_headers: undefined });
-      } else if (entry.http_headers !== undefined) Object.assign(entry, { headers: entry.http_headers, http_headers: undefined });
+      } else if (entry.http_headers !== undefined)
+        Object.assign(entry, { headers: entry.http_headers, http_headers: undefined });
       break;
     case 'zed': {
       const command = entry.command as { path?: unknown; args?: unknown; env?: unknown } | undefined;
-      if (typeof command === 'object' && command !== null) Object.assign(entry, { command: command.path, args: command.args, env: command.env ?? entry.env });
+      if (typeof command === 'object' && command !== null)
+        Object.assign(entry, { command: command.path, args: command.args, env: command.env ?? entry.env });
       // "source": "custom" says the user wrote it; an extension's server runs only in Zed.
       if (entry.source === 'custom') entry.source = undefined;
       break;
@@ -127,7 +157,8 @@ function commonEntry(host: Exclude<OtherHost, 'vscode'>, raw: unknown): unknown 
 
 function convertServer(host: Exclude<OtherHost, 'vscode'>, name: string, raw: unknown): ImportedServer {
   const id = safeServerId(name);
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { id, entry: {}, skipped: [`"${name}" is not an object`], secrets: {} };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return { id, entry: {}, skipped: [`"${name}" is not an object`], secrets: {} };
   const source = raw as Record<string, unknown>;
   const skipped: string[] = [];
   const blocking: string[] = [];
@@ -141,13 +172,21 @@ function convertServer(host: Exclude<OtherHost, 'vscode'>, name: string, raw: un
   const type = source.type ?? source.transport;
   if (type === 'sse') entry.type = 'sse';
   else if (type === 'http' || type === 'streamable-http' || type === 'streamableHttp') entry.type = 'http';
-  else if (type !== undefined && type !== 'stdio') blocking.push(`"type": ${JSON.stringify(type)} is not a transport MCP Host knows`);
-  if (blocking.length > 0) return { id, entry: {}, skipped: [...blocking.map((b) => `${b}; the server was not imported`), ...skipped], secrets: {} };
+  else if (type !== undefined && type !== 'stdio')
+    blocking.push(`"type": ${JSON.stringify(type)} is not a transport MCP Host knows`);
+  if (blocking.length > 0)
+    return {
+      id,
+      entry: {},
+      skipped: [...blocking.map((b) => `${b}; the server was not imported`), ...skipped],
+      secrets: {},
+    };
   const secrets = takeSecrets(id, entry);
   if (entry.command === undefined && entry.url === undefined) skipped.push('it has neither "command" nor "url"');
   if (source.disabled === true) entry.enabled = false;
   for (const field of Object.keys(source)) {
-    if (!(CARRIED as readonly string[]).includes(field) && !['type', 'transport', 'disabled'].includes(field)) skipped.push(`"${field}" has no equivalent in MCP Host`);
+    if (!(CARRIED as readonly string[]).includes(field) && !['type', 'transport', 'disabled'].includes(field))
+      skipped.push(`"${field}" has no equivalent in MCP Host`);
   }
   return { id, entry: entry.command === undefined && entry.url === undefined ? {} : entry, skipped, secrets };
 }
@@ -172,7 +211,12 @@ function translate(host: Exclude<OtherHost, 'vscode'>, value: unknown, field: st
   if (typeof value === 'string') return translateString(host, value, field, blocking);
   if (Array.isArray(value)) return value.map((v, i) => translateString(host, String(v), `${field}[${i}]`, blocking));
   if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, v]) => [key, v === null ? null : translateString(host, String(v), `${field}.${key}`, blocking)]));
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([key, v]) => [
+        key,
+        v === null ? null : translateString(host, String(v), `${field}.${key}`, blocking),
+      ]),
+    );
   }
   blocking.push(`"${field}" is not text`);
   return undefined;
@@ -186,11 +230,13 @@ function translateString(host: Exclude<OtherHost, 'vscode'>, text: string, field
         // ${VAR} and ${VAR:-default}: environment variables; a default has no equivalent.
         const match = /^([A-Za-z_][A-Za-z0-9_]*)(:-.*)?$/.exec(inner);
         if (!match) problem = `"${field}" uses ${whole}, which MCP Host cannot read`;
-        else if (match[2] !== undefined) problem = `"${field}" uses ${whole}: MCP Host has no default values for variables`;
+        else if (match[2] !== undefined)
+          problem = `"${field}" uses ${whole}: MCP Host has no default values for variables`;
         return match ? `\${env:${match[1]}}` : whole;
       }
       case 'cursor':
-        if (/^(env:[A-Za-z_][A-Za-z0-9_]*|userHome|workspaceFolder|workspaceFolderBasename|pathSeparator)$/.test(inner)) return whole;
+        if (/^(env:[A-Za-z_][A-Za-z0-9_]*|userHome|workspaceFolder|workspaceFolderBasename|pathSeparator)$/.test(inner))
+          return whole;
         problem = `"${field}" uses ${whole}, which MCP Host does not have`;
         return whole;
       case 'windsurf':
@@ -217,7 +263,8 @@ function translateString(host: Exclude<OtherHost, 'vscode'>, text: string, field
     }
   });
   // Gemini CLI also expands $VAR without braces.
-  if (host === 'gemini-cli' && /\$[A-Za-z_]/.test(converted)) return converted.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, '\${env:$1}');
+  if (host === 'gemini-cli' && /\$[A-Za-z_]/.test(converted))
+    return converted.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, '\${env:$1}');
   if (problem) blocking.push(problem);
   return converted;
 }
@@ -235,12 +282,22 @@ export interface ServerIdentity {
  * with the same arguments.
  */
 export function sameServer(a: ServerIdentity, b: ServerIdentity): boolean {
-  if (a.url !== undefined || b.url !== undefined) return a.url !== undefined && b.url !== undefined && normalUrl(a.url) === normalUrl(b.url);
+  if (a.url !== undefined || b.url !== undefined)
+    return a.url !== undefined && b.url !== undefined && normalUrl(a.url) === normalUrl(b.url);
   if (a.command === undefined || b.command === undefined) return false;
-  const program = (command: string) => command.split(/[\\/]/).pop()!.replace(/\.(exe|cmd|bat)$/i, '').toLowerCase();
+  const program = (command: string) =>
+    command
+      .split(/[\\/]/)
+      .pop()!
+      .replace(/\.(exe|cmd|bat)$/i, '')
+      .toLowerCase();
   const argsA = a.args ?? [];
   const argsB = b.args ?? [];
-  return program(a.command) === program(b.command) && argsA.length === argsB.length && argsA.every((arg, i) => arg === argsB[i]);
+  return (
+    program(a.command) === program(b.command) &&
+    argsA.length === argsB.length &&
+    argsA.every((arg, i) => arg === argsB[i])
+  );
 }
 
 function normalUrl(url: string): string {

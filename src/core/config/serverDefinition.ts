@@ -107,7 +107,13 @@ export interface ServerLimits {
   readonly serverRequestsPerMinute: number;
 }
 
-export const DEFAULT_LIMITS: ServerLimits = { maxMessageMB: 256, maxTools: 20_000, logLineLength: 8_000, logLinesPerSecond: 200, serverRequestsPerMinute: 600 };
+export const DEFAULT_LIMITS: ServerLimits = {
+  maxMessageMB: 256,
+  maxTools: 20_000,
+  logLineLength: 8_000,
+  logLinesPerSecond: 200,
+  serverRequestsPerMinute: 600,
+};
 
 export function limitsOf(def: Pick<ServerDefinition, 'limits'>): ServerLimits {
   return { ...DEFAULT_LIMITS, ...def.limits };
@@ -123,7 +129,12 @@ export interface OAuthSettings {
   readonly clientMetadataUrl?: string;
   readonly privateKey?: string;
   readonly signingAlgorithm?: string;
-  readonly idp?: { readonly tokenEndpoint: string; readonly clientId: string; readonly clientSecret?: string; readonly idToken: string };
+  readonly idp?: {
+    readonly tokenEndpoint: string;
+    readonly clientId: string;
+    readonly clientSecret?: string;
+    readonly idToken: string;
+  };
   /** Whether tokens are bound to a key (DPoP, RFC 9449) when the authorization server offers it; on by default. */
   readonly dpop?: boolean;
   /** For `workloadIdentity`: the workload's JWT, or the file it is kept in. */
@@ -181,7 +192,9 @@ export const DEFAULT_ELICITATIONS_PER_MINUTE = 30;
  * (tool confirmation, sampling, elicitation limits): changing those never restarts the server
  * or asks consent again.
  */
-export function whatRuns<T extends Pick<ServerDefinition, 'toolPolicy' | 'samplingPolicy' | 'elicitationsPerMinute' | 'publish'>>(def: T): Omit<T, 'toolPolicy' | 'samplingPolicy' | 'elicitationsPerMinute' | 'publish'> {
+export function whatRuns<
+  T extends Pick<ServerDefinition, 'toolPolicy' | 'samplingPolicy' | 'elicitationsPerMinute' | 'publish'>,
+>(def: T): Omit<T, 'toolPolicy' | 'samplingPolicy' | 'elicitationsPerMinute' | 'publish'> {
   const { toolPolicy: _t, samplingPolicy: _s, elicitationsPerMinute: _e, publish: _p, ...rest } = def;
   return rest;
 }

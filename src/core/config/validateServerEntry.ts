@@ -51,7 +51,10 @@ export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation
     error: new ServerConfigError(entry.id, field, problem),
   });
   if (!ID_PATTERN.test(entry.id)) {
-    return fail(undefined, 'the id may only use letters, digits, "_", "." and "-", and must start with a letter or digit');
+    return fail(
+      undefined,
+      'the id may only use letters, digits, "_", "." and "-", and must start with a letter or digit',
+    );
   }
   const raw = entry.raw;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
@@ -68,15 +71,19 @@ export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation
   }
   const transport = inferTransport(value);
   if (transport === 'stdio') {
-    if (typeof value.command !== 'string') return fail('command', 'is required for a stdio server (or set "url" for an HTTP server)');
+    if (typeof value.command !== 'string')
+      return fail('command', 'is required for a stdio server (or set "url" for an HTTP server)');
     if (value.url !== undefined) return fail('url', 'cannot be combined with "command"; use one or the other');
-    for (const field of ['headers', 'oauth'] as const) if (value[field] !== undefined) return fail(field, 'only applies to HTTP servers ("url")');
+    for (const field of ['headers', 'oauth'] as const)
+      if (value[field] !== undefined) return fail(field, 'only applies to HTTP servers ("url")');
   } else {
     if (typeof value.url !== 'string') return fail('url', `is required when "type" is "${transport}"`);
     // Variables may hide any part of the URL; the full check runs after they are resolved.
-    if (!/^(https?:\/\/|\$\{)/i.test(value.url)) return fail('url', `must be an http:// or https:// URL (got "${value.url}")`);
+    if (!/^(https?:\/\/|\$\{)/i.test(value.url))
+      return fail('url', `must be an http:// or https:// URL (got "${value.url}")`);
     for (const field of ['command', 'args', 'env', 'envFile', 'cwd', 'sandbox', 'dev'] as const) {
-      if (value[field] !== undefined) return fail(field, `only applies to stdio servers ("command"), not to type "${transport}"`);
+      if (value[field] !== undefined)
+        return fail(field, `only applies to stdio servers ("command"), not to type "${transport}"`);
     }
   }
   const restart = (value.restart ?? {}) as Partial<typeof DEFAULT_RESTART>;
@@ -97,7 +104,14 @@ export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation
       headers: (value.headers as Record<string, string> | undefined) ?? {},
       oauth: value.oauth as OAuthSettings | undefined,
       enabled: (value.enabled as boolean | undefined) ?? true,
-      autoStart: value.autoStart === undefined ? (entry.autoStartDefault ?? 'startup') : value.autoStart === 'onDemand' ? 'onDemand' : value.autoStart === false ? 'never' : 'startup',
+      autoStart:
+        value.autoStart === undefined
+          ? (entry.autoStartDefault ?? 'startup')
+          : value.autoStart === 'onDemand'
+            ? 'onDemand'
+            : value.autoStart === false
+              ? 'never'
+              : 'startup',
       requestTimeoutMs: (value.requestTimeoutMs as number | undefined) ?? DEFAULT_REQUEST_TIMEOUT_MS,
       startTimeoutMs: (value.startTimeoutMs as number | undefined) ?? DEFAULT_START_TIMEOUT_MS,
       maxTotalTimeoutMs: (value.maxTotalTimeoutMs as number | undefined) ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS,
@@ -111,7 +125,9 @@ export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation
         trusted: (value.trusted as boolean | undefined) ?? false,
       },
       samplingPolicy: samplingPolicyOf(value.sampling as Partial<SamplingPolicy> | undefined),
-      elicitationsPerMinute: (value.elicitation as { maxRequestsPerMinute?: number } | undefined)?.maxRequestsPerMinute ?? DEFAULT_ELICITATIONS_PER_MINUTE,
+      elicitationsPerMinute:
+        (value.elicitation as { maxRequestsPerMinute?: number } | undefined)?.maxRequestsPerMinute ??
+        DEFAULT_ELICITATIONS_PER_MINUTE,
       limits: value.limits as ServerDefinition['limits'],
       healthCheck: value.healthCheck as ServerDefinition['healthCheck'],
       dev: devOf(value.dev as { watch?: string[]; debounceMs?: number; debug?: boolean } | undefined),
@@ -127,16 +143,22 @@ function devOf(dev: { watch?: string[]; debounceMs?: number; debug?: boolean } |
 /** Every string of an entry that may hold variables, with the field that names it in errors. */
 function settingStrings(value: Record<string, unknown>): [string, string][] {
   const found: [string, string][] = [];
-  for (const field of ['command', 'envFile', 'cwd', 'url'] as const) if (typeof value[field] === 'string') found.push([field, value[field] as string]);
-  for (const field of ['args', 'roots'] as const) (value[field] as string[] | undefined)?.forEach((text, i) => found.push([`${field}[${i}]`, text]));
+  for (const field of ['command', 'envFile', 'cwd', 'url'] as const)
+    if (typeof value[field] === 'string') found.push([field, value[field] as string]);
+  for (const field of ['args', 'roots'] as const)
+    (value[field] as string[] | undefined)?.forEach((text, i) => found.push([`${field}[${i}]`, text]));
   for (const field of ['env', 'headers'] as const) {
-    for (const [name, text] of Object.entries((value[field] as Record<string, unknown> | undefined) ?? {})) if (typeof text === 'string') found.push([`${field}.${name}`, text]);
+    for (const [name, text] of Object.entries((value[field] as Record<string, unknown> | undefined) ?? {}))
+      if (typeof text === 'string') found.push([`${field}.${name}`, text]);
   }
   const sandbox = value.sandbox as { filesystem?: Record<string, unknown> } | undefined;
-  for (const [name, list] of Object.entries(sandbox?.filesystem ?? {})) (list as string[]).forEach((text, i) => found.push([`sandbox.filesystem.${name}[${i}]`, text]));
+  for (const [name, list] of Object.entries(sandbox?.filesystem ?? {}))
+    (list as string[]).forEach((text, i) => found.push([`sandbox.filesystem.${name}[${i}]`, text]));
   const oauth = value.oauth as Record<string, unknown> | undefined;
-  for (const [name, text] of Object.entries(oauth ?? {})) if (typeof text === 'string') found.push([`oauth.${name}`, text]);
-  for (const [name, text] of Object.entries((oauth?.idp as Record<string, unknown> | undefined) ?? {})) if (typeof text === 'string') found.push([`oauth.idp.${name}`, text]);
+  for (const [name, text] of Object.entries(oauth ?? {}))
+    if (typeof text === 'string') found.push([`oauth.${name}`, text]);
+  for (const [name, text] of Object.entries((oauth?.idp as Record<string, unknown> | undefined) ?? {}))
+    if (typeof text === 'string') found.push([`oauth.idp.${name}`, text]);
   return found;
 }
 
@@ -175,21 +197,34 @@ function pickMostUseful(errors: readonly ErrorObject[]): ErrorObject {
   const best = [...deepest].sort((a, b) => rank(a) - rank(b))[0];
   if (best.keyword !== 'type') return best;
   // A value that matched no branch of an `anyOf` of types: name them all ("a boolean or an object").
-  const types = errors.filter((e) => e.keyword === 'type' && e.instancePath === best.instancePath).map((e) => String(e.params.type));
+  const types = errors
+    .filter((e) => e.keyword === 'type' && e.instancePath === best.instancePath)
+    .map((e) => String(e.params.type));
   return { ...best, params: { ...best.params, type: [...new Set(types)].join(',') } };
 }
 
 function fieldOf(error: ErrorObject): string | undefined {
-  const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty));
   if (segments.length === 0) return undefined;
-  return segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '');
+  return segments.reduce(
+    (path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment),
+    '',
+  );
 }
 
 function explain(error: ErrorObject, raw: object): string {
   const actual = valueAt(raw, error.instancePath);
   if (error.propertyName !== undefined) {
-    const why = error.keyword === 'maxLength' ? `longer than ${error.params.limit} characters` : error.keyword === 'pattern' ? 'characters that are not allowed there' : (error.message ?? 'not allowed');
+    const why =
+      error.keyword === 'maxLength'
+        ? `longer than ${error.params.limit} characters`
+        : error.keyword === 'pattern'
+          ? 'characters that are not allowed there'
+          : (error.message ?? 'not allowed');
     return `has an entry named ${describeValue(error.propertyName)}: ${why}`;
   }
   switch (error.keyword) {

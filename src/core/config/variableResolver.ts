@@ -1,5 +1,12 @@
 import { parseHttpUrl, ServerConfigError } from './validateServerEntry';
-import type { FolderRef, OAuthSettings, SandboxSettings, ResolvedRoot, ResolvedServerDefinition, ServerDefinition } from './serverDefinition';
+import type {
+  FolderRef,
+  OAuthSettings,
+  SandboxSettings,
+  ResolvedRoot,
+  ResolvedServerDefinition,
+  ServerDefinition,
+} from './serverDefinition';
 import { parseEnvFile } from './envFile';
 import { KNOWN_VARIABLES, VARIABLE } from './variableSyntax';
 import { pathToFileURL } from 'node:url';
@@ -15,9 +22,11 @@ export interface VariableContext {
   readFile(filePath: string): Promise<string>;
 }
 
-
 /** Resolves every variable in a definition. Errors name the server and the field. */
-export async function resolveDefinition(def: ServerDefinition, ctx: VariableContext): Promise<ResolvedServerDefinition> {
+export async function resolveDefinition(
+  def: ServerDefinition,
+  ctx: VariableContext,
+): Promise<ResolvedServerDefinition> {
   const resolve = (value: string, field: string) => resolveString(value, field, def, ctx);
   const args: string[] = [];
   for (const [i, arg] of def.args.entries()) args.push(await resolve(arg, `args[${i}]`));
@@ -48,7 +57,11 @@ export async function resolveDefinition(def: ServerDefinition, ctx: VariableCont
   const sandbox = def.sandbox && (await resolveSandbox(def.sandbox, resolve));
   const url = def.url !== undefined ? await resolve(def.url, 'url') : undefined;
   if (url !== undefined && parseHttpUrl(url) === undefined) {
-    throw new ServerConfigError(def.id, 'url', `must be an http:// or https:// URL once variables are resolved (got "${def.url}")`);
+    throw new ServerConfigError(
+      def.id,
+      'url',
+      `must be an http:// or https:// URL once variables are resolved (got "${def.url}")`,
+    );
   }
   const cwd = def.cwd !== undefined ? await resolve(def.cwd, 'cwd') : defaultFolder(def, ctx)?.path;
   return {
@@ -67,18 +80,26 @@ export async function resolveDefinition(def: ServerDefinition, ctx: VariableCont
 }
 
 /** The `sandbox` object with its paths resolved (`~` stays for the sandbox runtime to expand). */
-async function resolveSandbox(sandbox: SandboxSettings, resolve: (value: string, field: string) => Promise<string>): Promise<SandboxSettings> {
+async function resolveSandbox(
+  sandbox: SandboxSettings,
+  resolve: (value: string, field: string) => Promise<string>,
+): Promise<SandboxSettings> {
   const filesystem: Record<string, string[]> = {};
   for (const [name, list] of Object.entries(sandbox.filesystem ?? {})) {
     filesystem[name] = [];
-    for (const [i, text] of (list as readonly string[]).entries()) filesystem[name].push(await resolve(text, `sandbox.filesystem.${name}[${i}]`));
+    for (const [i, text] of (list as readonly string[]).entries())
+      filesystem[name].push(await resolve(text, `sandbox.filesystem.${name}[${i}]`));
   }
   return { ...sandbox, filesystem };
 }
 
 /** The `oauth` object with its strings resolved (secrets usually come from `${input:}`). */
-async function resolveOAuth(oauth: OAuthSettings, resolve: (value: string, field: string) => Promise<string>): Promise<OAuthSettings> {
-  const text = async (value: string | undefined, field: string) => (value === undefined ? undefined : resolve(value, `oauth.${field}`));
+async function resolveOAuth(
+  oauth: OAuthSettings,
+  resolve: (value: string, field: string) => Promise<string>,
+): Promise<OAuthSettings> {
+  const text = async (value: string | undefined, field: string) =>
+    value === undefined ? undefined : resolve(value, `oauth.${field}`);
   return {
     ...oauth,
     clientId: await text(oauth.clientId, 'clientId'),
@@ -97,7 +118,12 @@ async function resolveOAuth(oauth: OAuthSettings, resolve: (value: string, field
 }
 
 /** Replaces variables in one string; `${input:...}` values are fetched through the context. */
-export async function resolveString(value: string, field: string, def: ServerDefinition, ctx: VariableContext): Promise<string> {
+export async function resolveString(
+  value: string,
+  field: string,
+  def: ServerDefinition,
+  ctx: VariableContext,
+): Promise<string> {
   const replacements = new Map<string, string>();
   for (const match of value.matchAll(VARIABLE)) {
     const name = match[1];
@@ -106,7 +132,12 @@ export async function resolveString(value: string, field: string, def: ServerDef
   return value.replace(VARIABLE, (_, name: string) => replacements.get(name) ?? '');
 }
 
-async function resolveVariable(name: string, field: string, def: ServerDefinition, ctx: VariableContext): Promise<string> {
+async function resolveVariable(
+  name: string,
+  field: string,
+  def: ServerDefinition,
+  ctx: VariableContext,
+): Promise<string> {
   const fail = (problem: string): never => {
     throw new ServerConfigError(def.id, field, problem);
   };

@@ -1,7 +1,8 @@
 /** `${name}` in a settings string. */
 export const VARIABLE = /\$\{([^}]*)\}/g;
 
-export const KNOWN_VARIABLES = 'workspaceFolder, workspaceFolder:NAME, workspaceFolderBasename, userHome, pathSeparator, env:NAME, input:ID';
+export const KNOWN_VARIABLES =
+  'workspaceFolder, workspaceFolder:NAME, workspaceFolderBasename, userHome, pathSeparator, env:NAME, input:ID';
 
 /**
  * What is wrong with the variables of one settings string, or undefined: checked when settings
@@ -18,12 +19,20 @@ export function variablesProblem(value: string): string | undefined {
 }
 
 function variableNameProblem(name: string): string | undefined {
-  if (name === 'workspaceFolder' || name === 'workspaceFolderBasename' || name === 'userHome' || name === 'pathSeparator') return undefined;
+  if (
+    name === 'workspaceFolder' ||
+    name === 'workspaceFolderBasename' ||
+    name === 'userHome' ||
+    name === 'pathSeparator'
+  )
+    return undefined;
   const [kind, ...rest] = name.split(':');
   const argument = rest.join(':');
   if (rest.length > 0 && (kind === 'workspaceFolder' || kind === 'env' || kind === 'input')) {
-    if (argument.trim() === '') return `uses \${${kind}:} without ${kind === 'input' ? 'an id' : kind === 'env' ? 'a variable name' : 'a folder name'}`;
-    if (kind === 'env' && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(argument)) return `uses \${env:${argument}}, which is not a valid environment variable name`;
+    if (argument.trim() === '')
+      return `uses \${${kind}:} without ${kind === 'input' ? 'an id' : kind === 'env' ? 'a variable name' : 'a folder name'}`;
+    if (kind === 'env' && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(argument))
+      return `uses \${env:${argument}}, which is not a valid environment variable name`;
     return undefined;
   }
   return `uses the unknown variable \${${name}} (known: ${KNOWN_VARIABLES})`;

@@ -28,10 +28,14 @@ export function convertVsCodeMcpJson(text: string): McpJsonConversion {
   const errors: ParseError[] = [];
   const root = parse(text, errors, { allowTrailingComma: true, disallowComments: false }) as unknown;
   if (errors.length > 0) {
-    return { servers: [], problems: [`not valid JSON: ${printParseErrorCode(errors[0].error)} at offset ${errors[0].offset}`] };
+    return {
+      servers: [],
+      problems: [`not valid JSON: ${printParseErrorCode(errors[0].error)} at offset ${errors[0].offset}`],
+    };
   }
   const servers = (root as { servers?: unknown } | undefined)?.servers;
-  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) return { servers: [], problems: ['it has no "servers" object'] };
+  if (typeof servers !== 'object' || servers === null || Array.isArray(servers))
+    return { servers: [], problems: ['it has no "servers" object'] };
   const converted: ConvertedServer[] = [];
   for (const [name, raw] of Object.entries(servers as Record<string, unknown>)) {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {

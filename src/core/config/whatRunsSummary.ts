@@ -41,7 +41,8 @@ const CODE_LOADING: readonly [RegExp, string][] = [
   [/^(npm_config_.*|NPM_CONFIG_.*)$/, 'changes what npm and npx install and run'],
 ];
 
-const SECRET_NAME = /(TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE|CREDENTIAL|AUTH|COOKIE|SESSION)/i;
+const SECRET_NAME =
+  /(TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE|CREDENTIAL|AUTH|COOKIE|SESSION)/i;
 const SECRET_VALUE = /^(sk-|ghp_|gho_|ghs_|ghu_|github_pat_|glpat-|xox[abposr]-|AKIA|AIza|eyJ)|^[A-Za-z0-9+/_=-]{32,}$/;
 const PLACEHOLDER_ONLY = /^(\$\{[^}]*\})+$/;
 
@@ -82,15 +83,36 @@ export async function summarizeWhatRuns(def: ServerDefinition, ctx: VariableCont
       field('type', def.transport, def.transport),
       field('url', def.url ?? '', def.url ?? ''),
       // Header values are credentials more often than not: names shown, a change still noticed.
-      ...Object.entries(def.headers).map(([name, value]) => field(`headers.${name}`, value, PLACEHOLDER_ONLY.test(value) ? value : '(value hidden)')),
+      ...Object.entries(def.headers).map(([name, value]) =>
+        field(`headers.${name}`, value, PLACEHOLDER_ONLY.test(value) ? value : '(value hidden)'),
+      ),
     ];
   }
   const fields = [
-    field('command', def.command ?? '', def.command ?? '', /[/\\]/.test(def.command ?? '') ? undefined : 'looked up on PATH'),
+    field(
+      'command',
+      def.command ?? '',
+      def.command ?? '',
+      /[/\\]/.test(def.command ?? '') ? undefined : 'looked up on PATH',
+    ),
     field('args', JSON.stringify(def.args), def.args.length ? def.args.map(quoteArg).join(' ') : '(none)'),
-    field('cwd', def.cwd ?? null, def.cwd === undefined ? '(the workspace folder)' : withResolved(def.cwd, await resolvedForDisplay(def.cwd, 'cwd', def, ctx))),
+    field(
+      'cwd',
+      def.cwd ?? null,
+      def.cwd === undefined
+        ? '(the workspace folder)'
+        : withResolved(def.cwd, await resolvedForDisplay(def.cwd, 'cwd', def, ctx)),
+    ),
     // Shown when set, so a workspace that drops its sandbox is asked about again.
-    ...(def.sandbox ? [field('sandbox', JSON.stringify(def.sandbox), `on${Object.keys(def.sandbox).length ? `: ${JSON.stringify(def.sandbox)}` : ''}`)] : []),
+    ...(def.sandbox
+      ? [
+          field(
+            'sandbox',
+            JSON.stringify(def.sandbox),
+            `on${Object.keys(def.sandbox).length ? `: ${JSON.stringify(def.sandbox)}` : ''}`,
+          ),
+        ]
+      : []),
   ];
   if (def.envFile !== undefined) fields.push(...(await envFileFields(def, ctx)));
   for (const [name, value] of Object.entries(def.env).sort(([a], [b]) => a.localeCompare(b))) {
@@ -101,7 +123,12 @@ export async function summarizeWhatRuns(def: ServerDefinition, ctx: VariableCont
 }
 
 /** A value's `${workspaceFolder}`, `${userHome}` … resolved, when it has such variables (not `${input:}` or `${env:}`, which may hold secrets). */
-async function resolvedForDisplay(value: string, name: string, def: ServerDefinition, ctx: VariableContext): Promise<string | undefined> {
+async function resolvedForDisplay(
+  value: string,
+  name: string,
+  def: ServerDefinition,
+  ctx: VariableContext,
+): Promise<string | undefined> {
   if (!/\$\{(?!input:|env:)[^}]+\}/.test(value) || /\$\{(input|env):/.test(value)) return undefined;
   try {
     const resolved = plainPath(await resolveString(value, name, def, displayContext(ctx)));
@@ -150,6 +177,7 @@ export function changedFields(before: readonly RunField[], after: readonly RunFi
       ...(now.warning ? { warning: now.warning } : {}),
     });
   }
-  for (const was of old.values()) changes.push({ field: was.field, before: was.shown, ...(was.warning ? { warning: was.warning } : {}) });
+  for (const was of old.values())
+    changes.push({ field: was.field, before: was.shown, ...(was.warning ? { warning: was.warning } : {}) });
   return changes;
 }

@@ -25,5 +25,8 @@ export async function readBoundedBody(response: Response, limit: number): Promis
   } finally {
     void reader.cancel().catch(() => undefined);
   }
-  return { text: new TextDecoder().decode(Buffer.concat(chunks).subarray(0, limit)), complete: complete && size <= limit };
+  return {
+    text: new TextDecoder().decode(Buffer.concat(chunks).subarray(0, limit)),
+    complete: complete && size <= limit,
+  };
 }

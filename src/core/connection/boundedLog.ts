@@ -8,7 +8,10 @@ export interface LogBounds {
   readonly maxLinesPerSecond: number;
 }
 
-export const DEFAULT_LOG_BOUNDS: LogBounds = { maxLineLength: DEFAULT_LIMITS.logLineLength, maxLinesPerSecond: DEFAULT_LIMITS.logLinesPerSecond };
+export const DEFAULT_LOG_BOUNDS: LogBounds = {
+  maxLineLength: DEFAULT_LIMITS.logLineLength,
+  maxLinesPerSecond: DEFAULT_LIMITS.logLinesPerSecond,
+};
 
 /** A server's log bounds from its `limits` settings. */
 export function logBoundsOf(def: Pick<ServerDefinition, 'limits'>): LogBounds {

@@ -27,7 +27,11 @@ export interface ChildProcessRecord {
  * (it execs in place: same pid). Its children stay in that group after it crashes, so the host
  * can end them even once they are re-parented.
  */
-export function inOwnProcessGroup(command: string, args: readonly string[], platform: NodeJS.Platform = process.platform): { command: string; args: string[]; ownGroup: boolean } {
+export function inOwnProcessGroup(
+  command: string,
+  args: readonly string[],
+  platform: NodeJS.Platform = process.platform,
+): { command: string; args: string[]; ownGroup: boolean } {
   if (platform === 'linux' && existsSync(SETSID)) return { command: SETSID, args: [command, ...args], ownGroup: true };
   return { command, args: [...args], ownGroup: false };
 }
@@ -40,7 +44,11 @@ export function inOwnProcessGroup(command: string, args: readonly string[], plat
  * (its whole group) after {@link LIVENESS_GRACE_MS}, so the client sees the close and the
  * restart policy runs instead of every request waiting for its timeout.
  */
-export function watchChildProcess(stdio: StdioClientTransport, ownGroup: boolean, ledger?: { add(pid: number): void; remove(pid: number): void }): ChildProcessRecord {
+export function watchChildProcess(
+  stdio: StdioClientTransport,
+  ownGroup: boolean,
+  ledger?: { add(pid: number): void; remove(pid: number): void },
+): ChildProcessRecord {
   let exited!: () => void;
   const record: ChildProcessRecord = { ownGroup, exited: new Promise<void>((resolve) => (exited = resolve)) };
   let closing = false;
@@ -63,7 +71,13 @@ export function watchChildProcess(stdio: StdioClientTransport, ownGroup: boolean
     let pipeClosed = false;
     child?.once('close', () => (pipeClosed = true));
     child?.stdout?.once('end', () => {
-      const timer = setTimeout(() => child.exitCode === null && child.signalCode === null && end('it closed its output (stdout) but kept running; MCP Host ended it'), LIVENESS_GRACE_MS);
+      const timer = setTimeout(
+        () =>
+          child.exitCode === null &&
+          child.signalCode === null &&
+          end('it closed its output (stdout) but kept running; MCP Host ended it'),
+        LIVENESS_GRACE_MS,
+      );
       timer.unref();
     });
     child?.once('exit', (code, signal) => {
@@ -71,7 +85,12 @@ export function watchChildProcess(stdio: StdioClientTransport, ownGroup: boolean
       if (!closing && !record.ended) record.exit = { code, signal };
       exited();
       // Exited, yet the pipe stays open: a process it started holds it. End them too.
-      const timer = setTimeout(() => !pipeClosed && end(`${record.exit ? 'it exited, ' : ''}but a process it started kept its output open; MCP Host ended it`), LIVENESS_GRACE_MS);
+      const timer = setTimeout(
+        () =>
+          !pipeClosed &&
+          end(`${record.exit ? 'it exited, ' : ''}but a process it started kept its output open; MCP Host ended it`),
+        LIVENESS_GRACE_MS,
+      );
       timer.unref();
     });
     child?.once('error', () => exited());

@@ -8,7 +8,9 @@ export function isNodeCommand(command: string): boolean {
  * system picks (two servers never collide, and nothing listens beyond this machine).
  */
 export function withInspector(command: string, args: readonly string[]): readonly string[] {
-  return isNodeCommand(command) && !args.some((a) => /^--inspect(-brk)?(=|$)/.test(a)) ? ['--inspect=127.0.0.1:0', ...args] : args;
+  return isNodeCommand(command) && !args.some((a) => /^--inspect(-brk)?(=|$)/.test(a))
+    ? ['--inspect=127.0.0.1:0', ...args]
+    : args;
 }
 
 /** The inspector's address from Node's stderr line ("Debugger listening on ws://…"), if it is one. */

@@ -23,7 +23,10 @@ export class InMemoryEraPinStore implements EraPinStore {
   }
 }
 
-export function pinFor(era: 'legacy' | 'modern' | undefined, discover: DiscoverResult | undefined): PriorDiscovery | undefined {
+export function pinFor(
+  era: 'legacy' | 'modern' | undefined,
+  discover: DiscoverResult | undefined,
+): PriorDiscovery | undefined {
   if (era === 'legacy') return { kind: 'legacy' };
   if (era === 'modern' && discover) return { kind: 'modern', discover };
   return undefined;

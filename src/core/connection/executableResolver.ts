@@ -34,7 +34,9 @@ export class ExecutableResolver {
 
   /** The PATH children should get: the login shell's, plus anything only the editor had. */
   searchPath(): Promise<string> {
-    this.loginPath ??= this.readLoginShellPath().then((login) => mergePaths(login, this.env.PATH ?? '', this.delimiter));
+    this.loginPath ??= this.readLoginShellPath().then((login) =>
+      mergePaths(login, this.env.PATH ?? '', this.delimiter),
+    );
     return this.loginPath;
   }
 
@@ -45,7 +47,8 @@ export class ExecutableResolver {
       if (await this.isExecutable(candidate)) return candidate;
       throw new CommandNotFoundError(command, searched);
     }
-    const extensions = this.platform === 'win32' ? ['', ...(this.env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';')] : [''];
+    const extensions =
+      this.platform === 'win32' ? ['', ...(this.env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';')] : [''];
     for (const dir of searched.split(this.delimiter)) {
       if (dir === '') continue;
       for (const ext of extensions) {

@@ -15,7 +15,11 @@ export const DEFAULT_HEALTH_TIMEOUT_SECONDS = 10;
  * once, with why; the caller ends the server and its restart policy takes over. Only a timeout
  * counts: a server that answers `ping` with an error is alive.
  */
-export function startHealthCheck(settings: HealthCheckSettings, client: Client, onHung: (why: string) => void): Disposable {
+export function startHealthCheck(
+  settings: HealthCheckSettings,
+  client: Client,
+  onHung: (why: string) => void,
+): Disposable {
   const timeoutSeconds = settings.timeoutSeconds ?? DEFAULT_HEALTH_TIMEOUT_SECONDS;
   let stopped = false;
   let pinging = false;

@@ -23,7 +23,12 @@ const answerers = new WeakMap<Client, Readonly<Record<string, Answer>>>();
  * Answers a server request the way this client's handlers do; for requests that arrive outside
  * the library's flow (a task's `inputRequests`). Refuses methods the host has no answer for.
  */
-export function answerServerRequest(client: Client, method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
+export function answerServerRequest(
+  client: Client,
+  method: string,
+  params: unknown,
+  signal: AbortSignal,
+): Promise<unknown> {
   const answer = answerers.get(client)?.[method];
   if (!answer) return Promise.reject(new Error(`MCP Host cannot answer a "${method}" request`));
   return answer(params, signal);
@@ -44,27 +49,40 @@ export function createHostClient(deps: ServerConnectionDeps, options: ClientOpti
       // Any tools/call may come back as a task (2026-07-28, SEP-2663); the host follows it.
       // Apps: tools may come with an interactive HTML view (SEP-1865), which the editor shows.
       // Skills: the server may offer skills (SEP-2640), listed at connect and read only when loaded.
-      extensions: { [TASKS_EXTENSION]: {}, [SKILLS_EXTENSION]: {}, ...(deps.apps ? { [APPS_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } : {}) },
+      extensions: {
+        [TASKS_EXTENSION]: {},
+        [SKILLS_EXTENSION]: {},
+        ...(deps.apps ? { [APPS_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } : {}),
+      },
     },
     listChanged: hooks.listChanged,
   });
   const limited = rateLimited(deps.log, hooks.serverRequestsPerMinute);
   const answers: Record<string, Answer> = {
-    'roots/list': async () => limited('roots/list', () => ({ roots: deps.roots().map((r) => ({ uri: r.uri, name: r.name })) })),
+    'roots/list': async () =>
+      limited('roots/list', () => ({ roots: deps.roots().map((r) => ({ uri: r.uri, name: r.name })) })),
     ping: async () => limited('ping', () => ({})),
   };
   const sampling = deps.sampling;
-  if (sampling) answers['sampling/createMessage'] = (params, signal) => hooks.whileHostWaits(() => sampling(params as never, signal));
+  if (sampling)
+    answers['sampling/createMessage'] = (params, signal) =>
+      hooks.whileHostWaits(() => sampling(params as never, signal));
   const elicitation = deps.elicitation;
   if (elicitation) {
-    answers['elicitation/create'] = (params, signal) => hooks.whileHostWaits(() => elicitation.handle(params as never, signal));
-    client.setNotificationHandler('notifications/elicitation/complete', (notification) => elicitation.complete(notification.params.elicitationId));
+    answers['elicitation/create'] = (params, signal) =>
+      hooks.whileHostWaits(() => elicitation.handle(params as never, signal));
+    client.setNotificationHandler('notifications/elicitation/complete', (notification) =>
+      elicitation.complete(notification.params.elicitationId),
+    );
   }
-  for (const [method, answer] of Object.entries(answers)) client.setRequestHandler(method as 'ping', (request, ctx) => answer(request.params, ctx.mcpReq.signal) as never);
+  for (const [method, answer] of Object.entries(answers))
+    client.setRequestHandler(method as 'ping', (request, ctx) => answer(request.params, ctx.mcpReq.signal) as never);
   answerers.set(client, answers);
   // Protocol noise (non-JSON stdout lines, unknown ids) is worth seeing but never fatal.
   client.onerror = (error) => deps.log.warn(`Protocol: ${error.message}`);
-  client.setNotificationHandler('notifications/resources/updated', (notification) => deps.onResourceUpdated?.(notification.params.uri));
+  client.setNotificationHandler('notifications/resources/updated', (notification) =>
+    deps.onResourceUpdated?.(notification.params.uri),
+  );
   client.setNotificationHandler('notifications/message', (notification) => {
     const { level, logger, data } = notification.params;
     logServerMessage(deps.log, level, logger, data);
@@ -85,8 +103,14 @@ function rateLimited(log: ServerLog, perMinute: number) {
       refusing.delete(method);
       return answer();
     }
-    if (!refusing.has(method)) log.warn(`The server sent more than ${perMinute} ${method} requests in a minute; MCP Host refuses the rest for ${wait} s (limits.serverRequestsPerMinute).`);
+    if (!refusing.has(method))
+      log.warn(
+        `The server sent more than ${perMinute} ${method} requests in a minute; MCP Host refuses the rest for ${wait} s (limits.serverRequestsPerMinute).`,
+      );
     refusing.add(method);
-    throw protocolError(-32603, `Too many ${method} requests: MCP Host answers at most ${perMinute} a minute (next in ${wait} s).`);
+    throw protocolError(
+      -32603,
+      `Too many ${method} requests: MCP Host answers at most ${perMinute} a minute (next in ${wait} s).`,
+    );
   };
 }

@@ -20,7 +20,12 @@ export class SpareControllers {
   }
 
   giveBack(controller: AbortController): void {
-    if (controller.signal.aborted || this.spare.length >= MAX_SPARE_CONTROLLERS || getEventListeners(controller.signal, 'abort').length > 0) return;
+    if (
+      controller.signal.aborted ||
+      this.spare.length >= MAX_SPARE_CONTROLLERS ||
+      getEventListeners(controller.signal, 'abort').length > 0
+    )
+      return;
     this.spare.push(controller);
   }
 }
@@ -167,10 +172,12 @@ export class IdleDeadline implements Disposable {
       timeout: maxTotalTimeoutMs,
       maxTotalTimeout: maxTotalTimeoutMs,
       signal: this.signal,
-      onprogress: onProgress && ((progress) => {
-        this.touch();
-        onProgress(progress);
-      }),
+      onprogress:
+        onProgress &&
+        ((progress) => {
+          this.touch();
+          onProgress(progress);
+        }),
     };
   }
 

@@ -36,7 +36,8 @@ export class NetworkFetch {
       return (await undiciLibrary().fetch(target, { ...(init as object), dispatcher })) as unknown as Response;
     } catch (error) {
       const status = dispatcher === this.built?.proxied ? proxyRefusal(error) : undefined;
-      if (status !== undefined) throw new ProxyRefusedError(new URL(this.settings().proxy!).host, target.host, status, error);
+      if (status !== undefined)
+        throw new ProxyRefusedError(new URL(this.settings().proxy!).host, target.host, status, error);
       throw error;
     }
   };
@@ -58,8 +59,15 @@ export class NetworkFetch {
     // The same settings object until they change: agents (and their connections) are kept.
     if (this.built?.settings !== settings) {
       void this.dispose();
-      const tls = { ca: settings.extraCertificates.length > 0 ? [...rootCertificates, ...settings.extraCertificates] : undefined, rejectUnauthorized: settings.strictSSL };
-      this.built = { settings, direct: new (undiciLibrary().Agent)({ connect: tls }), proxied: settings.proxy ? proxyAgent(settings, tls) : undefined };
+      const tls = {
+        ca: settings.extraCertificates.length > 0 ? [...rootCertificates, ...settings.extraCertificates] : undefined,
+        rejectUnauthorized: settings.strictSSL,
+      };
+      this.built = {
+        settings,
+        direct: new (undiciLibrary().Agent)({ connect: tls }),
+        proxied: settings.proxy ? proxyAgent(settings, tls) : undefined,
+      };
     }
     return this.usesProxy(url) && this.built.proxied ? this.built.proxied : this.built.direct;
   }
@@ -68,7 +76,10 @@ export class NetworkFetch {
 /** The proxy answered the tunnel request with an error status: the message says which and what to do. */
 export class ProxyRefusedError extends Error {
   constructor(proxy: string, target: string, status: number, cause: unknown) {
-    const hint = status === 407 ? ': it wants credentials; put them in "http.proxy" (http://user:password@host:port) or "http.proxyAuthorization"' : '';
+    const hint =
+      status === 407
+        ? ': it wants credentials; put them in "http.proxy" (http://user:password@host:port) or "http.proxyAuthorization"'
+        : '';
     super(`the proxy at ${proxy} refused to connect to ${target} (HTTP ${status})${hint}`, { cause });
     this.name = 'ProxyRefusedError';
   }
@@ -76,7 +87,11 @@ export class ProxyRefusedError extends Error {
 
 /** The status of undici's "Proxy response (407) !== 200 when HTTP Tunneling", anywhere in the cause chain. */
 function proxyRefusal(error: unknown): number | undefined {
-  for (let node = error as { message?: unknown; cause?: unknown } | undefined, depth = 0; node && depth < 8; node = node.cause as typeof node, depth++) {
+  for (
+    let node = error as { message?: unknown; cause?: unknown } | undefined, depth = 0;
+    node && depth < 8;
+    node = node.cause as typeof node, depth++
+  ) {
     const match = typeof node.message === 'string' ? /Proxy response \((\d{3})\)/.exec(node.message) : null;
     if (match) return Number(match[1]);
   }
@@ -86,7 +101,8 @@ function proxyRefusal(error: unknown): number | undefined {
 function proxyAgent(settings: NetworkSettings, tls: { ca?: string[]; rejectUnauthorized: boolean }): ProxyAgent {
   const uri = new URL(settings.proxy!);
   let token = settings.proxyAuthorization;
-  if (!token && uri.username) token = `Basic ${Buffer.from(`${decodeURIComponent(uri.username)}:${decodeURIComponent(uri.password)}`).toString('base64')}`;
+  if (!token && uri.username)
+    token = `Basic ${Buffer.from(`${decodeURIComponent(uri.username)}:${decodeURIComponent(uri.password)}`).toString('base64')}`;
   uri.username = '';
   uri.password = '';
   return new (undiciLibrary().ProxyAgent)({ uri: uri.href, token, requestTls: tls, proxyTls: tls });

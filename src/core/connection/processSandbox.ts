@@ -35,7 +35,14 @@ export interface SandboxRuntimeModule {
     isSupportedPlatform(): boolean;
     checkDependenciesAsync(): Promise<{ errors: string[]; warnings: string[] }>;
     initialize(config: object): Promise<void>;
-    wrapWithSandboxArgv(command: string, binShell: undefined, customConfig: object, abortSignal: undefined, cwd: string | undefined, options: { commandId: string; commandText: string }): Promise<{ argv: string[]; env: Record<string, string | undefined> }>;
+    wrapWithSandboxArgv(
+      command: string,
+      binShell: undefined,
+      customConfig: object,
+      abortSignal: undefined,
+      cwd: string | undefined,
+      options: { commandId: string; commandText: string },
+    ): Promise<{ argv: string[]; env: Record<string, string | undefined> }>;
     registerCommandNetworkLists(commandId: string, lists: { allowedDomains: string[] }): void;
     unregisterCommandNetworkLists(commandId: string): void;
     reset(): Promise<void>;
@@ -54,7 +61,8 @@ export class SrtProcessSandbox implements ProcessSandbox {
   private ready?: Promise<Manager>;
 
   constructor(
-    private readonly load: () => Promise<SandboxRuntimeModule> = () => import('@anthropic-ai/sandbox-runtime') as Promise<SandboxRuntimeModule>,
+    private readonly load: () => Promise<SandboxRuntimeModule> = () =>
+      import('@anthropic-ai/sandbox-runtime') as Promise<SandboxRuntimeModule>,
     private readonly platform: NodeJS.Platform = process.platform,
   ) {}
 
@@ -62,12 +70,26 @@ export class SrtProcessSandbox implements ProcessSandbox {
     const manager = await this.manager();
     const commandId = randomBytes(16).toString('base64url');
     const line = [launch.command, ...launch.args].map(quoteArg).join(' ');
-    const filesystem = { denyRead: [...policy.denyRead], allowRead: [...policy.allowRead], allowWrite: [...policy.allowWrite], denyWrite: [...policy.denyWrite] };
-    const { argv, env } = await manager.wrapWithSandboxArgv(line, undefined, { filesystem, network: { allowedDomains: [] } }, undefined, launch.cwd, { commandId, commandText: line });
+    const filesystem = {
+      denyRead: [...policy.denyRead],
+      allowRead: [...policy.allowRead],
+      allowWrite: [...policy.allowWrite],
+      denyWrite: [...policy.denyWrite],
+    };
+    const { argv, env } = await manager.wrapWithSandboxArgv(
+      line,
+      undefined,
+      { filesystem, network: { allowedDomains: [] } },
+      undefined,
+      launch.cwd,
+      { commandId, commandText: line },
+    );
     // The wrap's environment is this process's plus the proxy settings; the server keeps its own.
     const added: Record<string, string> = {};
-    for (const [name, value] of Object.entries(env)) if (value !== undefined && process.env[name] !== value) added[name] = value;
-    if (policy.allowedDomains.length > 0) manager.registerCommandNetworkLists(commandId, { allowedDomains: [...policy.allowedDomains] });
+    for (const [name, value] of Object.entries(env))
+      if (value !== undefined && process.env[name] !== value) added[name] = value;
+    if (policy.allowedDomains.length > 0)
+      manager.registerCommandNetworkLists(commandId, { allowedDomains: [...policy.allowedDomains] });
     let released = false;
     return {
       command: argv[0],
@@ -99,22 +121,37 @@ export class SrtProcessSandbox implements ProcessSandbox {
 
   private async start(): Promise<Manager> {
     if (this.platform !== 'linux' && this.platform !== 'darwin') {
-      throw new SandboxUnavailableError(`"sandbox" needs Linux or macOS (this is ${this.platform}); remove it to run the server unsandboxed`);
+      throw new SandboxUnavailableError(
+        `"sandbox" needs Linux or macOS (this is ${this.platform}); remove it to run the server unsandboxed`,
+      );
     }
     let manager: Manager;
     try {
       manager = (await this.load()).SandboxManager;
     } catch (error) {
-      throw new SandboxUnavailableError(`the sandbox runtime could not be loaded (${(error as Error).message}); reinstall MCP Host`);
+      throw new SandboxUnavailableError(
+        `the sandbox runtime could not be loaded (${(error as Error).message}); reinstall MCP Host`,
+      );
     }
-    if (!manager.isSupportedPlatform()) throw new SandboxUnavailableError('this system cannot run the sandbox (WSL 1 has no bubblewrap); use WSL 2 or remove "sandbox"');
+    if (!manager.isSupportedPlatform())
+      throw new SandboxUnavailableError(
+        'this system cannot run the sandbox (WSL 1 has no bubblewrap); use WSL 2 or remove "sandbox"',
+      );
     const { errors } = await manager.checkDependenciesAsync();
     if (errors.length > 0) {
-      const install = this.platform === 'linux' ? ': install them (for example `sudo apt-get install bubblewrap socat ripgrep`) and restart the server' : '';
-      throw new SandboxUnavailableError(`the sandbox cannot run here: ${errors.join('; ')}${install}, or remove "sandbox"`);
+      const install =
+        this.platform === 'linux'
+          ? ': install them (for example `sudo apt-get install bubblewrap socat ripgrep`) and restart the server'
+          : '';
+      throw new SandboxUnavailableError(
+        `the sandbox cannot run here: ${errors.join('; ')}${install}, or remove "sandbox"`,
+      );
     }
     // Nothing by default: each server's wrap brings its own rules and allow list.
-    await manager.initialize({ network: { allowedDomains: [], deniedDomains: [] }, filesystem: { denyRead: [], allowWrite: [], denyWrite: [] } });
+    await manager.initialize({
+      network: { allowedDomains: [], deniedDomains: [] },
+      filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+    });
     return manager;
   }
 }

@@ -61,7 +61,11 @@ export async function terminateProcesses(pids: readonly number[], graceMs = 1_00
   const alive = pids.filter(isAlive);
   if (alive.length === 0) return;
   if (process.platform === 'win32') {
-    await Promise.all(alive.map((pid) => new Promise((r) => execFile('taskkill', ['/T', '/F', '/PID', String(pid)], () => r(undefined)))));
+    await Promise.all(
+      alive.map(
+        (pid) => new Promise((r) => execFile('taskkill', ['/T', '/F', '/PID', String(pid)], () => r(undefined))),
+      ),
+    );
     return;
   }
   for (const pid of alive) signal(pid, 'SIGTERM');

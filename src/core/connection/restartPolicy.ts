@@ -14,7 +14,8 @@ export class RestartPolicy {
   ) {}
 
   onUnexpectedExit(): RestartDecision {
-    if (!this.settings.enabled) return { restart: false, reason: 'automatic restart is off ("restart.enabled": false)' };
+    if (!this.settings.enabled)
+      return { restart: false, reason: 'automatic restart is off ("restart.enabled": false)' };
     const now = this.now();
     this.crashes = this.crashes.filter((t) => now - t < this.settings.windowMs);
     this.crashes.push(now);
@@ -82,7 +83,11 @@ export class AutomaticRestarts {
     const decision = this.policy.onUnexpectedExit();
     if (!decision.restart) {
       this.restarting = false;
-      return { status: 'error', reason: `${why}; ${decision.reason}. Use Restart to try again.`, logLine: `${why}; ${decision.reason}.` };
+      return {
+        status: 'error',
+        reason: `${why}; ${decision.reason}. Use Restart to try again.`,
+        logLine: `${why}; ${decision.reason}.`,
+      };
     }
     this.restarting = true;
     const seconds = Math.max(1, Math.round(decision.delayMs / 1000));

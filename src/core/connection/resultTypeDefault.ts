@@ -33,10 +33,13 @@ export class ResultTypeDefault {
     if (method === undefined) return message;
     this.pending.delete(m.id);
     const result = m.result;
-    if (typeof result !== 'object' || result === null || Array.isArray(result) || 'resultType' in result) return message;
+    if (typeof result !== 'object' || result === null || Array.isArray(result) || 'resultType' in result)
+      return message;
     if (!this.told.has(method)) {
       this.told.add(method);
-      this.warn(`The server answered ${method} without "resultType", which protocol revision 2026-07-28 requires; MCP Host reads it as "complete", as the specification says a client must.`);
+      this.warn(
+        `The server answered ${method} without "resultType", which protocol revision 2026-07-28 requires; MCP Host reads it as "complete", as the specification says a client must.`,
+      );
     }
     return { ...message, result: { ...result, resultType: 'complete' } } as T;
   }

@@ -7,7 +7,20 @@ import type { ResolvedRoot, SandboxSettings } from '../config/serverDefinition';
  * home (keys, tokens, other projects) stays unreadable unless the settings allow it.
  */
 export const HOME_TOOL_FOLDERS: readonly string[] = [
-  '~/.npm', '~/.cache', '~/.local', '~/.nvm', '~/.volta', '~/.fnm', '~/.asdf', '~/.pyenv', '~/.cargo', '~/.rustup', '~/.bun', '~/.deno', '~/go', '~/.sdkman',
+  '~/.npm',
+  '~/.cache',
+  '~/.local',
+  '~/.nvm',
+  '~/.volta',
+  '~/.fnm',
+  '~/.asdf',
+  '~/.pyenv',
+  '~/.cargo',
+  '~/.rustup',
+  '~/.bun',
+  '~/.deno',
+  '~/go',
+  '~/.sdkman',
 ];
 
 /** What one sandboxed server may read, write and reach: the settings laid over the defaults. */
@@ -24,7 +37,11 @@ export interface SandboxPolicy {
  * Defaults: reads everywhere but the home folder (the roots, the working folder and
  * {@link HOME_TOOL_FOLDERS} stay readable), writes only to the roots, no network.
  */
-export function sandboxPolicy(settings: SandboxSettings, rootPaths: readonly string[], cwd: string | undefined): SandboxPolicy {
+export function sandboxPolicy(
+  settings: SandboxSettings,
+  rootPaths: readonly string[],
+  cwd: string | undefined,
+): SandboxPolicy {
   const fs = settings.filesystem ?? {};
   const unique = (paths: readonly string[]) => [...new Set(paths)];
   return {
@@ -56,7 +73,11 @@ export function rootPaths(roots: readonly ResolvedRoot[]): string[] {
  * What the view says a server's sandbox allows: the policy applied when it started while it runs
  * (roots that changed since do not widen it), else the one it would start with now.
  */
-export function shownSandbox(applied: SandboxPolicy | undefined, def: { readonly sandbox?: SandboxSettings; readonly cwd?: string }, roots: () => readonly string[]): string | undefined {
+export function shownSandbox(
+  applied: SandboxPolicy | undefined,
+  def: { readonly sandbox?: SandboxSettings; readonly cwd?: string },
+  roots: () => readonly string[],
+): string | undefined {
   const policy = applied ?? (def.sandbox && sandboxPolicy(def.sandbox, roots(), def.cwd));
   return policy && describeSandboxPolicy(policy);
 }

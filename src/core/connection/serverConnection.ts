@@ -76,8 +76,13 @@ export class ServerConnection implements Disposable {
       const address = deps.onDebuggerListening && inspectorAddress(line);
       if (address) deps.onDebuggerListening!(address);
     });
-    this.lists = new ServerLists(deps.log, definition.requestTimeoutMs, () => this.fire(), () => this.session?.client, limitsOf(definition).maxTools, (error) =>
-      void this.unauthorizedMidSession(error),
+    this.lists = new ServerLists(
+      deps.log,
+      definition.requestTimeoutMs,
+      () => this.fire(),
+      () => this.session?.client,
+      limitsOf(definition).maxTools,
+      (error) => void this.unauthorizedMidSession(error),
     );
     this.watches = new ResourceWatches({
       client: () => (this.takesResourceSubscriptions ? this.session?.client : undefined),
@@ -117,7 +122,16 @@ export class ServerConnection implements Disposable {
   }
 
   snapshot(): ServerSnapshot {
-    return connectionSnapshot({ definition: this.definition, target: this.target, status: this.status, reason: this.reason, waitingForTurn: this.turn.waiting, session: this.session, lists: this.lists, roots: this.deps.roots });
+    return connectionSnapshot({
+      definition: this.definition,
+      target: this.target,
+      status: this.status,
+      reason: this.reason,
+      waitingForTurn: this.turn.waiting,
+      session: this.session,
+      lists: this.lists,
+      roots: this.deps.roots,
+    });
   }
 
   /**
@@ -194,15 +208,30 @@ export class ServerConnection implements Disposable {
     } catch (error) {
       if (idle.signal.aborted && !signal?.aborted) {
         const { SdkError, SdkErrorCode } = clientLibrary();
-        throw describeRequestError(this.id, label, new SdkError(SdkErrorCode.RequestTimeout, 'idle timeout'), this.definition.requestTimeoutMs);
+        throw describeRequestError(
+          this.id,
+          label,
+          new SdkError(SdkErrorCode.RequestTimeout, 'idle timeout'),
+          this.definition.requestTimeoutMs,
+        );
       }
-      const wantsSignIn = this.deps.authorization && signInReasonMidSession(error, this.deps.authorization, this.target);
+      const wantsSignIn =
+        this.deps.authorization && signInReasonMidSession(error, this.deps.authorization, this.target);
       if (wantsSignIn) {
         await this.stop(wantsSignIn, 'needs-sign-in');
         throw new McpRequestError(this.id, `MCP server "${this.id}" ${wantsSignIn}.`, undefined, { cause: error });
       }
       const stopping = this.status === 'stopping' ? this.reason : undefined;
-      throw this.redacted(describeRequestError(this.id, label, error, this.definition.requestTimeoutMs, signal?.aborted === true, stopping));
+      throw this.redacted(
+        describeRequestError(
+          this.id,
+          label,
+          error,
+          this.definition.requestTimeoutMs,
+          signal?.aborted === true,
+          stopping,
+        ),
+      );
     } finally {
       idle.dispose();
     }
@@ -210,7 +239,9 @@ export class ServerConnection implements Disposable {
 
   /** Loads one of the server's skills: its `SKILL.md`, verified against the server's entry. */
   loadSkill(uri: string, signal?: AbortSignal): Promise<LoadedSkill> {
-    return this.request(`loading skill ${uri}`, () => this.lists.skills.load(uri, signal), signal).finally(() => this.fire());
+    return this.request(`loading skill ${uri}`, () => this.lists.skills.load(uri, signal), signal).finally(() =>
+      this.fire(),
+    );
   }
 
   /** Reads a file a skill names (relative to its root), verified. */
@@ -302,10 +333,18 @@ export class ServerConnection implements Disposable {
     // A server that must wait for its turn says so from its first change (one change less to draw).
     this.setStatus('starting', this.turn.begin(abort.signal, waitedFor) ?? reason);
     const def = this.definition;
-    this.deps.log.info(def.transport === 'stdio' ? `Starting: ${this.target}${def.cwd ? ` (in ${def.cwd})` : ''}` : `Connecting to ${this.target} (${def.transport === 'sse' ? 'HTTP+SSE' : 'Streamable HTTP'})`);
+    this.deps.log.info(
+      def.transport === 'stdio'
+        ? `Starting: ${this.target}${def.cwd ? ` (in ${def.cwd})` : ''}`
+        : `Connecting to ${this.target} (${def.transport === 'sse' ? 'HTTP+SSE' : 'Streamable HTTP'})`,
+    );
     // What this attempt started, so a stop that overtakes it can end it (children included).
     let started: CreatedTransport | undefined;
-    const endOvertaken = async (closing?: Promise<unknown>) => closeThenEnd(closing?.catch(() => undefined), await processTreeOf(started, true));
+    const endOvertaken = async (closing?: Promise<unknown>) =>
+      closeThenEnd(
+        closing?.catch(() => undefined),
+        await processTreeOf(started, true),
+      );
     const attempt = async () => {
       const waited = this.turn.waiting;
       const slot = await this.turn.take(abort.signal, waitedFor);
@@ -319,7 +358,12 @@ export class ServerConnection implements Disposable {
     };
     const connectAndList = async () => {
       try {
-        const session = await sessionModules().openSession(this.definition, this.hash, this.sessionDeps(generation, (created) => (started = created)), abort.signal);
+        const session = await sessionModules().openSession(
+          this.definition,
+          this.hash,
+          this.sessionDeps(generation, (created) => (started = created)),
+          abort.signal,
+        );
         if (generation !== this.generation) {
           await endOvertaken(session.client.close());
           return;
@@ -338,7 +382,8 @@ export class ServerConnection implements Disposable {
         this.setStatus('running');
         this.watches.renew();
         const health = this.definition.healthCheck;
-        if (health) this.sessionDisposables.push(startHealthCheck(health, client, (why) => void this.endHung(generation, why)));
+        if (health)
+          this.sessionDisposables.push(startHealthCheck(health, client, (why) => void this.endHung(generation, why)));
       } catch (error) {
         if (generation !== this.generation) {
           await endOvertaken();
@@ -359,7 +404,9 @@ export class ServerConnection implements Disposable {
             this.disposeSession();
             this.lists.clear();
           }
-          this.deps.log[auth.status === 'error' ? 'error' : 'warn'](`The server asks for authorization: ${auth.reason}.`);
+          this.deps.log[auth.status === 'error' ? 'error' : 'warn'](
+            `The server asks for authorization: ${auth.reason}.`,
+          );
           this.setStatus(auth.status, auth.reason);
           return;
         }
@@ -427,12 +474,18 @@ export class ServerConnection implements Disposable {
     this.disposeSession();
     this.lists.clear();
     // What it left running ends meanwhile: a stop waits for it, a restart starts after it.
-    const ending = processTreeOf(transport, false).then(endProcessTree).catch(() => undefined);
+    const ending = processTreeOf(transport, false)
+      .then(endProcessTree)
+      .catch(() => undefined);
     this.ending = ending;
     void ending.finally(() => this.ending === ending && (this.ending = undefined));
     const ended = this.hung ?? child?.ended;
     this.hung = undefined;
-    const why = ended ? `the server stopped answering: ${ended}` : child?.exit ? describeExit(child.exit) : 'the server stopped unexpectedly';
+    const why = ended
+      ? `the server stopped answering: ${ended}`
+      : child?.exit
+        ? describeExit(child.exit)
+        : 'the server stopped unexpectedly';
     if (closed === this.generation) this.scheduleRestart(`${why}${lastOutput(this.stderr.lines)}`);
   }
 
@@ -463,7 +516,9 @@ export class ServerConnection implements Disposable {
   /** An error whose message may echo a secret (a URL in an HTTP body), with placeholders instead. */
   private redacted(error: McpRequestError): McpRequestError {
     const message = redactSecrets(error.message, this.deps.secrets ?? []);
-    return message === error.message ? error : new McpRequestError(error.serverId, message, error.code, { cause: error.cause });
+    return message === error.message
+      ? error
+      : new McpRequestError(error.serverId, message, error.code, { cause: error.cause });
   }
 
   private setStatus(status: ServerStatus, reason?: string): void {

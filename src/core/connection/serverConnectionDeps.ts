@@ -1,4 +1,12 @@
-import type { FetchLike, CreateMessageRequest, CreateMessageResult, CreateMessageResultWithTools, ElicitRequest, ElicitResult, OAuthClientProvider } from '@modelcontextprotocol/client';
+import type {
+  FetchLike,
+  CreateMessageRequest,
+  CreateMessageResult,
+  CreateMessageResultWithTools,
+  ElicitRequest,
+  ElicitResult,
+  OAuthClientProvider,
+} from '@modelcontextprotocol/client';
 import type { ResolvedRoot } from '../config/serverDefinition';
 import type { EraPinStore } from './eraPins';
 import type { ExecutableResolver } from './executableResolver';
@@ -34,7 +42,10 @@ export interface ServerConnectionDeps {
    * Answers the server's sampling requests (legacy requests and 2026-07-28 input requests alike).
    * Without it the client does not declare `sampling`, so servers do not ask.
    */
-  sampling?(params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult | CreateMessageResultWithTools>;
+  sampling?(
+    params: CreateMessageRequest['params'],
+    signal: AbortSignal,
+  ): Promise<CreateMessageResult | CreateMessageResultWithTools>;
   /** Dev mode's debugging: the server's Node inspector listens at this `ws://` address. */
   onDebuggerListening?(address: string): void;
   /** `notifications/resources/updated` from this server. */

@@ -16,23 +16,42 @@ export class McpRequestError extends Error {
 
 export class ServerUnavailableError extends McpRequestError {
   constructor(serverId: string, status: ServerStatus, reason?: string) {
-    super(serverId, `MCP server "${serverId}" is not running (${status}${reason ? `: ${reason}` : ''}).`, 'SERVER_NOT_RUNNING');
+    super(
+      serverId,
+      `MCP server "${serverId}" is not running (${status}${reason ? `: ${reason}` : ''}).`,
+      'SERVER_NOT_RUNNING',
+    );
     this.name = 'ServerUnavailableError';
   }
 }
 
 /** `stopping`: why the server is being stopped, when it is (told to a request the stop ends). */
-export function describeRequestError(serverId: string, label: string, error: unknown, timeoutMs: number, cancelled = false, stopping?: string): McpRequestError {
+export function describeRequestError(
+  serverId: string,
+  label: string,
+  error: unknown,
+  timeoutMs: number,
+  cancelled = false,
+  stopping?: string,
+): McpRequestError {
   if (error instanceof McpRequestError) return error;
   // The SDK reports a caller's abort like a timeout; the caller's signal tells them apart.
-  if (cancelled) return new McpRequestError(serverId, `${label} on MCP server "${serverId}" was cancelled.`, 'CANCELLED', { cause: error });
+  if (cancelled)
+    return new McpRequestError(serverId, `${label} on MCP server "${serverId}" was cancelled.`, 'CANCELLED', {
+      cause: error,
+    });
   const e = error as { name?: string; message?: string; code?: number | string };
   const { SdkError, SdkErrorCode } = clientLibrary();
   if (error instanceof SdkError) {
     switch (error.code) {
       case SdkErrorCode.ConnectionClosed:
       case SdkErrorCode.NotConnected:
-        return new McpRequestError(serverId, `MCP server "${serverId}" stopped before answering ${label}${stopping ? `: ${stopping}` : ''}.`, error.code, { cause: error });
+        return new McpRequestError(
+          serverId,
+          `MCP server "${serverId}" stopped before answering ${label}${stopping ? `: ${stopping}` : ''}.`,
+          error.code,
+          { cause: error },
+        );
       case SdkErrorCode.RequestTimeout:
         return new McpRequestError(
           serverId,
@@ -42,7 +61,12 @@ export function describeRequestError(serverId: string, label: string, error: unk
         );
     }
   }
-  return new McpRequestError(serverId, `MCP server "${serverId}": ${label} failed: ${e?.message ?? String(error)}`, e?.code, { cause: error });
+  return new McpRequestError(
+    serverId,
+    `MCP server "${serverId}": ${label} failed: ${e?.message ?? String(error)}`,
+    e?.code,
+    { cause: error },
+  );
 }
 
 /**
@@ -52,5 +76,10 @@ export function describeRequestError(serverId: string, label: string, error: unk
 export function resourceNotFound(serverId: string, uri: string, error: unknown): McpRequestError | undefined {
   const code = (error as { code?: unknown }).code;
   if (code !== -32002 && code !== -32602) return undefined;
-  return new McpRequestError(serverId, `MCP server "${serverId}" has no resource ${uri} (error ${code}: ${((error as { cause?: Error }).cause ?? (error as Error)).message}).`, code, { cause: error });
+  return new McpRequestError(
+    serverId,
+    `MCP server "${serverId}" has no resource ${uri} (error ${code}: ${((error as { cause?: Error }).cause ?? (error as Error)).message}).`,
+    code,
+    { cause: error },
+  );
 }

@@ -1,5 +1,12 @@
 import { dropUnusableTools } from './toolListLimits';
-import type { Client, ListChangedHandlers, Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
+import type {
+  Client,
+  ListChangedHandlers,
+  Prompt,
+  Resource,
+  ResourceTemplateType,
+  Tool,
+} from '@modelcontextprotocol/client';
 import { ResourcePages, type ResourcePage } from '../resources/resourcePages';
 import { toolNameProblem } from './toolNames';
 import type { ServerLog } from './serverLog';
@@ -96,28 +103,39 @@ export class ServerLists {
     this.setTools(tools);
     this.prompts = prompts;
     // A list that failed at start (a slow or busy server) is asked for again, with backoff.
-    if (this.problems.has('tools/list')) this.retry('tools/list', listTools, (items) => this.setTools(items), isCurrent);
-    if (this.problems.has('prompts/list')) this.retry('prompts/list', listPrompts, (items) => (this.prompts = items), isCurrent);
+    if (this.problems.has('tools/list'))
+      this.retry('tools/list', listTools, (items) => this.setTools(items), isCurrent);
+    if (this.problems.has('prompts/list'))
+      this.retry('prompts/list', listPrompts, (items) => (this.prompts = items), isCurrent);
   }
 
-  private retry<T>(label: string, run: () => Promise<T[]>, apply: (items: T[]) => void, isCurrent: () => boolean, attempt = 1): void {
-    const timer = setTimeout(async () => {
-      this.retryTimers.delete(timer);
-      if (!isCurrent()) return;
-      try {
-        const items = await run();
+  private retry<T>(
+    label: string,
+    run: () => Promise<T[]>,
+    apply: (items: T[]) => void,
+    isCurrent: () => boolean,
+    attempt = 1,
+  ): void {
+    const timer = setTimeout(
+      async () => {
+        this.retryTimers.delete(timer);
         if (!isCurrent()) return;
-        this.problems.delete(label);
-        apply(items);
-        this.log.info(`${label} succeeded on attempt ${attempt + 1}.`);
-      } catch (error) {
-        if (!isCurrent()) return;
-        this.problems.set(label, (error as Error).message);
-        if (attempt < LIST_RETRIES) this.retry(label, run, apply, isCurrent, attempt + 1);
-        else this.log.warn(`${label} failed ${attempt + 1} times; Refresh asks again.`);
-      }
-      this.onChange();
-    }, LIST_RETRY_DELAY_MS * 2 ** (attempt - 1));
+        try {
+          const items = await run();
+          if (!isCurrent()) return;
+          this.problems.delete(label);
+          apply(items);
+          this.log.info(`${label} succeeded on attempt ${attempt + 1}.`);
+        } catch (error) {
+          if (!isCurrent()) return;
+          this.problems.set(label, (error as Error).message);
+          if (attempt < LIST_RETRIES) this.retry(label, run, apply, isCurrent, attempt + 1);
+          else this.log.warn(`${label} failed ${attempt + 1} times; Refresh asks again.`);
+        }
+        this.onChange();
+      },
+      LIST_RETRY_DELAY_MS * 2 ** (attempt - 1),
+    );
     this.retryTimers.add(timer);
   }
 
@@ -147,7 +165,8 @@ export class ServerLists {
     const tools = (message as { result?: { tools?: unknown } } | undefined)?.result?.tools;
     if (!Array.isArray(tools)) return;
     for (const tool of tools as { name?: unknown; inputSchema?: unknown }[]) {
-      if (typeof tool?.name === 'string' && JSON.stringify(tool.inputSchema ?? {}).includes('"x-mcp-header"')) this.listedWithHeaders.add(tool.name);
+      if (typeof tool?.name === 'string' && JSON.stringify(tool.inputSchema ?? {}).includes('"x-mcp-header"'))
+        this.listedWithHeaders.add(tool.name);
     }
   }
 
@@ -159,7 +178,10 @@ export class ServerLists {
     this.tools = tools;
     const kept = new Set(tools.map((t) => t.name));
     for (const name of this.listedWithHeaders) {
-      if (!kept.has(name)) this.log.warn(`Tool ${JSON.stringify(name)} was left out: its x-mcp-header declarations break the 2026-07-28 rules (see the SDK's reason in the extension host log).`);
+      if (!kept.has(name))
+        this.log.warn(
+          `Tool ${JSON.stringify(name)} was left out: its x-mcp-header declarations break the 2026-07-28 rules (see the SDK's reason in the extension host log).`,
+        );
     }
     this.listedWithHeaders.clear();
     for (const tool of tools) {
@@ -196,8 +218,10 @@ export class ServerLists {
 
   private async refreshTemplates(client: Client | undefined, isCurrent: () => boolean): Promise<void> {
     if (!client) return;
-    const templates = await this.fetch('resources/templates/list', client.getServerCapabilities()?.resources, async () =>
-      (await client.listResourceTemplates(undefined, { timeout: this.timeoutMs })).resourceTemplates,
+    const templates = await this.fetch(
+      'resources/templates/list',
+      client.getServerCapabilities()?.resources,
+      async () => (await client.listResourceTemplates(undefined, { timeout: this.timeoutMs })).resourceTemplates,
     );
     if (isCurrent()) this.resourceTemplates = templates;
   }
@@ -224,7 +248,14 @@ export class ServerLists {
 
 /** One page of `resources/list` (the SDK's own listing would walk them all). */
 async function resourcePage(client: Client, cursor: string | undefined, timeoutMs: number): Promise<ResourcePage> {
-  const result = await client.request({ method: 'resources/list', params: cursor === undefined ? {} : { cursor } }, { timeout: timeoutMs });
+  const result = await client.request(
+    { method: 'resources/list', params: cursor === undefined ? {} : { cursor } },
+    { timeout: timeoutMs },
+  );
   const ttlMs = (result as { ttlMs?: unknown }).ttlMs;
-  return { resources: result.resources, nextCursor: result.nextCursor, ttlMs: typeof ttlMs === 'number' ? ttlMs : undefined };
+  return {
+    resources: result.resources,
+    nextCursor: result.nextCursor,
+    ttlMs: typeof ttlMs === 'number' ? ttlMs : undefined,
+  };
 }

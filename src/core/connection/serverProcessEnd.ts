@@ -17,7 +17,11 @@ export interface ServerProcessTree {
 export async function processTreeOf(created: CreatedTransport | undefined, alive: boolean): Promise<ServerProcessTree> {
   // The transport forgets its process on close; the host's watch remembers it.
   const pid = created?.child?.pid ?? created?.stdio?.pid ?? undefined;
-  return { pid, descendants: pid !== undefined && alive ? await listDescendants(pid) : [], ownGroup: created?.child?.ownGroup === true };
+  return {
+    pid,
+    descendants: pid !== undefined && alive ? await listDescendants(pid) : [],
+    ownGroup: created?.child?.ownGroup === true,
+  };
 }
 
 /** Ends a server's tree: the pids known, then its group. */
@@ -33,7 +37,10 @@ export async function endProcessTree(tree: ServerProcessTree): Promise<void> {
  * after a short grace the host ends the tree itself, and the library's close settles with it.
  */
 export async function closeThenEnd(closing: Promise<unknown> | undefined, tree: ServerProcessTree): Promise<void> {
-  const closed = closing?.then(() => 'closed' as const, () => 'closed' as const);
+  const closed = closing?.then(
+    () => 'closed' as const,
+    () => 'closed' as const,
+  );
   const grace = new Promise<void>((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref());
   const first = await Promise.race([closed ?? Promise.resolve(undefined), grace]);
   if (first !== 'closed') await endProcessTree(tree);

@@ -103,5 +103,7 @@ export const INSTRUCTIONS_MAX = 8_000;
 export function boundedInstructions(text: string | undefined): string | undefined {
   const trimmed = typeof text === 'string' ? text.trim() : '';
   if (!trimmed) return undefined;
-  return trimmed.length > INSTRUCTIONS_MAX ? `${trimmed.slice(0, INSTRUCTIONS_MAX)}… [cut at ${INSTRUCTIONS_MAX} characters]` : trimmed;
+  return trimmed.length > INSTRUCTIONS_MAX
+    ? `${trimmed.slice(0, INSTRUCTIONS_MAX)}… [cut at ${INSTRUCTIONS_MAX} characters]`
+    : trimmed;
 }

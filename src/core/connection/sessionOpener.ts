@@ -1,4 +1,11 @@
-import { Client, SdkErrorCode, type ClientOptions, type FetchLike, type OAuthClientProvider, type PriorDiscovery } from '@modelcontextprotocol/client';
+import {
+  Client,
+  SdkErrorCode,
+  type ClientOptions,
+  type FetchLike,
+  type OAuthClientProvider,
+  type PriorDiscovery,
+} from '@modelcontextprotocol/client';
 import type { ResolvedServerDefinition, TransportKind } from '../config/serverDefinition';
 import { needsAuthorization } from '../auth/authorizationFailure';
 import type { EraPinStore } from './eraPins';
@@ -58,7 +65,9 @@ export async function openSession(
       return session;
     } catch (error) {
       if (signal.aborted || needsAuthorization(error)) throw error;
-      deps.log.warn(`Connecting with the remembered ${pinned.kind} protocol era failed (${(error as Error).message}); probing again.`);
+      deps.log.warn(
+        `Connecting with the remembered ${pinned.kind} protocol era failed (${(error as Error).message}); probing again.`,
+      );
       await deps.eraPins.delete(hash);
     }
   }
@@ -68,7 +77,9 @@ export async function openSession(
   } catch (error) {
     if (def.transport === 'stdio' && !signal.aborted && endedOnProbe(error)) {
       // Some 2025 servers exit on any request before `initialize`: start it again, legacy era.
-      deps.log.info('The server ended during the 2026-07-28 probe (some 2025 servers exit on it); starting it again for the 2025 initialize handshake.');
+      deps.log.info(
+        'The server ended during the 2026-07-28 probe (some 2025 servers exit on it); starting it again for the 2025 initialize handshake.',
+      );
       session = await connectOnce(def, deps, 'stdio', { kind: 'legacy' }, signal);
       const pin = pinFor(session.client.getProtocolEra(), session.client.getDiscoverResult());
       if (pin) await deps.eraPins.set(hash, pin);
@@ -77,7 +88,16 @@ export async function openSession(
     if (needsAuthorization(error)) throw error;
     const status = httpStatusOf(error);
     // 401 and 403 ask for authorization: the legacy transport would only hide that.
-    if (def.transport !== 'http' || status === undefined || status < 400 || status >= 500 || status === 401 || status === 403 || signal.aborted) throw error;
+    if (
+      def.transport !== 'http' ||
+      status === undefined ||
+      status < 400 ||
+      status >= 500 ||
+      status === 401 ||
+      status === 403 ||
+      signal.aborted
+    )
+      throw error;
     deps.log.info(`Streamable HTTP answered ${status}; trying the legacy HTTP+SSE transport.`);
     try {
       session = await connectOnce(def, deps, 'sse', undefined, signal);
@@ -141,17 +161,32 @@ async function verify(session: OpenedSession, timeout: number, signal: AbortSign
 
 /** The connection closed during the era probe (the process exited on it), not any other failure. */
 function endedOnProbe(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown; message?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
-    if (e.code === SdkErrorCode.ConnectionClosed || (typeof e.message === 'string' && /connection closed/i.test(e.message))) return true;
+  for (
+    let e = error as { code?: unknown; cause?: unknown; message?: unknown } | undefined, depth = 0;
+    e && depth < 4;
+    depth++
+  ) {
+    if (
+      e.code === SdkErrorCode.ConnectionClosed ||
+      (typeof e.message === 'string' && /connection closed/i.test(e.message))
+    )
+      return true;
     e = e.cause as typeof e;
   }
   return false;
 }
 
 function httpStatusOf(error: unknown): number | undefined {
-  for (let e = error as { status?: unknown; cause?: unknown; message?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
+  for (
+    let e = error as { status?: unknown; cause?: unknown; message?: unknown } | undefined, depth = 0;
+    e && depth < 4;
+    depth++
+  ) {
     if (typeof e.status === 'number') return e.status;
-    const match = typeof e.message === 'string' ? /\bHTTP (\d{3})\b|\bstatus(?: code)?:? (\d{3})\b|\((\d{3})\)/i.exec(e.message) : null;
+    const match =
+      typeof e.message === 'string'
+        ? /\bHTTP (\d{3})\b|\bstatus(?: code)?:? (\d{3})\b|\((\d{3})\)/i.exec(e.message)
+        : null;
     if (match) return Number(match[1] ?? match[2] ?? match[3]);
     e = e.cause as typeof e;
   }

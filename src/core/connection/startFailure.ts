@@ -41,7 +41,8 @@ interface ErrorNode {
 export function describeStartFailure(error: unknown, ctx: StartFailureContext): string {
   const chain = causeChain(error);
   if (ctx.exit) return `${describeExit(ctx.exit)}${lastOutput(ctx.stderrTail)}`;
-  const reason = networkReason(chain, ctx) ?? httpReason(chain, ctx) ?? timeoutReason(chain, ctx) ?? otherReason(error, chain, ctx);
+  const reason =
+    networkReason(chain, ctx) ?? httpReason(chain, ctx) ?? timeoutReason(chain, ctx) ?? otherReason(error, chain, ctx);
   return ctx.kind === 'stdio' ? `${reason}${lastOutput(ctx.stderrTail, reason)}` : reason;
 }
 
@@ -75,8 +76,14 @@ function causeChain(error: unknown): ErrorNode[] {
 
 function endpoint(node: ErrorNode, ctx: StartFailureContext): string {
   const url = ctx.url ? safeUrl(ctx.url) : undefined;
-  const host = typeof node.address === 'string' ? node.address : typeof node.hostname === 'string' ? node.hostname : url?.hostname;
-  const port = typeof node.port === 'number' ? node.port : url ? url.port || (url.protocol === 'https:' ? '443' : '80') : undefined;
+  const host =
+    typeof node.address === 'string' ? node.address : typeof node.hostname === 'string' ? node.hostname : url?.hostname;
+  const port =
+    typeof node.port === 'number'
+      ? node.port
+      : url
+        ? url.port || (url.protocol === 'https:' ? '443' : '80')
+        : undefined;
   return port !== undefined ? `${host}:${port}` : `${host}`;
 }
 
@@ -85,16 +92,25 @@ function networkReason(chain: readonly ErrorNode[], ctx: StartFailureContext): s
     if (node.name === 'ProxyRefusedError' && typeof node.message === 'string') return node.message;
     const code = typeof node.code === 'string' ? node.code : undefined;
     if (!code) continue;
-    if (code === 'ECONNREFUSED') return `connection refused: nothing is listening at ${endpoint(node, ctx)} (ECONNREFUSED); is the server running?`;
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the host name "${typeof node.hostname === 'string' ? node.hostname : safeUrl(ctx.url ?? '')?.hostname}" could not be resolved (${code}); check the URL and your network`;
-    if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return `connecting to ${endpoint(node, ctx)} timed out (${code})`;
-    if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return `${endpoint(node, ctx)} closed the connection (${code})`;
+    if (code === 'ECONNREFUSED')
+      return `connection refused: nothing is listening at ${endpoint(node, ctx)} (ECONNREFUSED); is the server running?`;
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+      return `the host name "${typeof node.hostname === 'string' ? node.hostname : safeUrl(ctx.url ?? '')?.hostname}" could not be resolved (${code}); check the URL and your network`;
+    if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')
+      return `connecting to ${endpoint(node, ctx)} timed out (${code})`;
+    if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET')
+      return `${endpoint(node, ctx)} closed the connection (${code})`;
     if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `${endpoint(node, ctx)} cannot be reached (${code})`;
-    if (/^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT_LOCALLY|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_UNTRUSTED)$/.test(code)) {
+    if (
+      /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT_LOCALLY|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_UNTRUSTED)$/.test(
+        code,
+      )
+    ) {
       return `the certificate of ${endpoint(node, ctx)} is not trusted (${code}): add the certificate that signed it to the system's trusted certificates or to NODE_EXTRA_CA_CERTS, or (not recommended) turn off "http.proxyStrictSSL"`;
     }
     if (/^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)/.test(code)) {
-      const hint = code === 'ERR_SSL_WRONG_VERSION_NUMBER' ? '; does the server speak plain http:// instead of https://?' : '';
+      const hint =
+        code === 'ERR_SSL_WRONG_VERSION_NUMBER' ? '; does the server speak plain http:// instead of https://?' : '';
       return `the TLS connection to ${endpoint(node, ctx)} failed (${code})${hint}`;
     }
   }
@@ -103,10 +119,12 @@ function networkReason(chain: readonly ErrorNode[], ctx: StartFailureContext): s
 
 function httpStatus(chain: readonly ErrorNode[]): { status: number; text?: string } | undefined {
   for (const node of chain) {
-    const text = typeof node.data?.statusText === 'string' && node.data.statusText !== '' ? node.data.statusText : undefined;
+    const text =
+      typeof node.data?.statusText === 'string' && node.data.statusText !== '' ? node.data.statusText : undefined;
     if (typeof node.status === 'number') return { status: node.status, text };
     if (typeof node.code === 'number' && node.code >= 400 && node.code < 600) return { status: node.code, text };
-    const match = typeof node.message === 'string' ? /\bHTTP (\d{3})\b|\bstatus code \((\d{3})\)/i.exec(node.message) : null;
+    const match =
+      typeof node.message === 'string' ? /\bHTTP (\d{3})\b|\bstatus code \((\d{3})\)/i.exec(node.message) : null;
     if (match) return { status: Number(match[1] ?? match[2]), text };
   }
   return undefined;
@@ -118,7 +136,8 @@ function httpReason(chain: readonly ErrorNode[], ctx: StartFailureContext): stri
   const status = `HTTP ${found.status}${found.text ? ` ${found.text}` : ''}`;
   const url = ctx.url ?? 'the server';
   if (found.status === 404) return `no MCP endpoint at ${url} (${status}); check the path in "url"`;
-  if (found.status === 401 || found.status === 403) return `${url} needs sign-in (${status}); give credentials in "headers" (for example "Authorization": "Bearer \${input:token}")`;
+  if (found.status === 401 || found.status === 403)
+    return `${url} needs sign-in (${status}); give credentials in "headers" (for example "Authorization": "Bearer \${input:token}")`;
   if (found.status >= 500) return `the server at ${url} failed (${status}); see its own logs`;
   return `${url} refused the connection (${status}); is this an MCP endpoint?`;
 }
@@ -132,8 +151,15 @@ function timeoutReason(chain: readonly ErrorNode[], ctx: StartFailureContext): s
 
 function otherReason(error: unknown, chain: readonly ErrorNode[], ctx: StartFailureContext): string {
   const { SdkError, SdkErrorCode } = clientLibrary();
-  const closed = chain.some((node) => node instanceof SdkError && (node.code === SdkErrorCode.ConnectionClosed || node.code === SdkErrorCode.NotConnected));
-  if (closed) return ctx.kind === 'stdio' ? 'the process closed its output before the handshake finished' : `the connection to ${ctx.url} closed before the handshake finished`;
+  const closed = chain.some(
+    (node) =>
+      node instanceof SdkError &&
+      (node.code === SdkErrorCode.ConnectionClosed || node.code === SdkErrorCode.NotConnected),
+  );
+  if (closed)
+    return ctx.kind === 'stdio'
+      ? 'the process closed its output before the handshake finished'
+      : `the connection to ${ctx.url} closed before the handshake finished`;
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -39,7 +39,9 @@ export class StartTurn {
     const slots = this.slots;
     if (!slots || !this.localProcess) return undefined;
     if (this.waitingWith !== signal) return slots.take(signal, waitedFor);
-    this.log.info(`Waiting for its turn to start: ${slots.ahead} server(s) go first (${slots.size} start at once on this machine).`);
+    this.log.info(
+      `Waiting for its turn to start: ${slots.ahead} server(s) go first (${slots.size} start at once on this machine).`,
+    );
     try {
       return await slots.take(signal, waitedFor);
     } finally {

@@ -20,7 +20,9 @@ export function dropUnusableTools(message: unknown, log: ServerLog, maxTools = D
   const tools = (message as { result?: { tools?: unknown } } | undefined)?.result?.tools;
   if (!Array.isArray(tools)) return;
   if (tools.length > maxTools) {
-    log.warn(`The server listed ${tools.length} tools in one page; only the first ${maxTools} are used (limits.maxTools).`);
+    log.warn(
+      `The server listed ${tools.length} tools in one page; only the first ${maxTools} are used (limits.maxTools).`,
+    );
     tools.length = maxTools;
   }
   for (let i = tools.length - 1; i >= 0; i--) {
@@ -28,7 +30,9 @@ export function dropUnusableTools(message: unknown, log: ServerLog, maxTools = D
     const problem = schemaProblem(tool?.inputSchema) ?? schemaProblem(tool?.outputSchema);
     if (!problem) continue;
     tools.splice(i, 1);
-    log.warn(`Tool ${JSON.stringify(typeof tool?.name === 'string' ? tool.name.slice(0, 200) : String(tool?.name))} was left out: its schema ${problem}. The server's other tools are unaffected.`);
+    log.warn(
+      `Tool ${JSON.stringify(typeof tool?.name === 'string' ? tool.name.slice(0, 200) : String(tool?.name))} was left out: its schema ${problem}. The server's other tools are unaffected.`,
+    );
   }
 }
 

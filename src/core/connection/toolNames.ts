@@ -7,7 +7,9 @@ export function toolNameProblem(name: string): string | undefined {
   if (name.length === 0) return 'is empty';
   if (name.length > 128) return `is ${name.length} characters long (at most 128)`;
   if (!SPEC_NAME.test(name)) {
-    const bad = [...new Set([...name].filter((c) => !/[A-Za-z0-9_.-]/.test(c)))].map((c) => JSON.stringify(c)).join(', ');
+    const bad = [...new Set([...name].filter((c) => !/[A-Za-z0-9_.-]/.test(c)))]
+      .map((c) => JSON.stringify(c))
+      .join(', ');
     return `contains ${bad} (only letters, digits, "_", "-" and "." are expected)`;
   }
   return undefined;

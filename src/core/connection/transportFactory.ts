@@ -1,10 +1,25 @@
 import { withInspector } from './devInspector';
-import { SdkError, SdkErrorCode, serializeMessage, SSEClientTransport, StreamableHTTPClientTransport, type FetchLike, type JSONRPCMessage, type OAuthClientProvider, type Transport } from '@modelcontextprotocol/client';
+import {
+  SdkError,
+  SdkErrorCode,
+  serializeMessage,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type FetchLike,
+  type JSONRPCMessage,
+  type OAuthClientProvider,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import type { ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { promises as fs } from 'node:fs';
-import { DEFAULT_LIMITS, limitsOf, type ResolvedServerDefinition, type TransportKind } from '../config/serverDefinition';
+import {
+  DEFAULT_LIMITS,
+  limitsOf,
+  type ResolvedServerDefinition,
+  type TransportKind,
+} from '../config/serverDefinition';
 import type { ExecutableResolver } from './executableResolver';
 import type { ServerLog } from './serverLog';
 import { inOwnProcessGroup, watchChildProcess, type ChildProcessRecord } from './childProcessWatch';
@@ -70,7 +85,8 @@ class OwnedStdioTransport extends StdioClientTransport {
    */
   override async start(): Promise<void> {
     // Started again, it would spawn the server without its variables: each start makes a transport.
-    if (this.spawned) throw new Error('this stdio transport has started its server once; a new start needs a new transport');
+    if (this.spawned)
+      throw new Error('this stdio transport has started its server once; a new start needs a new transport');
     await super.start();
     this.spawned = true;
     const self = this as unknown as { _serverParams?: { env?: unknown } };
@@ -158,16 +174,34 @@ export async function createTransport(
       else env[name] = value;
     }
     // Dev mode's debugging: Node starts with its inspector on loopback, for the editor to attach.
-    let launch: Launch = { command, args: def.dev?.debug ? withInspector(command, def.args) : def.args, env, cwd: def.cwd };
+    let launch: Launch = {
+      command,
+      args: def.dev?.debug ? withInspector(command, def.args) : def.args,
+      env,
+      cwd: def.cwd,
+    };
     let policy: SandboxPolicy | undefined;
     if (def.sandbox) {
-      if (!extras.sandbox) throw new Error('"sandbox" is set, but this host cannot sandbox servers; remove it to run the server unsandboxed');
+      if (!extras.sandbox)
+        throw new Error(
+          '"sandbox" is set, but this host cannot sandbox servers; remove it to run the server unsandboxed',
+        );
       policy = sandboxPolicy(def.sandbox, extras.sandbox.rootPaths(), def.cwd);
       launch = await extras.sandbox.runtime.wrap(launch, policy);
     }
     const group = inOwnProcessGroup(launch.command, launch.args);
-    const stdio = new OwnedStdioTransport({ command: group.command, args: group.args, env: { ...launch.env }, cwd: def.cwd, stderr: 'pipe', maxBufferSize: limitsOf(def).maxMessageMB * 1024 * 1024 });
-    const recorded = ledger && { add: (pid: number) => ledger.add(pid, def.id), remove: (pid: number) => ledger.remove(pid) };
+    const stdio = new OwnedStdioTransport({
+      command: group.command,
+      args: group.args,
+      env: { ...launch.env },
+      cwd: def.cwd,
+      stderr: 'pipe',
+      maxBufferSize: limitsOf(def).maxMessageMB * 1024 * 1024,
+    });
+    const recorded = ledger && {
+      add: (pid: number) => ledger.add(pid, def.id),
+      remove: (pid: number) => ledger.remove(pid),
+    };
     const child = watchChildProcess(stdio, group.ownGroup, recorded);
     if ('release' in launch) void child.exited.then((launch as SandboxedLaunch).release);
     return { transport: stdio, kind, stdio, child, sandbox: policy };

@@ -27,13 +27,20 @@ export async function probeMcpUrl(url: string, fetch: FetchLike, timeoutMs = 10_
         jsonrpc: '2.0',
         id: 1,
         method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'mcp-host-url-check', version: '1' } },
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'mcp-host-url-check', version: '1' },
+        },
       }),
       signal,
     });
   } catch (error) {
     if (signal.aborted) return { ok: false, summary: `${url} did not answer within ${Math.round(timeoutMs / 1000)} s` };
-    return { ok: false, summary: describeStartFailure(error, { kind: 'http', url, stderrTail: [], startTimeoutMs: timeoutMs }) };
+    return {
+      ok: false,
+      summary: describeStartFailure(error, { kind: 'http', url, stderrTail: [], startTimeoutMs: timeoutMs }),
+    };
   }
   const type = response.headers.get('content-type') ?? '';
   const session = response.headers.get('mcp-session-id');
@@ -41,13 +48,30 @@ export async function probeMcpUrl(url: string, fetch: FetchLike, timeoutMs = 10_
   if (session) void fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': session } }).catch(() => undefined);
   if (response.status === 401) {
     const bearer = /^\s*bearer\b/i.test(response.headers.get('www-authenticate') ?? '');
-    return { ok: true, summary: bearer ? `${url} is an MCP server that needs sign-in: MCP Host asks you to sign in when it starts` : `${url} needs credentials (HTTP 401): give a header below` };
+    return {
+      ok: true,
+      summary: bearer
+        ? `${url} is an MCP server that needs sign-in: MCP Host asks you to sign in when it starts`
+        : `${url} needs credentials (HTTP 401): give a header below`,
+    };
   }
-  if (type.includes('text/event-stream') || isJsonRpc(body)) return { ok: true, summary: `${url} answers as an MCP server` };
+  if (type.includes('text/event-stream') || isJsonRpc(body))
+    return { ok: true, summary: `${url} answers as an MCP server` };
   if (response.status >= 400) {
-    return { ok: false, summary: describeStartFailure(Object.assign(new Error(`HTTP ${response.status}`), { status: response.status }), { kind: 'http', url, stderrTail: [], startTimeoutMs: timeoutMs }) };
+    return {
+      ok: false,
+      summary: describeStartFailure(Object.assign(new Error(`HTTP ${response.status}`), { status: response.status }), {
+        kind: 'http',
+        url,
+        stderrTail: [],
+        startTimeoutMs: timeoutMs,
+      }),
+    };
   }
-  return { ok: false, summary: `${url} answered HTTP ${response.status} with ${type.split(';')[0] || 'no content type'}, not as an MCP server; is this the server's MCP endpoint (often …/mcp)?` };
+  return {
+    ok: false,
+    summary: `${url} answered HTTP ${response.status} with ${type.split(';')[0] || 'no content type'}, not as an MCP server; is this the server's MCP endpoint (often …/mcp)?`,
+  };
 }
 
 function isJsonRpc(text: string): boolean {

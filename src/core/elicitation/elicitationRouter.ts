@@ -62,20 +62,35 @@ export class ElicitationRouter {
   async handle(serverId: string, params: ElicitParams, signal: AbortSignal): Promise<ElicitResult> {
     const limit = this.perMinute(serverId);
     const wait = this.limiter.refusal(serverId, limit);
-    if (wait !== undefined) throw protocolError(-32603, `Elicitation rate limit reached for MCP server "${serverId}": at most ${limit} requests for input per minute (next in ${wait} s).`);
+    if (wait !== undefined)
+      throw protocolError(
+        -32603,
+        `Elicitation rate limit reached for MCP server "${serverId}": at most ${limit} requests for input per minute (next in ${wait} s).`,
+      );
     if (params.mode === 'url') {
       const answer = await this.askUrl(serverId, params, signal);
       return { action: answer };
     }
     const schema = (params as { requestedSchema?: unknown }).requestedSchema;
     const problem = restrictedSchemaProblem(schema);
-    if (problem) throw protocolError(INVALID_PARAMS, `MCP server "${serverId}" asked for input with a schema outside the spec's restricted subset: ${problem}.`);
+    if (problem)
+      throw protocolError(
+        INVALID_PARAMS,
+        `MCP server "${serverId}" asked for input with a schema outside the spec's restricted subset: ${problem}.`,
+      );
     const validate = (content: Record<string, unknown>) => validateAgainstSchema(schema, content);
-    const result = await this.port.askForm({ serverId, message: params.message, form: buildArgumentsForm(schema), validate }, signal);
+    const result = await this.port.askForm(
+      { serverId, message: params.message, form: buildArgumentsForm(schema), validate },
+      signal,
+    );
     if (result.action === 'accept') {
       // The form checks as the user types; the host checks again before anything leaves.
       const problems = validate(result.content ?? {});
-      if (problems.length) throw protocolError(-32603, `The answer does not match the requested schema: ${problems.map((p) => `${p.path || '/'} ${p.message}`).join('; ')}`);
+      if (problems.length)
+        throw protocolError(
+          -32603,
+          `The answer does not match the requested schema: ${problems.map((p) => `${p.path || '/'} ${p.message}`).join('; ')}`,
+        );
       return { action: 'accept', content: result.content ?? {} };
     }
     return { action: result.action };
@@ -100,13 +115,22 @@ export class ElicitationRouter {
    * server reports every one complete or the user presses Retry. True when the call should be
    * retried, false when the user declined or cancelled.
    */
-  async satisfy(serverId: string, elicitations: readonly ElicitRequestURLParams[], signal: AbortSignal): Promise<boolean> {
+  async satisfy(
+    serverId: string,
+    elicitations: readonly ElicitRequestURLParams[],
+    signal: AbortSignal,
+  ): Promise<boolean> {
     // The ids the error lists are known from now on: a completion that arrives while the user is
     // still reading the consent (or as the page opens) counts, rather than being ignored as unknown.
     const flows = this.open.get(serverId) ?? new Map<string, () => void>();
     this.open.set(serverId, flows);
     const completions = Promise.all(
-      elicitations.map((e) => new Promise<void>((resolve) => (this.early.take(serverId, e.elicitationId) ? resolve() : flows.set(e.elicitationId, resolve)))),
+      elicitations.map(
+        (e) =>
+          new Promise<void>((resolve) =>
+            this.early.take(serverId, e.elicitationId) ? resolve() : flows.set(e.elicitationId, resolve),
+          ),
+      ),
     );
     let reported = false;
     void completions.then(() => (reported = true));
@@ -128,9 +152,20 @@ export class ElicitationRouter {
     }
   }
 
-  private async askUrl(serverId: string, params: { message: string; url: string; elicitationId: string }, signal: AbortSignal): Promise<'accept' | 'decline' | 'cancel'> {
+  private async askUrl(
+    serverId: string,
+    params: { message: string; url: string; elicitationId: string },
+    signal: AbortSignal,
+  ): Promise<'accept' | 'decline' | 'cancel'> {
     const inspection = inspectUrl(params.url);
-    if (inspection.refusal) throw protocolError(INVALID_PARAMS, `MCP server "${serverId}" asked to open ${JSON.stringify(params.url)}, which the host will not open: ${inspection.refusal}.`);
-    return this.port.askUrl({ serverId, message: params.message, elicitationId: params.elicitationId, inspection }, signal);
+    if (inspection.refusal)
+      throw protocolError(
+        INVALID_PARAMS,
+        `MCP server "${serverId}" asked to open ${JSON.stringify(params.url)}, which the host will not open: ${inspection.refusal}.`,
+      );
+    return this.port.askUrl(
+      { serverId, message: params.message, elicitationId: params.elicitationId, inspection },
+      signal,
+    );
   }
 }

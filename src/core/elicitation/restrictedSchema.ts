@@ -6,14 +6,18 @@
  * Returns what breaks the subset, in words, or undefined when the schema fits.
  */
 export function restrictedSchemaProblem(schema: unknown): string | undefined {
-  if (!isObject(schema) || schema.type !== 'object') return 'the requested schema must be an object schema ("type": "object")';
+  if (!isObject(schema) || schema.type !== 'object')
+    return 'the requested schema must be an object schema ("type": "object")';
   const properties = schema.properties ?? {};
   if (!isObject(properties)) return '"properties" must be an object';
   for (const [name, property] of Object.entries(properties)) {
     const problem = isObject(property) ? propertyProblem(property) : 'is not a schema';
     if (problem) return `property ${JSON.stringify(name)} ${problem}`;
   }
-  if (schema.required !== undefined && !(Array.isArray(schema.required) && schema.required.every((r) => typeof r === 'string' && r in properties))) {
+  if (
+    schema.required !== undefined &&
+    !(Array.isArray(schema.required) && schema.required.every((r) => typeof r === 'string' && r in properties))
+  ) {
     return '"required" must list property names';
   }
   return undefined;
@@ -24,9 +28,12 @@ const FORMATS = new Set(['email', 'uri', 'date', 'date-time']);
 function propertyProblem(p: Record<string, unknown>): string | undefined {
   switch (p.type) {
     case 'string':
-      if (p.format !== undefined && !FORMATS.has(String(p.format))) return `has format ${JSON.stringify(p.format)} (allowed: email, uri, date, date-time)`;
-      if (p.enum !== undefined && !(Array.isArray(p.enum) && p.enum.every((v) => typeof v === 'string'))) return 'has an enum that is not a list of strings';
-      if (p.oneOf !== undefined && !constOptions(p.oneOf)) return 'has "oneOf" that is not a list of { "const": string }';
+      if (p.format !== undefined && !FORMATS.has(String(p.format)))
+        return `has format ${JSON.stringify(p.format)} (allowed: email, uri, date, date-time)`;
+      if (p.enum !== undefined && !(Array.isArray(p.enum) && p.enum.every((v) => typeof v === 'string')))
+        return 'has an enum that is not a list of strings';
+      if (p.oneOf !== undefined && !constOptions(p.oneOf))
+        return 'has "oneOf" that is not a list of { "const": string }';
       return undefined;
     case 'number':
     case 'integer':

@@ -9,7 +9,9 @@ export function urlElicitationsOf(error: unknown): ElicitRequestURLParams[] | un
   const cause = (error as { cause?: unknown })?.cause ?? error;
   if (cause instanceof clientLibrary().UrlElicitationRequiredError) return cause.elicitations;
   const e = cause as { code?: unknown; data?: { elicitations?: unknown } };
-  return e?.code === -32042 && Array.isArray(e.data?.elicitations) ? (e.data.elicitations as ElicitRequestURLParams[]) : undefined;
+  return e?.code === -32042 && Array.isArray(e.data?.elicitations)
+    ? (e.data.elicitations as ElicitRequestURLParams[])
+    : undefined;
 }
 
 /**
@@ -17,13 +19,17 @@ export function urlElicitationsOf(error: unknown): ElicitRequestURLParams[] | un
  * user through the listed URLs (true: completed, or the user pressed Retry), runs it again, at
  * most {@link MAX_URL_ELICITATION_ROUNDS} times more. Without `satisfy` the error stands.
  */
-export async function retryAfterUrlElicitations<T>(call: () => Promise<T>, satisfy?: (elicitations: ElicitRequestURLParams[]) => Promise<boolean>): Promise<T> {
+export async function retryAfterUrlElicitations<T>(
+  call: () => Promise<T>,
+  satisfy?: (elicitations: ElicitRequestURLParams[]) => Promise<boolean>,
+): Promise<T> {
   for (let round = 1; ; round++) {
     try {
       return await call();
     } catch (error) {
       const elicitations = urlElicitationsOf(error);
-      if (!elicitations || !satisfy || round > MAX_URL_ELICITATION_ROUNDS || !(await satisfy(elicitations))) throw error;
+      if (!elicitations || !satisfy || round > MAX_URL_ELICITATION_ROUNDS || !(await satisfy(elicitations)))
+        throw error;
     }
   }
 }

@@ -36,16 +36,34 @@ export function inspectUrl(text: string): UrlInspection {
   } catch {
     return { url: text, host: '', warnings: [], refusal: 'it is not a valid URL' };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { url: text, host: url.host, warnings: [], refusal: `it uses ${url.protocol.replace(/:$/, '')}:, and only http and https links are opened` };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return {
+      url: text,
+      host: url.host,
+      warnings: [],
+      refusal: `it uses ${url.protocol.replace(/:$/, '')}:, and only http and https links are opened`,
+    };
   const warnings: string[] = [];
   const host = url.hostname;
-  if (url.protocol === 'http:' && !isLoopback(host)) warnings.push('It is not encrypted (http, not https): others on the network can read and change what you send.');
-  if (url.username || url.password) warnings.push(`It carries a user name${url.password ? ' and password' : ''} before the host ("${decodeURIComponent(url.username)}@…"): the real destination is ${host}.`);
+  if (url.protocol === 'http:' && !isLoopback(host))
+    warnings.push('It is not encrypted (http, not https): others on the network can read and change what you send.');
+  if (url.username || url.password)
+    warnings.push(
+      `It carries a user name${url.password ? ' and password' : ''} before the host ("${decodeURIComponent(url.username)}@…"): the real destination is ${host}.`,
+    );
   const unicode = domainToUnicode(host);
   const international = host.split('.').some((label) => label.startsWith('xn--'));
-  if (international) warnings.push(`The host is an internationalised name: it reads "${unicode}" but is "${host}". Check it is the site you expect; look-alike letters are a common trick.`);
+  if (international)
+    warnings.push(
+      `The host is an internationalised name: it reads "${unicode}" but is "${host}". Check it is the site you expect; look-alike letters are a common trick.`,
+    );
   const mixed = unicode.split('.').find((label) => SCRIPTS.filter(([, re]) => re.test(label)).length > 1);
-  if (mixed) warnings.push(`The host part "${mixed}" mixes letters from different alphabets (${SCRIPTS.filter(([, re]) => re.test(mixed)).map(([n]) => n).join(', ')}).`);
+  if (mixed)
+    warnings.push(
+      `The host part "${mixed}" mixes letters from different alphabets (${SCRIPTS.filter(([, re]) => re.test(mixed))
+        .map(([n]) => n)
+        .join(', ')}).`,
+    );
   if (/^\d+\.\d+\.\d+\.\d+$/.test(host) || host.startsWith('[')) {
     if (!isLoopback(host)) warnings.push('The host is a bare IP address, not a name.');
   }

@@ -66,7 +66,10 @@ function buildField(raw: Schema, ctx: Context): FormField {
     return {
       ...base,
       kind: 'alternatives',
-      alternatives: union.map((type) => ({ label: TYPE_LABELS[type] ?? type, field: buildField({ ...schema, type, description: undefined }, { ...inner, label: ctx.label }) })),
+      alternatives: union.map((type) => ({
+        label: TYPE_LABELS[type] ?? type,
+        field: buildField({ ...schema, type, description: undefined }, { ...inner, label: ctx.label }),
+      })),
     };
   }
 
@@ -98,13 +101,22 @@ function buildField(raw: Schema, ctx: Context): FormField {
     case 'object':
       return objectField(schema, base, inner);
     default:
-      return { ...base, kind: 'json', reason: schemaType(schema) === undefined ? 'any JSON value' : `type ${JSON.stringify(schema.type)}` };
+      return {
+        ...base,
+        kind: 'json',
+        reason: schemaType(schema) === undefined ? 'any JSON value' : `type ${JSON.stringify(schema.type)}`,
+      };
   }
 }
 
 function arrayField(schema: Schema, base: Omit<FormField, 'kind'>, ctx: Context): FormField {
   const items = isSchema(schema.items) ? schema.items : undefined;
-  if (!items) return { ...base, kind: 'json', reason: Array.isArray(schema.prefixItems) ? 'a tuple' : 'a list of any JSON values' };
+  if (!items)
+    return {
+      ...base,
+      kind: 'json',
+      reason: Array.isArray(schema.prefixItems) ? 'a tuple' : 'a list of any JSON values',
+    };
   const minItems = num(schema.minItems);
   const maxItems = num(schema.maxItems);
   const resolvedItems = dereference(items, ctx).schema;
@@ -118,11 +130,14 @@ function objectField(schema: Schema, base: Omit<FormField, 'kind'>, ctx: Context
   const properties = isSchema(schema.properties) ? schema.properties : {};
   const names = Object.keys(properties);
   if (names.length === 0) return { ...base, kind: 'json', reason: 'an object with free-form keys' };
-  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((n): n is string => typeof n === 'string') : []);
+  const required = new Set(
+    Array.isArray(schema.required) ? schema.required.filter((n): n is string => typeof n === 'string') : [],
+  );
   const fields = names.map((name) => {
     const property = properties[name];
     const path = `${ctx.path}/${escapePointer(name)}`;
-    if (!isSchema(property)) return { kind: 'json', path, label: name, required: required.has(name), reason: 'any JSON value' } as FormField;
+    if (!isSchema(property))
+      return { kind: 'json', path, label: name, required: required.has(name), reason: 'any JSON value' } as FormField;
     return buildField(property, { ...ctx, path, label: name, required: required.has(name) });
   });
   return { ...base, kind: 'object', fields };
@@ -131,7 +146,10 @@ function objectField(schema: Schema, base: Omit<FormField, 'kind'>, ctx: Context
 function choiceOptions(schema: Schema): ChoiceOption[] | undefined {
   if (Array.isArray(schema.enum)) {
     const names = Array.isArray(schema.enumNames) ? schema.enumNames : [];
-    return schema.enum.map((value, i) => ({ value: value as JsonValue, label: typeof names[i] === 'string' ? names[i] : display(value) }));
+    return schema.enum.map((value, i) => ({
+      value: value as JsonValue,
+      label: typeof names[i] === 'string' ? names[i] : display(value),
+    }));
   }
   if (schema.const !== undefined) return [{ value: schema.const as JsonValue, label: display(schema.const) }];
   const branches = (schema.oneOf ?? schema.anyOf) as unknown;
@@ -167,7 +185,8 @@ function mergeSiblings(parent: Schema, branch: Schema): Schema {
 
 function describeBranch(branch: Schema, index: number): string {
   const type = schemaType(branch);
-  if (type === 'object' && isSchema(branch.properties)) return `Option ${index + 1} (${Object.keys(branch.properties).join(', ')})`;
+  if (type === 'object' && isSchema(branch.properties))
+    return `Option ${index + 1} (${Object.keys(branch.properties).join(', ')})`;
   return type ? `Option ${index + 1} (${type})` : `Option ${index + 1}`;
 }
 

@@ -74,7 +74,12 @@ function describe(error: ErrorObject): FieldProblem | undefined {
     case 'maximum':
     case 'exclusiveMinimum':
     case 'exclusiveMaximum': {
-      const words: Record<string, string> = { minimum: 'at least', maximum: 'at most', exclusiveMinimum: 'more than', exclusiveMaximum: 'less than' };
+      const words: Record<string, string> = {
+        minimum: 'at least',
+        maximum: 'at most',
+        exclusiveMinimum: 'more than',
+        exclusiveMaximum: 'less than',
+      };
       return { path, message: `Must be ${words[error.keyword]} ${String(p.limit)}.` };
     }
     case 'minLength':
@@ -86,7 +91,10 @@ function describe(error: ErrorObject): FieldProblem | undefined {
     case 'format':
       return { path, message: `Must be a valid ${String(p.format)}.` };
     case 'enum':
-      return { path, message: `Must be one of: ${((p.allowedValues as unknown[]) ?? []).map((v) => JSON.stringify(v)).join(', ')}.` };
+      return {
+        path,
+        message: `Must be one of: ${((p.allowedValues as unknown[]) ?? []).map((v) => JSON.stringify(v)).join(', ')}.`,
+      };
     case 'const':
       return { path, message: `Must be ${JSON.stringify(p.allowedValue)}.` };
     case 'type':

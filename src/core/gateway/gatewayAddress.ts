@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
 /** Where the gateway listens: a Unix socket in a private folder, or 127.0.0.1 on a port the system picks. */
-export type GatewayAddress = { readonly kind: 'socket'; readonly folder: string; readonly socketPath: string } | { readonly kind: 'loopback' };
+export type GatewayAddress =
+  { readonly kind: 'socket'; readonly folder: string; readonly socketPath: string } | { readonly kind: 'loopback' };
 
 /** Unix socket paths longer than this do not fit `sockaddr_un` on macOS (104 bytes with its terminator); Linux allows 107. */
 const MAX_SOCKET_PATH = 103;
@@ -14,7 +15,10 @@ const MAX_SOCKET_PATH = 103;
  * On Windows, or when the path would be too long, 127.0.0.1 (the gateway's bearer token is then
  * the only key, as it is besides the folder on a socket).
  */
-export function privateGatewayAddress(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): GatewayAddress {
+export function privateGatewayAddress(
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+): GatewayAddress {
   if (platform === 'win32') return { kind: 'loopback' };
   const runtime = env.XDG_RUNTIME_DIR && existsSync(env.XDG_RUNTIME_DIR) ? env.XDG_RUNTIME_DIR : tmpdir();
   let folder: string;
@@ -53,5 +57,7 @@ export function serverIdOfPath(pathname: string): string | undefined {
  * form (its extension host sends the request through the socket, to the fragment's path).
  */
 export function endpointUrl(address: GatewayAddress, port: number | undefined, serverId: string): string {
-  return address.kind === 'socket' ? `unix://${address.socketPath}#${endpointPath(serverId)}` : `http://127.0.0.1:${port}${endpointPath(serverId)}`;
+  return address.kind === 'socket'
+    ? `unix://${address.socketPath}#${endpointPath(serverId)}`
+    : `http://127.0.0.1:${port}${endpointPath(serverId)}`;
 }

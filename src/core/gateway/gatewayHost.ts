@@ -57,6 +57,10 @@ const NEVER_RUNS = new Set<ServerSnapshot['status']>(['invalid', 'disabled', 'un
  * server's `publish`), the server may run here, and VS Code's own mcp.json does not already run
  * the same thing (agents would see it twice; they use VS Code's).
  */
-export function mayPublish(server: ServerSnapshot, publish: { readonly all: boolean; readonly server: boolean }, alsoInVsCode: boolean): boolean {
+export function mayPublish(
+  server: ServerSnapshot,
+  publish: { readonly all: boolean; readonly server: boolean },
+  alsoInVsCode: boolean,
+): boolean {
   return publish.all && publish.server && !NEVER_RUNS.has(server.status) && !alsoInVsCode;
 }

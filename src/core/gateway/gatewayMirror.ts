@@ -21,7 +21,11 @@ const MIRROR_CAPABILITIES: ServerCapabilities = {
  * stopped one, one waiting out a restart's backoff): an agent's request must not fail because MCP
  * Host had not started the server yet. Throws, naming the server and why, when it cannot run.
  */
-export async function runningServer(host: GatewayHost, serverId: string, signal?: AbortSignal): Promise<ServerSnapshot> {
+export async function runningServer(
+  host: GatewayHost,
+  serverId: string,
+  signal?: AbortSignal,
+): Promise<ServerSnapshot> {
   const server = host.server(serverId);
   if (!server) throw new Error(`There is no MCP server "${serverId}" in MCP Host's settings.`);
   if (server.status === 'running') return server;
@@ -29,7 +33,9 @@ export async function runningServer(host: GatewayHost, serverId: string, signal?
   else await host.start(serverId);
   const now = host.server(serverId);
   if (now?.status === 'running') return now;
-  throw new Error(`MCP server "${serverId}" is ${now?.status ?? 'gone'}${now?.reason ? `: ${now.reason}` : ''}. See MCP Host's Servers view.`);
+  throw new Error(
+    `MCP server "${serverId}" is ${now?.status ?? 'gone'}${now?.reason ? `: ${now.reason}` : ''}. See MCP Host's Servers view.`,
+  );
 }
 
 /**
@@ -43,7 +49,10 @@ export async function knownLists(host: GatewayHost, serverId: string, signal?: A
 }
 
 /** The parts of what a server offers whose change is announced with a `list_changed`. */
-function listsOf(server: ServerSnapshot | undefined, offers: GatewayOffers): { tools: string; prompts: string; resources: string } {
+function listsOf(
+  server: ServerSnapshot | undefined,
+  offers: GatewayOffers,
+): { tools: string; prompts: string; resources: string } {
   if (!server) return { tools: '', prompts: '', resources: '' };
   return {
     tools: canonicalJson(offeredTools(server, offers)),
@@ -76,7 +85,11 @@ export class GatewayMirror implements Disposable {
     this.announced = listsOf(snapshot, offers);
     const { Server } = gatewayLibraries();
     this.server = new Server(
-      { name: snapshot?.serverName ?? serverId, version: snapshot?.serverVersion ?? version, title: `${serverId} (MCP Host)` },
+      {
+        name: snapshot?.serverName ?? serverId,
+        version: snapshot?.serverVersion ?? version,
+        title: `${serverId} (MCP Host)`,
+      },
       { capabilities: MIRROR_CAPABILITIES, ...(snapshot?.instructions ? { instructions: snapshot.instructions } : {}) },
     );
     this.handleRequests();
@@ -84,27 +97,37 @@ export class GatewayMirror implements Disposable {
       host.onDidChangeServers((id) => (id === undefined || id === serverId) && this.announceChanges()),
       offers.onDidChange(() => this.announceChanges(true)),
       host.onDidUpdateResource(({ serverId: id, uri }) => {
-        if (id === serverId && this.subscribed.has(uri)) void this.server.sendResourceUpdated({ uri }).catch(() => undefined);
+        if (id === serverId && this.subscribed.has(uri))
+          void this.server.sendResourceUpdated({ uri }).catch(() => undefined);
       }),
     );
   }
 
   private handleRequests(): void {
     const { host, serverId, server } = this;
-    server.setRequestHandler('tools/list', async (_request, ctx) => ({ tools: offeredTools(await knownLists(host, serverId, ctx.mcpReq.signal), this.offers) }));
+    server.setRequestHandler('tools/list', async (_request, ctx) => ({
+      tools: offeredTools(await knownLists(host, serverId, ctx.mcpReq.signal), this.offers),
+    }));
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const { name, arguments: args } = request.params;
       const running = await runningServer(host, serverId, ctx.mcpReq.signal);
-      if (!running.tools.some((t) => t.name === name)) throw new Error(`MCP server "${serverId}" has no tool "${name}".`);
+      if (!running.tools.some((t) => t.name === name))
+        throw new Error(`MCP server "${serverId}" has no tool "${name}".`);
       // VS Code's agent UI confirmed the call; MCP Host's own refusals still hold.
       if (!this.offers.offered(serverId, name)) {
-        throw new Error(`The tool "${name}" of MCP server "${serverId}" is switched off in MCP Host's Servers view; switch it on there to let agents call it.`);
+        throw new Error(
+          `The tool "${name}" of MCP server "${serverId}" is switched off in MCP Host's Servers view; switch it on there to let agents call it.`,
+        );
       }
       const result: CallToolResult = await host.callTool(serverId, name, args, ctx.mcpReq.signal, progressTo(ctx));
       return result;
     });
-    server.setRequestHandler('prompts/list', async (_request, ctx) => ({ prompts: [...(await knownLists(host, serverId, ctx.mcpReq.signal)).prompts] }));
-    server.setRequestHandler('prompts/get', (request, ctx) => host.getPrompt(serverId, request.params.name, request.params.arguments, ctx.mcpReq.signal));
+    server.setRequestHandler('prompts/list', async (_request, ctx) => ({
+      prompts: [...(await knownLists(host, serverId, ctx.mcpReq.signal)).prompts],
+    }));
+    server.setRequestHandler('prompts/get', (request, ctx) =>
+      host.getPrompt(serverId, request.params.name, request.params.arguments, ctx.mcpReq.signal),
+    );
     // Resources are not kept from a last run: a server that offered some starts to list them.
     server.setRequestHandler('resources/list', async (_request, ctx) => {
       if (!(await this.mayHaveResources(ctx.mcpReq.signal))) return { resources: [] };
@@ -114,11 +137,16 @@ export class GatewayMirror implements Disposable {
       if (!(await this.mayHaveResources(ctx.mcpReq.signal))) return { resourceTemplates: [] };
       return { resourceTemplates: [...host.server(serverId)!.resourceTemplates] };
     });
-    server.setRequestHandler('resources/read', (request, ctx) => host.readResource(serverId, request.params.uri, ctx.mcpReq.signal));
+    server.setRequestHandler('resources/read', (request, ctx) =>
+      host.readResource(serverId, request.params.uri, ctx.mcpReq.signal),
+    );
     // The host's watches are one set shared with MCP Host's own views (an open resource), so an
     // unsubscribe only stops this session listening: the host keeps watching (within this bound).
     server.setRequestHandler('resources/subscribe', async (request) => {
-      if (this.subscribed.size >= MAX_SUBSCRIPTIONS) throw new Error(`A gateway session of MCP server "${serverId}" may watch at most ${MAX_SUBSCRIPTIONS} resources.`);
+      if (this.subscribed.size >= MAX_SUBSCRIPTIONS)
+        throw new Error(
+          `A gateway session of MCP server "${serverId}" may watch at most ${MAX_SUBSCRIPTIONS} resources.`,
+        );
       await host.subscribeResource(serverId, request.params.uri);
       this.subscribed.add(request.params.uri);
       return {};
@@ -169,5 +197,8 @@ export class GatewayMirror implements Disposable {
 function progressTo(ctx: ServerContext): ((progress: Progress) => void) | undefined {
   const progressToken = ctx.mcpReq._meta?.progressToken;
   if (progressToken === undefined) return undefined;
-  return (progress) => void ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined);
+  return (progress) =>
+    void ctx.mcpReq
+      .notify({ method: 'notifications/progress', params: { ...progress, progressToken } })
+      .catch(() => undefined);
 }

@@ -56,12 +56,16 @@ export class McpGateway implements Disposable {
   /** How to reach `serverId`'s endpoint; the gateway starts listening with the first call. */
   async endpoint(serverId: string): Promise<GatewayEndpoint> {
     const port = await this.listen();
-    return { url: endpointUrl(this.options.address, port, serverId), headers: { Authorization: `Bearer ${this.token}` } };
+    return {
+      url: endpointUrl(this.options.address, port, serverId),
+      headers: { Authorization: `Bearer ${this.token}` },
+    };
   }
 
   /** Ends the sessions of a server that is no longer published (or of every server). */
   closeSessions(serverId?: string): void {
-    for (const [id, session] of this.sessions) if (serverId === undefined || session.serverId === serverId) this.endSession(id);
+    for (const [id, session] of this.sessions)
+      if (serverId === undefined || session.serverId === serverId) this.endSession(id);
   }
 
   /** The sessions open per server (for the view and tests). */
@@ -72,7 +76,9 @@ export class McpGateway implements Disposable {
   private listen(): Promise<number | undefined> {
     if (this.disposed) return Promise.reject(new Error("MCP Host's gateway has closed"));
     return (this.listening ??= new Promise((resolve, reject) => {
-      const http = createServer((req, res) => void this.handle(req, res).catch((error: Error) => this.failed(res, error)));
+      const http = createServer(
+        (req, res) => void this.handle(req, res).catch((error: Error) => this.failed(res, error)),
+      );
       this.http = http;
       http.once('error', reject);
       const { address } = this.options;
@@ -92,7 +98,8 @@ export class McpGateway implements Disposable {
     if (!this.hasToken(req.headers.authorization)) return this.refuse(res, 401, 'missing or wrong bearer token');
     const serverId = serverIdOfPath(new URL(req.url ?? '/', 'http://gateway').pathname);
     const { host, offers } = this.options;
-    if (serverId === undefined || !host.server(serverId) || !offers.published(serverId)) return this.refuse(res, 404, 'no MCP server is published at this path');
+    if (serverId === undefined || !host.server(serverId) || !offers.published(serverId))
+      return this.refuse(res, 404, 'no MCP server is published at this path');
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = this.sessions.get(sessionId);
@@ -133,7 +140,8 @@ export class McpGateway implements Disposable {
 
   private adopt(id: string, session: GatewaySession): void {
     const ofServer = [...this.sessions].filter(([, s]) => s.serverId === session.serverId);
-    for (const [oldest] of ofServer.slice(0, Math.max(0, ofServer.length - MAX_SESSIONS_PER_SERVER + 1))) this.endSession(oldest);
+    for (const [oldest] of ofServer.slice(0, Math.max(0, ofServer.length - MAX_SESSIONS_PER_SERVER + 1)))
+      this.endSession(oldest);
     this.sessions.set(id, session);
     this.options.log.info(`Gateway: a client opened a session of "${session.serverId}".`);
   }
@@ -156,7 +164,9 @@ export class McpGateway implements Disposable {
     if (status === 401 || status === 403) this.logRefusal(status, why);
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (status === 401) headers['www-authenticate'] = 'Bearer';
-    res.writeHead(status, headers).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message: `MCP Host's gateway: ${why}` }, id: null }));
+    res
+      .writeHead(status, headers)
+      .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message: `MCP Host's gateway: ${why}` }, id: null }));
   }
 
   /** A refusal in the log, at most one line every REFUSALS_LOGGED_EVERY_MS with how many it stands for: whoever knocks cannot flood the log. */

@@ -36,12 +36,20 @@ export interface Placeholder {
 }
 
 /** Takes a valid definition into its entry: the target the views show, and what consent to run it covers. */
-export async function adoptDefinition(entry: HostEntry, def: ServerDefinition, variables: VariableContext): Promise<void> {
+export async function adoptDefinition(
+  entry: HostEntry,
+  def: ServerDefinition,
+  variables: VariableContext,
+): Promise<void> {
   entry.configError = undefined;
   entry.definition = def;
   try {
     const resolved = await resolveDefinition(def, displayContext(variables));
-    entry.target = describeTarget({ ...resolved, command: resolved.command && plainPath(resolved.command), args: resolved.args.map(plainPath) });
+    entry.target = describeTarget({
+      ...resolved,
+      command: resolved.command && plainPath(resolved.command),
+      args: resolved.args.map(plainPath),
+    });
   } catch {
     // A variable that cannot resolve is reported when the server starts; show it unresolved.
     entry.target = describeTarget(def);
@@ -66,11 +74,26 @@ export interface HeldBack extends Placeholder {
 /** What keeps a valid definition from running (disabled, untrusted workspace, consent not given), or nothing. */
 export function heldBack(def: ServerDefinition, trusted: boolean, consentNeeded: () => boolean): HeldBack | undefined {
   if (!def.enabled) return { status: 'disabled', held: 'disabled', reason: 'disabled in settings ("enabled": false)' };
-  if (def.scope !== 'user' && !trusted) return { status: 'untrusted', held: 'trust', reason: 'defined in workspace settings; trust the workspace to start it' };
+  if (def.scope !== 'user' && !trusted)
+    return {
+      status: 'untrusted',
+      held: 'trust',
+      reason: 'defined in workspace settings; trust the workspace to start it',
+    };
   if (!consentNeeded()) return undefined;
   // A server started on demand is asked about when it is first needed.
-  if (def.autoStart === 'onDemand') return { status: 'stopped', held: 'consentWhenNeeded', reason: 'starts when needed, after your consent to run this workspace server' };
-  return { status: 'stopped', held: 'consent', reason: 'waiting for your consent to run this workspace server', askConsentNow: def.autoStart === 'startup' };
+  if (def.autoStart === 'onDemand')
+    return {
+      status: 'stopped',
+      held: 'consentWhenNeeded',
+      reason: 'starts when needed, after your consent to run this workspace server',
+    };
+  return {
+    status: 'stopped',
+    held: 'consent',
+    reason: 'waiting for your consent to run this workspace server',
+    askConsentNow: def.autoStart === 'startup',
+  };
 }
 
 /**
@@ -80,7 +103,13 @@ export function heldBack(def: ServerDefinition, trusted: boolean, consentNeeded:
  */
 export function entrySnapshot(entry: HostEntry, lastRun?: LastRun): ServerSnapshot {
   const waiting = startsWhenNeeded(entry);
-  const known = lastRun && { tools: lastRun.tools, prompts: lastRun.prompts, instructions: lastRun.instructions, fromLastRun: true, ...(lastRun.resources ? { resourcesInLastRun: true } : {}) };
+  const known = lastRun && {
+    tools: lastRun.tools,
+    prompts: lastRun.prompts,
+    instructions: lastRun.instructions,
+    fromLastRun: true,
+    ...(lastRun.resources ? { resourcesInLastRun: true } : {}),
+  };
   const onDemand = waiting ? { startsWhenNeeded: true, ...known } : {};
   if (entry.connection) return { ...entry.connection.snapshot(), configError: entry.configError, ...onDemand };
   return {

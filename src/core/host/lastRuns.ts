@@ -52,7 +52,12 @@ export class LastRuns {
     if (stored?.hash !== hash) return undefined;
     const prompts = stored.prompts ?? [];
     if (stored.tools.length === 0 && prompts.length === 0 && !stored.resources) return undefined;
-    return { tools: stored.tools, prompts, ...(stored.instructions ? { instructions: stored.instructions } : {}), ...(stored.resources ? { resources: true } : {}) };
+    return {
+      tools: stored.tools,
+      prompts,
+      ...(stored.instructions ? { instructions: stored.instructions } : {}),
+      ...(stored.resources ? { resources: true } : {}),
+    };
   }
 
   /**
@@ -63,9 +68,21 @@ export class LastRuns {
    */
   remember(serverId: string, hash: string, { tools, prompts, instructions, resources }: LastRun): void {
     const kept = this.kept.get(serverId);
-    if (kept?.tools === tools && kept.prompts === prompts && kept.instructions === instructions && kept.resources === resources) return;
+    if (
+      kept?.tools === tools &&
+      kept.prompts === prompts &&
+      kept.instructions === instructions &&
+      kept.resources === resources
+    )
+      return;
     this.kept.set(serverId, { tools, prompts, instructions, resources });
-    const whole = { hash, tools, prompts, ...(instructions ? { instructions } : {}), ...(resources ? { resources } : {}) };
+    const whole = {
+      hash,
+      tools,
+      prompts,
+      ...(instructions ? { instructions } : {}),
+      ...(resources ? { resources } : {}),
+    };
     const json = JSON.stringify(whole);
     const value = json.length <= MAX_KEPT_RUN_CHARS ? whole : { hash, tools: [], prompts: [] };
     // Compared as JSON: what the store gives back went through JSON, with the same key order.
@@ -82,16 +99,35 @@ export class LastRuns {
  */
 function wellFormed(value: unknown): StoredRun | undefined {
   const stored = value as Partial<StoredRun> | undefined;
-  if (typeof stored !== 'object' || stored === null || typeof stored.hash !== 'string' || !Array.isArray(stored.tools)) return undefined;
-  const tools = stored.tools.filter((t: unknown): t is Tool => named(t) && typeof t.inputSchema === 'object' && t.inputSchema !== null && !Array.isArray(t.inputSchema));
-  const prompts = Array.isArray(stored.prompts) ? stored.prompts.filter((p: unknown): p is Prompt => named(p) && (p.arguments === undefined || (Array.isArray(p.arguments) && p.arguments.every(named)))) : [];
+  if (typeof stored !== 'object' || stored === null || typeof stored.hash !== 'string' || !Array.isArray(stored.tools))
+    return undefined;
+  const tools = stored.tools.filter(
+    (t: unknown): t is Tool =>
+      named(t) && typeof t.inputSchema === 'object' && t.inputSchema !== null && !Array.isArray(t.inputSchema),
+  );
+  const prompts = Array.isArray(stored.prompts)
+    ? stored.prompts.filter(
+        (p: unknown): p is Prompt =>
+          named(p) && (p.arguments === undefined || (Array.isArray(p.arguments) && p.arguments.every(named))),
+      )
+    : [];
   const instructions = typeof stored.instructions === 'string' ? boundedInstructions(stored.instructions) : undefined;
-  return { hash: stored.hash, tools, prompts, ...(instructions ? { instructions } : {}), ...(stored.resources === true ? { resources: true } : {}) };
+  return {
+    hash: stored.hash,
+    tools,
+    prompts,
+    ...(instructions ? { instructions } : {}),
+    ...(stored.resources === true ? { resources: true } : {}),
+  };
 }
 
 /** An object with a string name, and a title and description that are strings when there. */
 function named(value: unknown): value is Record<string, unknown> & { name: string } {
   if (typeof value !== 'object' || value === null) return false;
   const { name, title, description } = value as Record<string, unknown>;
-  return typeof name === 'string' && (title === undefined || typeof title === 'string') && (description === undefined || typeof description === 'string');
+  return (
+    typeof name === 'string' &&
+    (title === undefined || typeof title === 'string') &&
+    (description === undefined || typeof description === 'string')
+  );
 }

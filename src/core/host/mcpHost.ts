@@ -1,10 +1,34 @@
-import { type CallToolResult, type CompleteRequest, type FetchLike, type GetPromptResult, type Progress, type ReadResourceResult, type Resource } from '@modelcontextprotocol/client';
-import { DEFAULT_ELICITATIONS_PER_MINUTE, DEFAULT_SAMPLING_POLICY, NO_TOOL_POLICY, type FolderRef, type SamplingPolicy, type ServerDefinition, type ServerSettingsEntry, type ToolPolicySettings } from '../config/serverDefinition';
+import {
+  type CallToolResult,
+  type CompleteRequest,
+  type FetchLike,
+  type GetPromptResult,
+  type Progress,
+  type ReadResourceResult,
+  type Resource,
+} from '@modelcontextprotocol/client';
+import {
+  DEFAULT_ELICITATIONS_PER_MINUTE,
+  DEFAULT_SAMPLING_POLICY,
+  NO_TOOL_POLICY,
+  type FolderRef,
+  type SamplingPolicy,
+  type ServerDefinition,
+  type ServerSettingsEntry,
+  type ToolPolicySettings,
+} from '../config/serverDefinition';
 import { ServerConfigError, validateServerEntry } from '../config/validateServerEntry';
 import { untilAborted } from '../abortWith';
 import type { LoadedSkill } from '../skills/serverSkills';
 import { connectionDeps, connectionInputs } from './serverConnectionSetup';
-import { adoptDefinition, entrySnapshot, heldBack, startsWhenNeeded, type HostEntry, type Placeholder } from './hostEntry';
+import {
+  adoptDefinition,
+  entrySnapshot,
+  heldBack,
+  startsWhenNeeded,
+  type HostEntry,
+  type Placeholder,
+} from './hostEntry';
 import type { LastRuns } from './lastRuns';
 import type { EraPinStore } from '../connection/eraPins';
 import type { ExecutableResolver } from '../connection/executableResolver';
@@ -103,7 +127,10 @@ export class McpHost implements Disposable {
   }
 
   private snapshotOf(entry: HostEntry): ServerSnapshot {
-    const known = entry.connection && entry.lastRunKey && startsWhenNeeded(entry) ? this.options.lastRuns?.lastRunOf(entry.id, entry.lastRunKey) : undefined;
+    const known =
+      entry.connection && entry.lastRunKey && startsWhenNeeded(entry)
+        ? this.options.lastRuns?.lastRunOf(entry.id, entry.lastRunKey)
+        : undefined;
     return entrySnapshot(entry, known);
   }
 
@@ -129,16 +156,21 @@ export class McpHost implements Disposable {
 
   async setWorkspaceFolders(folders: readonly FolderRef[]): Promise<void> {
     if (!this.roots.setWorkspaceFolders(folders)) return;
-    const notified = [...this.entries.values()].filter((e) => e.connection && this.roots.followsWorkspace(e.connection.definition));
+    const notified = [...this.entries.values()].filter(
+      (e) => e.connection && this.roots.followsWorkspace(e.connection.definition),
+    );
     await Promise.all(notified.map((e) => e.connection!.notifyRootsChanged()));
   }
 
   async start(id: string): Promise<void> {
     const entry = this.requireEntry(id);
     if (!entry.connection) {
-      if (!entry.definition || entry.placeholder?.status === 'invalid') throw new Error(entry.placeholder?.reason ?? `MCP server "${id}" has no valid definition.`);
-      if (entry.placeholder?.status === 'untrusted') throw new Error(`MCP server "${id}" comes from workspace settings; trust the workspace to start it.`);
-      if (entry.placeholder?.status === 'disabled') throw new Error(`MCP server "${id}" is disabled ("enabled": false in settings).`);
+      if (!entry.definition || entry.placeholder?.status === 'invalid')
+        throw new Error(entry.placeholder?.reason ?? `MCP server "${id}" has no valid definition.`);
+      if (entry.placeholder?.status === 'untrusted')
+        throw new Error(`MCP server "${id}" comes from workspace settings; trust the workspace to start it.`);
+      if (entry.placeholder?.status === 'disabled')
+        throw new Error(`MCP server "${id}" is disabled ("enabled": false in settings).`);
       if (!(await this.consent.obtain([entry], true)).has(id)) return;
       await this.connect(entry, false);
     }
@@ -151,8 +183,12 @@ export class McpHost implements Disposable {
    * fails: a chat request or a tool call needs their tools.
    */
   async startOnDemand(ids?: readonly string[], signal?: AbortSignal): Promise<void> {
-    const waiting = [...this.entries.values()].filter((e) => (!ids || ids.includes(e.id)) && (startsWhenNeeded(e) || e.connection?.state === 'starting'));
-    const started = Promise.allSettled(waiting.map((e) => (startsWhenNeeded(e) ? this.start(e.id) : e.connection!.whenStarted())));
+    const waiting = [...this.entries.values()].filter(
+      (e) => (!ids || ids.includes(e.id)) && (startsWhenNeeded(e) || e.connection?.state === 'starting'),
+    );
+    const started = Promise.allSettled(
+      waiting.map((e) => (startsWhenNeeded(e) ? this.start(e.id) : e.connection!.whenStarted())),
+    );
     // A caller that gives up goes on without them (the starts go on); what it needs then says why.
     await untilAborted(started, signal).catch(() => undefined);
   }
@@ -211,7 +247,8 @@ export class McpHost implements Disposable {
 
   connection(id: string): ServerConnection {
     const entry = this.requireEntry(id);
-    if (!entry.connection) throw new ServerUnavailableError(id, entry.placeholder?.status ?? 'stopped', entry.placeholder?.reason);
+    if (!entry.connection)
+      throw new ServerUnavailableError(id, entry.placeholder?.status ?? 'stopped', entry.placeholder?.reason);
     return entry.connection;
   }
 
@@ -232,16 +269,30 @@ export class McpHost implements Disposable {
       async () => {
         const connection = await this.neededConnection(id, signal);
         const params = { name, arguments: args, _meta: connection.requestMeta() };
-        const result = await connection.request(`tools/call "${name}"`, (client, options) => callToolOrTask(client, connection, params, options, this.tasks), signal, onProgress);
+        const result = await connection.request(
+          `tools/call "${name}"`,
+          (client, options) => callToolOrTask(client, connection, params, options, this.tasks),
+          signal,
+          onProgress,
+        );
         return followIfTask(this, id, name, result, signal);
       },
       elicitation && ((elicitations) => elicitation.satisfy(id, elicitations, signal ?? new AbortController().signal)),
     );
   }
 
-  async getPrompt(id: string, name: string, args: Record<string, string> | undefined, signal?: AbortSignal): Promise<GetPromptResult> {
+  async getPrompt(
+    id: string,
+    name: string,
+    args: Record<string, string> | undefined,
+    signal?: AbortSignal,
+  ): Promise<GetPromptResult> {
     const connection = await this.neededConnection(id, signal);
-    return connection.request(`prompts/get "${name}"`, (client, options) => client.getPrompt({ name, arguments: args, _meta: connection.requestMeta() }, options), signal);
+    return connection.request(
+      `prompts/get "${name}"`,
+      (client, options) => client.getPrompt({ name, arguments: args, _meta: connection.requestMeta() }, options),
+      signal,
+    );
   }
 
   /** `completion/complete` suggestions; none when the server does not offer completions. */
@@ -249,7 +300,10 @@ export class McpHost implements Disposable {
     const connection = await this.neededConnection(id, signal);
     const result = await connection.request(
       'completion/complete',
-      async (client, options) => (client.getServerCapabilities()?.completions ? client.complete({ ...params, _meta: connection.requestMeta() }, options) : undefined),
+      async (client, options) =>
+        client.getServerCapabilities()?.completions
+          ? client.complete({ ...params, _meta: connection.requestMeta() }, options)
+          : undefined,
       signal,
     );
     return result?.completion.values ?? [];
@@ -258,7 +312,11 @@ export class McpHost implements Disposable {
   async readResource(id: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
     const connection = await this.neededConnection(id, signal);
     try {
-      return await connection.request(`resources/read "${uri}"`, (client, options) => client.readResource({ uri, _meta: connection.requestMeta() }, options), signal);
+      return await connection.request(
+        `resources/read "${uri}"`,
+        (client, options) => client.readResource({ uri, _meta: connection.requestMeta() }, options),
+        signal,
+      );
     } catch (error) {
       throw resourceNotFound(id, uri, error) ?? error;
     }
@@ -355,11 +413,20 @@ export class McpHost implements Disposable {
       for (const entry of wantConsent) {
         if (this.entries.get(entry.id) !== entry) continue;
         if (allowed.has(entry.id)) await this.connect(entry, true);
-        else this.setPlaceholder(entry, { status: 'stopped', held: 'declined', reason: 'not started: you did not allow this workspace server to run. Start it to be asked again.' });
+        else
+          this.setPlaceholder(entry, {
+            status: 'stopped',
+            held: 'declined',
+            reason: 'not started: you did not allow this workspace server to run. Start it to be asked again.',
+          });
       }
     }
     if (errors.length > 0) {
-      env.dialogs.showConfigError(errors.length === 1 ? errors[0].message : `${errors[0].message} (and ${errors.length - 1} more problem(s); see the MCP Host output)`);
+      env.dialogs.showConfigError(
+        errors.length === 1
+          ? errors[0].message
+          : `${errors[0].message} (and ${errors.length - 1} more problem(s); see the MCP Host output)`,
+      );
     }
     return errors;
   }
@@ -372,7 +439,8 @@ export class McpHost implements Disposable {
     try {
       inputs = await connectionInputs(def, env.variableContext());
     } catch (error) {
-      const message = error instanceof ServerConfigError ? error.message : `MCP server "${def.id}": ${(error as Error).message}`;
+      const message =
+        error instanceof ServerConfigError ? error.message : `MCP server "${def.id}": ${(error as Error).message}`;
       env.hostLog.error(message);
       return this.withoutConnection(entry, { status: 'error', reason: message });
     }
@@ -384,7 +452,10 @@ export class McpHost implements Disposable {
     try {
       authorization = this.options.authorization?.providerFor(resolved);
     } catch (error) {
-      return this.withoutConnection(entry, { status: 'invalid', reason: `MCP server "${def.id}": ${(error as Error).message}` });
+      return this.withoutConnection(entry, {
+        status: 'invalid',
+        reason: `MCP server "${def.id}": ${(error as Error).message}`,
+      });
     }
     const connection = new ServerConnection(
       resolved,
@@ -405,7 +476,12 @@ export class McpHost implements Disposable {
     entry.connectionListener = connection.onDidChange((snapshot) => {
       if (snapshot.status === 'running') {
         const { tools, prompts, instructions } = snapshot;
-        this.options.lastRuns?.remember(def.id, lastRunKey, { tools, prompts, instructions, ...(offersResources(snapshot) ? { resources: true } : {}) });
+        this.options.lastRuns?.remember(def.id, lastRunKey, {
+          tools,
+          prompts,
+          instructions,
+          ...(offersResources(snapshot) ? { resources: true } : {}),
+        });
       }
       this.changed.fire(def.id);
     });

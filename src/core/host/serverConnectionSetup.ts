@@ -1,6 +1,11 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import { definitionHash } from '../config/definitionHash';
-import { whatRuns, type ResolvedRoot, type ResolvedServerDefinition, type ServerDefinition } from '../config/serverDefinition';
+import {
+  whatRuns,
+  type ResolvedRoot,
+  type ResolvedServerDefinition,
+  type ServerDefinition,
+} from '../config/serverDefinition';
 import { resolveDefinition, type VariableContext } from '../config/variableResolver';
 import { BoundedServerLog, logBoundsOf } from '../connection/boundedLog';
 import { RedactingServerLog, type ResolvedSecret } from '../connection/secretRedaction';
@@ -28,7 +33,10 @@ export async function connectionInputs(def: ServerDefinition, context: VariableC
   return { resolved, secrets, hash: definitionHash(runs), lastRunKey: definitionHash(whenever) };
 }
 
-async function resolveKeepingSecrets(def: ServerDefinition, context: VariableContext): Promise<{ resolved: ResolvedServerDefinition; secrets: ResolvedSecret[] }> {
+async function resolveKeepingSecrets(
+  def: ServerDefinition,
+  context: VariableContext,
+): Promise<{ resolved: ResolvedServerDefinition; secrets: ResolvedSecret[] }> {
   const secrets: ResolvedSecret[] = [];
   const resolved = await resolveDefinition(def, {
     ...context,
@@ -52,7 +60,12 @@ export interface ConnectionHooks {
 }
 
 /** What one server's connection gets from the host's options: its log bounded and redacted, its requests routed by its id. */
-export function connectionDeps(resolved: ResolvedServerDefinition, secrets: readonly ResolvedSecret[], options: McpHostOptions, hooks: ConnectionHooks): ServerConnectionDeps {
+export function connectionDeps(
+  resolved: ResolvedServerDefinition,
+  secrets: readonly ResolvedSecret[],
+  options: McpHostOptions,
+  hooks: ConnectionHooks,
+): ServerConnectionDeps {
   const id = resolved.id;
   return {
     clientInfo: options.clientInfo,

@@ -20,7 +20,12 @@ function onItsWay(server: ServerSnapshot): boolean {
  * `timeoutMs` when it takes too long. A window reload restores editors before servers start:
  * they wait here instead of failing.
  */
-export function whenServerRunning(source: ServersSource, id: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+export function whenServerRunning(
+  source: ServersSource,
+  id: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     let done = false;
     let applied = false;
@@ -39,13 +44,21 @@ export function whenServerRunning(source: ServersSource, id: string, timeoutMs: 
       if (!server) return finish(new Error(`There is no MCP server "${id}" in settings.`));
       if (server.status === 'running') return finish();
       if (!onItsWay(server)) {
-        finish(new Error(`MCP server "${id}" is not running (${server.status}${server.reason ? `: ${server.reason}` : ''}). Start it in the MCP Servers view, then try again.`));
+        finish(
+          new Error(
+            `MCP server "${id}" is not running (${server.status}${server.reason ? `: ${server.reason}` : ''}). Start it in the MCP Servers view, then try again.`,
+          ),
+        );
       }
     };
     const onAbort = () => finish(new Error(`Waiting for MCP server "${id}" was cancelled.`));
     const timer = setTimeout(() => {
       const server = source.server(id);
-      finish(new Error(`MCP server "${id}" did not start within ${formatDuration(timeoutMs)} (${server ? server.status : 'not in settings yet'}). See its output, then try again.`));
+      finish(
+        new Error(
+          `MCP server "${id}" did not start within ${formatDuration(timeoutMs)} (${server ? server.status : 'not in settings yet'}). See its output, then try again.`,
+        ),
+      );
     }, timeoutMs);
     const subscription = source.onDidChangeServers(check);
     if (signal?.aborted) return onAbort();

@@ -17,19 +17,34 @@ const CANCEL_TIMEOUT_MS = 5_000;
  */
 export function serverTaskChannel(connectionOf: () => ServerConnection): TaskChannel {
   const send = (method: string, params: Record<string, unknown>, signal?: AbortSignal) =>
-    connectionOf().request(`${method} ${String(params.taskId)}`, (client, options) => client.request({ method, params } as never, passThrough, options), signal);
-  const withState = (params: Record<string, unknown>, requestState: string | undefined) => (requestState === undefined ? params : { ...params, requestState });
+    connectionOf().request(
+      `${method} ${String(params.taskId)}`,
+      (client, options) => client.request({ method, params } as never, passThrough, options),
+      signal,
+    );
+  const withState = (params: Record<string, unknown>, requestState: string | undefined) =>
+    requestState === undefined ? params : { ...params, requestState };
   return {
-    get: async (taskId, requestState, signal) => wireTask(await send('tasks/get', withState({ taskId }, requestState), signal), taskId),
-    update: async (taskId, inputResponses, requestState, signal) => void (await send('tasks/update', withState({ taskId, inputResponses }, requestState), signal)),
-    cancel: async (taskId, requestState) => void (await send('tasks/cancel', withState({ taskId }, requestState), AbortSignal.timeout(CANCEL_TIMEOUT_MS))),
-    answer: async (method, params, signal) => answerServerRequest(await connectionOf().request('answering a task', async (client) => client), method, params, signal),
+    get: async (taskId, requestState, signal) =>
+      wireTask(await send('tasks/get', withState({ taskId }, requestState), signal), taskId),
+    update: async (taskId, inputResponses, requestState, signal) =>
+      void (await send('tasks/update', withState({ taskId, inputResponses }, requestState), signal)),
+    cancel: async (taskId, requestState) =>
+      void (await send('tasks/cancel', withState({ taskId }, requestState), AbortSignal.timeout(CANCEL_TIMEOUT_MS))),
+    answer: async (method, params, signal) =>
+      answerServerRequest(
+        await connectionOf().request('answering a task', async (client) => client),
+        method,
+        params,
+        signal,
+      ),
   };
 }
 
 function wireTask(value: unknown, taskId: string): WireTask {
   const task = value as WireTask;
-  if (typeof task?.taskId !== 'string' || typeof task.status !== 'string') throw new Error(`tasks/get for ${taskId} answered without a task status`);
+  if (typeof task?.taskId !== 'string' || typeof task.status !== 'string')
+    throw new Error(`tasks/get for ${taskId} answered without a task status`);
   if (task.taskId !== taskId) throw new Error(`tasks/get for ${taskId} answered about another task (${task.taskId})`);
   return task;
 }
@@ -46,9 +61,16 @@ export function callToolOrTask(
   options: RequestOptions,
   tracker: TaskTracker,
 ): Promise<CallToolResult> {
-  if (!mustRunAsTask(client, () => connection.snapshot().tools.find((t) => t.name === params.name))) return client.callTool(params, options);
+  if (!mustRunAsTask(client, () => connection.snapshot().tools.find((t) => t.name === params.name)))
+    return client.callTool(params, options);
   // The request's own signal already carries the caller's and the connection's (server stopped, timeouts).
-  return callToolAsTask(client, params, options, connection.definition.maxTotalTimeoutMs, tracker.observe(connection.id, params.name, options.signal));
+  return callToolAsTask(
+    client,
+    params,
+    options,
+    connection.definition.maxTotalTimeoutMs,
+    tracker.observe(connection.id, params.name, options.signal),
+  );
 }
 
 type TaskHost = Pick<McpHost, 'onDidChangeServers' | 'changedServers' | 'connection' | 'tasks' | 'startOnDemand'>;
@@ -57,9 +79,23 @@ type TaskHost = Pick<McpHost, 'onDidChangeServers' | 'changedServers' | 'connect
  * A tools/call result that is a 2026-07-28 task handle becomes the task's end result (followed
  * outside the call's request, so its time limits do not apply); any other result is itself.
  */
-export async function followIfTask(host: TaskHost, serverId: string, toolName: string, result: CallToolResult, signal?: AbortSignal): Promise<CallToolResult> {
+export async function followIfTask(
+  host: TaskHost,
+  serverId: string,
+  toolName: string,
+  result: CallToolResult,
+  signal?: AbortSignal,
+): Promise<CallToolResult> {
   const created = createdTaskOf(result);
-  return created ? host.tasks.follow(serverId, toolName, created, serverTaskChannel(() => host.connection(serverId)), signal) : result;
+  return created
+    ? host.tasks.follow(
+        serverId,
+        toolName,
+        created,
+        serverTaskChannel(() => host.connection(serverId)),
+        signal,
+      )
+    : result;
 }
 
 /**
@@ -73,8 +109,16 @@ export function resumeTasksWhenRunning(host: TaskHost): Disposable {
     for (const server of host.changedServers(id)) {
       const stored = host.tasks.storedFor(server.id);
       if (stored.length === 0) continue;
-      if (server.status === 'running') host.tasks.resume(server.id, serverTaskChannel(() => host.connection(server.id)));
-      else if (server.startsWhenNeeded && !startedForTasks.has(server.id) && stored.some((task) => host.tasks.withinTtl(task))) {
+      if (server.status === 'running')
+        host.tasks.resume(
+          server.id,
+          serverTaskChannel(() => host.connection(server.id)),
+        );
+      else if (
+        server.startsWhenNeeded &&
+        !startedForTasks.has(server.id) &&
+        stored.some((task) => host.tasks.withinTtl(task))
+      ) {
         startedForTasks.add(server.id);
         void host.startOnDemand([server.id]);
       }

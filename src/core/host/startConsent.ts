@@ -14,9 +14,17 @@ export interface ConsentSubject {
 }
 
 /** What decides what a definition runs (what consent covers), and its hash. */
-export async function whatConsentCovers(def: ServerDefinition, ctx: VariableContext): Promise<{ runFields: RunField[]; consentHash: string }> {
+export async function whatConsentCovers(
+  def: ServerDefinition,
+  ctx: VariableContext,
+): Promise<{ runFields: RunField[]; consentHash: string }> {
   const runFields = await summarizeWhatRuns(def, ctx);
-  const consentHash = definitionHash({ id: def.id, scope: def.scope, folder: def.folder?.path, fields: runFields.map((f) => [f.field, f.fingerprint]) });
+  const consentHash = definitionHash({
+    id: def.id,
+    scope: def.scope,
+    folder: def.folder?.path,
+    fields: runFields.map((f) => [f.field, f.fingerprint]),
+  });
   return { runFields, consentHash };
 }
 
@@ -52,10 +60,14 @@ export class StartConsent {
     const granted = await this.env.dialogs.confirmWorkspaceServers(requests);
     for (const subject of pending) {
       if (!granted.has(subject.id)) continue;
-      await this.env.consent.allow(consentKey(subject.definition!), { hash: subject.consentHash!, fields: subject.runFields });
+      await this.env.consent.allow(consentKey(subject.definition!), {
+        hash: subject.consentHash!,
+        fields: subject.runFields,
+      });
       allowed.add(subject.id);
     }
-    if (explicit && !allowed.size) this.env.hostLog.info(`Start of ${subjects.map((s) => `"${s.id}"`).join(', ')} not allowed.`);
+    if (explicit && !allowed.size)
+      this.env.hostLog.info(`Start of ${subjects.map((s) => `"${s.id}"`).join(', ')} not allowed.`);
     return allowed;
   }
 }

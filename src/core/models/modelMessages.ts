@@ -8,12 +8,22 @@ export type ModelContent =
   /** Images, audio, anything binary, with its MIME type. */
   | { readonly kind: 'data'; readonly mimeType: string; readonly data: Uint8Array };
 
-export type ModelToolCall = { readonly kind: 'toolCall'; readonly callId: string; readonly name: string; readonly input: Record<string, unknown> };
+export type ModelToolCall = {
+  readonly kind: 'toolCall';
+  readonly callId: string;
+  readonly name: string;
+  readonly input: Record<string, unknown>;
+};
 
 export type ModelPart =
   | ModelContent
   | ModelToolCall
-  | { readonly kind: 'toolResult'; readonly callId: string; readonly content: readonly ModelContent[]; readonly isError: boolean };
+  | {
+      readonly kind: 'toolResult';
+      readonly callId: string;
+      readonly content: readonly ModelContent[];
+      readonly isError: boolean;
+    };
 
 export interface ModelMessage {
   readonly role: 'user' | 'assistant';

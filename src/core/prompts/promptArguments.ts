@@ -22,7 +22,9 @@ export function parsePromptArguments(text: string, declared: readonly PromptArgu
     if (eq > 0 && names.has(token.text.slice(0, eq))) {
       values[token.text.slice(0, eq)] = unquote(token.text.slice(eq + 1));
     } else if (eq > 0 && /^[A-Za-z_][\w.-]*$/.test(token.text.slice(0, eq))) {
-      problems.push(`Unknown argument "${token.text.slice(0, eq)}" (this prompt takes ${declared.map((a) => a.name).join(', ') || 'no arguments'}).`);
+      problems.push(
+        `Unknown argument "${token.text.slice(0, eq)}" (this prompt takes ${declared.map((a) => a.name).join(', ') || 'no arguments'}).`,
+      );
     } else {
       positional.push(unquote(token.text));
     }
@@ -38,7 +40,9 @@ export function parsePromptArguments(text: string, declared: readonly PromptArgu
     if (last) values[last.name] = positional.slice(open.length - 1).join(' ');
     else problems.push(`This prompt takes no more arguments; ignored "${positional.join(' ')}".`);
   }
-  const missing = declared.filter((a) => a.required === true && (values[a.name] === undefined || values[a.name] === ''));
+  const missing = declared.filter(
+    (a) => a.required === true && (values[a.name] === undefined || values[a.name] === ''),
+  );
   return { values, missing, problems };
 }
 
@@ -58,7 +62,8 @@ function tokenize(text: string): Token[] {
 }
 
 function unquote(value: string): string {
-  if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) return value.slice(1, -1).replace(/\\(.)/g, '$1');
+  if (value.length >= 2 && value.startsWith('"') && value.endsWith('"'))
+    return value.slice(1, -1).replace(/\\(.)/g, '$1');
   if (value.length >= 2 && value.startsWith("'") && value.endsWith("'")) return value.slice(1, -1);
   return value;
 }

@@ -23,7 +23,9 @@ export function contentText(content: PromptContent): string {
       return `[${content.type} ${String(c.mimeType)}]`;
     case 'resource': {
       const resource = (c.resource ?? {}) as Record<string, unknown>;
-      return typeof resource.text === 'string' ? `Resource ${String(resource.uri)}:\n\n${resource.text}` : `[binary resource ${String(resource.uri)}]`;
+      return typeof resource.text === 'string'
+        ? `Resource ${String(resource.uri)}:\n\n${resource.text}`
+        : `[binary resource ${String(resource.uri)}]`;
     }
     case 'resource_link':
       return `[resource link ${String(c.uri)}]`;

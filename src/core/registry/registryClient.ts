@@ -3,7 +3,6 @@ import { DEFAULT_REGISTRY_URL } from '../config/hostSettingKeys';
 import { readBoundedBody } from '../connection/boundedBody';
 import { parseServerList, parseServerResponse, type RegistryPage, type RegistryServer } from './registryServer';
 
-
 /** A registry answer is read up to this size. */
 const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 const TIMEOUT_MS = 15_000;
@@ -39,21 +38,32 @@ export class RegistryClient {
     if (query.trim() !== '') params.set('search', query.trim());
     if (cursor) params.set('cursor', cursor);
     const page = parseServerList(await this.get(`/v0/servers?${params}`, signal));
-    if (!page) throw new RegistryError(`The MCP registry at ${this.baseUrl} sent something other than a server list for a search; check "mcpHost.registry.url".`);
+    if (!page)
+      throw new RegistryError(
+        `The MCP registry at ${this.baseUrl} sent something other than a server list for a search; check "mcpHost.registry.url".`,
+      );
     return page;
   }
 
   /** Every version of one server, newest first as the registry lists them. */
   async versions(name: string, signal?: AbortSignal): Promise<readonly RegistryServer[]> {
     const page = parseServerList(await this.get(`/v0/servers/${encodeURIComponent(name)}/versions`, signal));
-    if (!page) throw new RegistryError(`The MCP registry at ${this.baseUrl} sent something other than a list of versions of ${name}.`);
+    if (!page)
+      throw new RegistryError(
+        `The MCP registry at ${this.baseUrl} sent something other than a list of versions of ${name}.`,
+      );
     return page.servers;
   }
 
   /** One version of a server (`latest` for the latest). */
   async version(name: string, version: string, signal?: AbortSignal): Promise<RegistryServer> {
-    const server = parseServerResponse(await this.get(`/v0/servers/${encodeURIComponent(name)}/versions/${encodeURIComponent(version)}`, signal));
-    if (!server) throw new RegistryError(`The MCP registry at ${this.baseUrl} sent something other than a server.json for ${name} ${version}.`);
+    const server = parseServerResponse(
+      await this.get(`/v0/servers/${encodeURIComponent(name)}/versions/${encodeURIComponent(version)}`, signal),
+    );
+    if (!server)
+      throw new RegistryError(
+        `The MCP registry at ${this.baseUrl} sent something other than a server.json for ${name} ${version}.`,
+      );
     return server;
   }
 
@@ -62,21 +72,40 @@ export class RegistryClient {
     const timeout = AbortSignal.timeout(this.timeoutMs);
     let response: Response;
     try {
-      response = await this.fetch(url, { headers: { accept: 'application/json' }, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      response = await this.fetch(url, {
+        headers: { accept: 'application/json' },
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
     } catch (error) {
       if (signal?.aborted) throw error;
-      if (timeout.aborted) throw new RegistryError(`The MCP registry at ${this.baseUrl} did not answer within ${this.timeoutMs / 1000} s.`);
+      if (timeout.aborted)
+        throw new RegistryError(
+          `The MCP registry at ${this.baseUrl} did not answer within ${this.timeoutMs / 1000} s.`,
+        );
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new RegistryError(`The MCP registry at ${this.baseUrl} could not be reached (${cause?.code ?? cause?.message ?? (error as Error).message}); check your network and "mcpHost.registry.url".`);
+      throw new RegistryError(
+        `The MCP registry at ${this.baseUrl} could not be reached (${cause?.code ?? cause?.message ?? (error as Error).message}); check your network and "mcpHost.registry.url".`,
+      );
     }
     const body = await readBoundedBody(response, MAX_RESPONSE_BYTES);
-    if (response.status === 404) throw new RegistryError(`The MCP registry at ${this.baseUrl} has no ${decodeURIComponent(path.split('?')[0])} (HTTP 404).`);
-    if (!response.ok) throw new RegistryError(`The MCP registry at ${this.baseUrl} answered HTTP ${response.status}${errorText(body.text)}; try again later.`);
-    if (!body.complete) throw new RegistryError(`The MCP registry at ${this.baseUrl} sent more than ${MAX_RESPONSE_BYTES / 1024 / 1024} MB for one page; MCP Host reads no more.`);
+    if (response.status === 404)
+      throw new RegistryError(
+        `The MCP registry at ${this.baseUrl} has no ${decodeURIComponent(path.split('?')[0])} (HTTP 404).`,
+      );
+    if (!response.ok)
+      throw new RegistryError(
+        `The MCP registry at ${this.baseUrl} answered HTTP ${response.status}${errorText(body.text)}; try again later.`,
+      );
+    if (!body.complete)
+      throw new RegistryError(
+        `The MCP registry at ${this.baseUrl} sent more than ${MAX_RESPONSE_BYTES / 1024 / 1024} MB for one page; MCP Host reads no more.`,
+      );
     try {
       return JSON.parse(body.text);
     } catch {
-      throw new RegistryError(`The MCP registry at ${this.baseUrl} did not answer with JSON (is "mcpHost.registry.url" a registry?).`);
+      throw new RegistryError(
+        `The MCP registry at ${this.baseUrl} did not answer with JSON (is "mcpHost.registry.url" a registry?).`,
+      );
     }
   }
 }
@@ -87,15 +116,20 @@ export function registryBaseUrl(text: string): string {
   try {
     url = new URL(text.trim());
   } catch {
-    throw new RegistryError(`"mcpHost.registry.url" is not a URL: "${text}". Use the registry's address, e.g. ${DEFAULT_REGISTRY_URL}.`);
+    throw new RegistryError(
+      `"mcpHost.registry.url" is not a URL: "${text}". Use the registry's address, e.g. ${DEFAULT_REGISTRY_URL}.`,
+    );
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RegistryError(`"mcpHost.registry.url" must be an https:// address (got ${url.protocol}).`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new RegistryError(`"mcpHost.registry.url" must be an https:// address (got ${url.protocol}).`);
   return url.href.replace(/\/+$/, '').replace(/\/v0(\.\d+)?$/, '');
 }
 
 function errorText(body: string): string {
   try {
-    const error = (JSON.parse(body) as { error?: unknown; detail?: unknown }).error ?? (JSON.parse(body) as { detail?: unknown }).detail;
+    const error =
+      (JSON.parse(body) as { error?: unknown; detail?: unknown }).error ??
+      (JSON.parse(body) as { detail?: unknown }).detail;
     return typeof error === 'string' ? ` (${error.slice(0, 200)})` : '';
   } catch {
     return '';

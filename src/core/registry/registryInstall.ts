@@ -1,12 +1,21 @@
 import { RUNNERS, splitCommandLine } from '../config/newServerEntry';
 import { variablesProblem } from '../config/variableSyntax';
-import type { RegistryArgument, RegistryInput, RegistryKeyValue, RegistryPackage, RegistryServer, RegistryTransport } from './registryServer';
+import type {
+  RegistryArgument,
+  RegistryInput,
+  RegistryKeyValue,
+  RegistryPackage,
+  RegistryServer,
+  RegistryTransport,
+} from './registryServer';
 
 /** One way to run a registry server: one of its packages or remotes, or why MCP Host cannot. */
 export interface InstallChoice {
   readonly label: string;
   readonly detail: string;
-  readonly source: { readonly kind: 'package'; readonly pkg: RegistryPackage } | { readonly kind: 'remote'; readonly remote: RegistryTransport };
+  readonly source:
+    | { readonly kind: 'package'; readonly pkg: RegistryPackage }
+    | { readonly kind: 'remote'; readonly remote: RegistryTransport };
   /** Set when this way cannot be written as an `mcpHost.servers` entry. */
   readonly unsupported?: string;
 }
@@ -52,14 +61,15 @@ export function installChoices(server: RegistryServer): InstallChoice[] {
       unsupported,
     };
   });
-  const remotes = server.remotes.map(
-    (remote): InstallChoice => ({
-      label: `${remote.type === 'sse' ? 'HTTP+SSE' : 'Streamable HTTP'} ${remote.url}`,
-      detail: 'a remote server',
-      source: { kind: 'remote', remote },
-      unsupported: fixedValueProblem([{ name: 'url', value: remote.url, variables: remote.variables }, ...(remote.headers ?? [])]),
-    }),
-  );
+  const remotes = server.remotes.map((remote): InstallChoice => ({
+    label: `${remote.type === 'sse' ? 'HTTP+SSE' : 'Streamable HTTP'} ${remote.url}`,
+    detail: 'a remote server',
+    source: { kind: 'remote', remote },
+    unsupported: fixedValueProblem([
+      { name: 'url', value: remote.url, variables: remote.variables },
+      ...(remote.headers ?? []),
+    ]),
+  }));
   return [...packages, ...remotes];
 }
 
@@ -69,7 +79,8 @@ export function installFields(choice: InstallChoice): InstallField[] {
   const add = (key: string, label: string, where: InstallField['where'], input: RegistryInput, repeated = false) => {
     if (input.value !== undefined) {
       for (const [name, variable] of Object.entries(input.variables ?? {})) {
-        if (variable.value === undefined && input.value.includes(`{${name}}`)) add(`${key}{${name}}`, name, where, variable);
+        if (variable.value === undefined && input.value.includes(`{${name}}`))
+          add(`${key}{${name}}`, name, where, variable);
       }
       return;
     }
@@ -89,8 +100,13 @@ export function installFields(choice: InstallChoice): InstallField[] {
   };
   if (choice.source.kind === 'package') {
     const { pkg } = choice.source;
-    for (const [list, args] of [['runtime', pkg.runtimeArguments], ['package', pkg.packageArguments]] as const) {
-      (args ?? []).forEach((arg, i) => add(`${list}.${i}`, argumentLabel(arg), 'argument', arg, arg.isRepeated === true));
+    for (const [list, args] of [
+      ['runtime', pkg.runtimeArguments],
+      ['package', pkg.packageArguments],
+    ] as const) {
+      (args ?? []).forEach((arg, i) =>
+        add(`${list}.${i}`, argumentLabel(arg), 'argument', arg, arg.isRepeated === true),
+      );
     }
     for (const env of pkg.environmentVariables ?? []) add(`env.${env.name}`, env.name, 'environment variable', env);
   } else {
@@ -122,7 +138,11 @@ export function answerProblem(field: InstallField, answer: string): string | und
  * become `${input:<id>.<name>}`, their values returned to be stored; optional fields left empty
  * are left out. Throws, naming the field, when a required one has no answer.
  */
-export function registryEntry(id: string, choice: InstallChoice, answers: Readonly<Record<string, string>>): RegistryEntry {
+export function registryEntry(
+  id: string,
+  choice: InstallChoice,
+  answers: Readonly<Record<string, string>>,
+): RegistryEntry {
   if (choice.unsupported) throw new Error(`${choice.label} cannot be added: ${choice.unsupported}.`);
   const fields = new Map(installFields(choice).map((f) => [f.key, f]));
   const secrets: Record<string, string> = {};
@@ -145,44 +165,80 @@ export function registryEntry(id: string, choice: InstallChoice, answers: Readon
       if (!variable) return whole;
       return variable.value ?? answer(`${key}{${name}}`) ?? '';
     });
-  const valueOf = (key: string, input: RegistryInput): string | undefined => (input.value !== undefined ? fixed(key, input) : answer(key));
+  const valueOf = (key: string, input: RegistryInput): string | undefined =>
+    input.value !== undefined ? fixed(key, input) : answer(key);
 
   if (choice.source.kind === 'remote') {
     const { remote } = choice.source;
-    const headers = Object.fromEntries((remote.headers ?? []).flatMap((h) => {
-      const value = valueOf(`header.${h.name}`, h);
-      return value === undefined ? [] : [[h.name, value]];
-    }));
-    return { entry: { url: fixed('url', { value: remote.url, variables: remote.variables }), ...(remote.type === 'sse' ? { type: 'sse' } : {}), ...(Object.keys(headers).length ? { headers } : {}) }, secrets };
+    const headers = Object.fromEntries(
+      (remote.headers ?? []).flatMap((h) => {
+        const value = valueOf(`header.${h.name}`, h);
+        return value === undefined ? [] : [[h.name, value]];
+      }),
+    );
+    return {
+      entry: {
+        url: fixed('url', { value: remote.url, variables: remote.variables }),
+        ...(remote.type === 'sse' ? { type: 'sse' } : {}),
+        ...(Object.keys(headers).length ? { headers } : {}),
+      },
+      secrets,
+    };
   }
 
   const { pkg } = choice.source;
   const args = (list: 'runtime' | 'package', items: readonly RegistryArgument[] | undefined) =>
     (items ?? []).flatMap((arg, i) => {
       const value = valueOf(`${list}.${i}`, arg);
-      if (arg.type === 'positional') return value === undefined ? [] : arg.isRepeated && arg.value === undefined ? (splitCommandLine(value) as string[]) : [value];
+      if (arg.type === 'positional')
+        return value === undefined
+          ? []
+          : arg.isRepeated && arg.value === undefined
+            ? (splitCommandLine(value) as string[])
+            : [value];
       if (value === undefined) return [];
       if (arg.format === 'boolean' && arg.value === undefined) return value === 'true' ? [arg.name!] : [];
       return [arg.name!, value];
     });
-  const env = Object.fromEntries((pkg.environmentVariables ?? []).flatMap((e) => {
-    const value = valueOf(`env.${e.name}`, e);
-    return value === undefined ? [] : [[e.name, value]];
-  }));
+  const env = Object.fromEntries(
+    (pkg.environmentVariables ?? []).flatMap((e) => {
+      const value = valueOf(`env.${e.name}`, e);
+      return value === undefined ? [] : [[e.name, value]];
+    }),
+  );
   const runtime = args('runtime', pkg.runtimeArguments);
   const packageArgs = args('package', pkg.packageArguments);
   const runner = runnerOf(pkg)!;
   let commandArgs: string[];
   switch (pkg.registryType) {
     case 'npm':
-      commandArgs = ['-y', ...registryFlag('--registry', pkg.registryBaseUrl, 'https://registry.npmjs.org'), ...runtime, pkg.version ? `${pkg.identifier}@${pkg.version}` : pkg.identifier, ...packageArgs];
+      commandArgs = [
+        '-y',
+        ...registryFlag('--registry', pkg.registryBaseUrl, 'https://registry.npmjs.org'),
+        ...runtime,
+        pkg.version ? `${pkg.identifier}@${pkg.version}` : pkg.identifier,
+        ...packageArgs,
+      ];
       break;
     case 'pypi':
-      commandArgs = [...registryFlag('--index-url', pkg.registryBaseUrl, 'https://pypi.org'), ...runtime, pkg.version ? `${pkg.identifier}==${pkg.version}` : pkg.identifier, ...packageArgs];
+      commandArgs = [
+        ...registryFlag('--index-url', pkg.registryBaseUrl, 'https://pypi.org'),
+        ...runtime,
+        pkg.version ? `${pkg.identifier}==${pkg.version}` : pkg.identifier,
+        ...packageArgs,
+      ];
       break;
     default:
       // -i keeps the container's stdin (the server's stdio) open; environment variables pass by name.
-      commandArgs = ['run', '-i', '--rm', ...runtime, ...Object.keys(env).flatMap((name) => ['-e', name]), ociImage(pkg), ...packageArgs];
+      commandArgs = [
+        'run',
+        '-i',
+        '--rm',
+        ...runtime,
+        ...Object.keys(env).flatMap((name) => ['-e', name]),
+        ociImage(pkg),
+        ...packageArgs,
+      ];
   }
   return { entry: { command: runner, args: commandArgs, ...(Object.keys(env).length ? { env } : {}) }, secrets };
 }
@@ -207,9 +263,14 @@ function pkgInputs(pkg: RegistryPackage): RegistryInput[] {
  * in a header would send the user's environment to the server): refused, not written.
  */
 function fixedValueProblem(inputs: readonly (RegistryInput | RegistryKeyValue)[]): string | undefined {
-  const all = (input: RegistryInput): string[] => [input.value ?? '', ...Object.values(input.variables ?? {}).flatMap(all)];
+  const all = (input: RegistryInput): string[] => [
+    input.value ?? '',
+    ...Object.values(input.variables ?? {}).flatMap(all),
+  ];
   const bad = inputs.flatMap(all).find((v) => v.includes('${'));
-  return bad === undefined ? undefined : `its fixed value "${bad}" has a "\${", which settings would read as a variable; add it by hand`;
+  return bad === undefined
+    ? undefined
+    : `its fixed value "${bad}" has a "\${", which settings would read as a variable; add it by hand`;
 }
 
 function registryFlag(flag: string, url: string | undefined, official: string): string[] {

@@ -96,11 +96,20 @@ const input = {
     variables: { type: 'object', additionalProperties: { $ref: '#/$defs/input' } },
   },
 };
-const keyValue = { allOf: [{ $ref: '#/$defs/input' }], required: ['name'], properties: { name: { type: 'string', minLength: 1 } } };
+const keyValue = {
+  allOf: [{ $ref: '#/$defs/input' }],
+  required: ['name'],
+  properties: { name: { type: 'string', minLength: 1 } },
+};
 const argument = {
   allOf: [{ $ref: '#/$defs/input' }],
   required: ['type'],
-  properties: { type: { enum: ['positional', 'named'] }, name: { type: 'string' }, valueHint: { type: 'string' }, isRepeated: { type: 'boolean' } },
+  properties: {
+    type: { enum: ['positional', 'named'] },
+    name: { type: 'string' },
+    valueHint: { type: 'string' },
+    isRepeated: { type: 'boolean' },
+  },
   if: { properties: { type: { const: 'named' } } },
   then: { required: ['name'] },
 };
@@ -147,7 +156,14 @@ const serverResponse = {
             },
           },
         },
-        remotes: { type: 'array', items: { allOf: [{ $ref: '#/$defs/transport' }], required: ['url'], properties: { type: { enum: ['streamable-http', 'sse'] } } } },
+        remotes: {
+          type: 'array',
+          items: {
+            allOf: [{ $ref: '#/$defs/transport' }],
+            required: ['url'],
+            properties: { type: { enum: ['streamable-http', 'sse'] } },
+          },
+        },
       },
     },
     _meta: { type: 'object' },
@@ -160,7 +176,11 @@ const serverResponse = {
 let validResponse: ValidateFunction | undefined;
 
 interface RawResponse {
-  server: Omit<RegistryServer, 'packages' | 'remotes' | 'repositoryUrl' | 'status'> & { packages?: RegistryPackage[]; remotes?: RegistryTransport[]; repository?: { url?: string } };
+  server: Omit<RegistryServer, 'packages' | 'remotes' | 'repositoryUrl' | 'status'> & {
+    packages?: RegistryPackage[];
+    remotes?: RegistryTransport[];
+    repository?: { url?: string };
+  };
   _meta?: Record<string, unknown>;
 }
 
@@ -170,7 +190,9 @@ export function parseServerResponse(value: unknown): RegistryServer | undefined 
   if (!validResponse(value)) return undefined;
   const { server, _meta } = value as unknown as RawResponse;
   const official = (_meta?.[OFFICIAL] ?? {}) as Record<string, unknown>;
-  const status = ['active', 'deprecated', 'deleted'].includes(official.status as string) ? (official.status as RegistryStatus) : undefined;
+  const status = ['active', 'deprecated', 'deleted'].includes(official.status as string)
+    ? (official.status as RegistryStatus)
+    : undefined;
   return {
     name: server.name,
     title: server.title,
@@ -192,7 +214,8 @@ export function parseServerResponse(value: unknown): RegistryServer | undefined 
  * fatal) and the cursor of the next page. Undefined when it is not a server list at all.
  */
 export function parseServerList(value: unknown): RegistryPage | undefined {
-  if (typeof value !== 'object' || value === null || !Array.isArray((value as { servers?: unknown }).servers)) return undefined;
+  if (typeof value !== 'object' || value === null || !Array.isArray((value as { servers?: unknown }).servers))
+    return undefined;
   const list = value as { servers: unknown[]; metadata?: { nextCursor?: unknown; next_cursor?: unknown } };
   const servers: RegistryServer[] = [];
   let skipped = 0;

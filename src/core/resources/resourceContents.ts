@@ -5,7 +5,9 @@ type Content = ReadResourceResult['contents'][number];
 
 /** The bytes of one part of a resource: text as UTF-8, a blob decoded from base64. */
 export function contentBytes(content: Content): Uint8Array {
-  return 'blob' in content && typeof content.blob === 'string' ? Buffer.from(content.blob, 'base64') : Buffer.from(String((content as { text?: string }).text ?? ''), 'utf8');
+  return 'blob' in content && typeof content.blob === 'string'
+    ? Buffer.from(content.blob, 'base64')
+    : Buffer.from(String((content as { text?: string }).text ?? ''), 'utf8');
 }
 
 /**
@@ -17,14 +19,23 @@ export function resourceForModel(serverId: string, uri: string, result: ReadReso
   for (const content of result.contents) {
     const where = `Resource ${content.uri ?? uri} from MCP server "${serverId}"`;
     if ('text' in content && typeof content.text === 'string') {
-      parts.push({ kind: 'text', text: `${where}${content.mimeType ? ` (${content.mimeType})` : ''}:\n${content.text}` });
+      parts.push({
+        kind: 'text',
+        text: `${where}${content.mimeType ? ` (${content.mimeType})` : ''}:\n${content.text}`,
+      });
       continue;
     }
     const bytes = contentBytes(content);
     if (content.mimeType?.startsWith('image/')) {
-      parts.push({ kind: 'text', text: `${where}: an image (${content.mimeType}) follows.` }, { kind: 'data', mimeType: content.mimeType, data: bytes });
+      parts.push(
+        { kind: 'text', text: `${where}: an image (${content.mimeType}) follows.` },
+        { kind: 'data', mimeType: content.mimeType, data: bytes },
+      );
     } else {
-      parts.push({ kind: 'text', text: `${where}: binary${content.mimeType ? ` ${content.mimeType}` : ''}, ${bytes.byteLength} bytes (not shown to the model).` });
+      parts.push({
+        kind: 'text',
+        text: `${where}: binary${content.mimeType ? ` ${content.mimeType}` : ''}, ${bytes.byteLength} bytes (not shown to the model).`,
+      });
     }
   }
   return parts;

@@ -66,7 +66,9 @@ export class ResourcePages {
         this.loaded = [...this.loaded, ...page.resources];
         this.cursor = page.nextCursor || undefined;
         if (this.cursor === cursor) {
-          this.warn(`resources/list returned the cursor it was given (${JSON.stringify(cursor)}); there is nothing more to load.`);
+          this.warn(
+            `resources/list returned the cursor it was given (${JSON.stringify(cursor)}); there is nothing more to load.`,
+          );
           this.cursor = undefined;
         }
       },

@@ -47,7 +47,13 @@ const MAX_READABLE_SEGMENTS = 12;
  * `nameFrom` is the URI the file name is taken from, when not the resource's own (a part of it);
  * `part` (0-based) addresses one part of a resource read in several.
  */
-export function resourceAddress(location: ResourceLocation, name?: string, mimeType?: string, nameFrom = location.uri, part?: number): ResourceAddress {
+export function resourceAddress(
+  location: ResourceLocation,
+  name?: string,
+  mimeType?: string,
+  nameFrom = location.uri,
+  part?: number,
+): ResourceAddress {
   const segments = [location.serverId, ...readableFolders(location.uri), fileNameFor(nameFrom, name, mimeType)];
   const query = new URLSearchParams({ uri: location.uri, ...(part !== undefined ? { part: String(part) } : {}) });
   return { path: `/${segments.map((s) => encodeURIComponent(s)).join('/')}`, query: query.toString() };

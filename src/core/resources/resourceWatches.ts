@@ -37,7 +37,9 @@ export class ResourceWatches {
   /** A new session: everything still watched is subscribed to again. */
   renew(): void {
     if (this.uris.size === 0) return;
-    this.apply([...this.uris], true).catch((error) => this.deps.warn(`Could not subscribe to open resources again: ${(error as Error).message}`));
+    this.apply([...this.uris], true).catch((error) =>
+      this.deps.warn(`Could not subscribe to open resources again: ${(error as Error).message}`),
+    );
   }
 
   private async apply(uris: readonly string[], on: boolean): Promise<void> {
@@ -45,7 +47,9 @@ export class ResourceWatches {
     if (!client) return;
     if (client.getProtocolEra() === 'legacy') {
       for (const uri of uris) {
-        await this.deps.request(`resources/${on ? 'subscribe' : 'unsubscribe'} "${uri}"`, (c, options) => (on ? c.subscribeResource({ uri }, options) : c.unsubscribeResource({ uri }, options)));
+        await this.deps.request(`resources/${on ? 'subscribe' : 'unsubscribe'} "${uri}"`, (c, options) =>
+          on ? c.subscribeResource({ uri }, options) : c.unsubscribeResource({ uri }, options),
+        );
       }
       return;
     }
@@ -59,7 +63,12 @@ export class ResourceWatches {
 
   private streamOf(client: Client): ResourceUpdateStream {
     if (this.stream?.client !== client) {
-      this.stream = { client, stream: new ResourceUpdateStream((uris) => client.listen({ resourceSubscriptions: [...uris] }, { timeout: this.deps.timeoutMs })) };
+      this.stream = {
+        client,
+        stream: new ResourceUpdateStream((uris) =>
+          client.listen({ resourceSubscriptions: [...uris] }, { timeout: this.deps.timeoutMs }),
+        ),
+      };
     }
     return this.stream.stream;
   }

@@ -49,7 +49,11 @@ export function tierOf(model: ModelInfo): Tier {
  * 3. otherwise (no preferences, or a tie) the model the user picked, or the first one.
  * Undefined when no model is allowed.
  */
-export function selectModel(models: readonly ModelInfo[], preferences: ModelPreferences | undefined, preferredId?: string): ModelChoice | undefined {
+export function selectModel(
+  models: readonly ModelInfo[],
+  preferences: ModelPreferences | undefined,
+  preferredId?: string,
+): ModelChoice | undefined {
   if (models.length === 0) return undefined;
   const preferred = models.find((m) => m.id === preferredId) ?? models[0];
   for (const hint of preferences?.hints ?? []) {
@@ -57,16 +61,28 @@ export function selectModel(models: readonly ModelInfo[], preferences: ModelPref
     if (!name) continue;
     const matches = models.filter((m) => [m.id, m.family, m.name].some((field) => field.toLowerCase().includes(name)));
     if (matches.length) {
-      const model = matches.includes(preferred) ? preferred : bestByPriorities(matches, preferences, preferred) ?? matches[0];
+      const model = matches.includes(preferred)
+        ? preferred
+        : (bestByPriorities(matches, preferences, preferred) ?? matches[0]);
       return { model, reason: `Matches the server's hint "${hint.name}".` };
     }
   }
   const best = bestByPriorities(models, preferences, preferred);
   if (best) return { model: best, reason: `Fits the server's priorities best (${describePriorities(preferences!)}).` };
-  return { model: preferred, reason: preferredId && preferred.id === preferredId ? 'The model you chose last time for this server.' : 'The first model the editor offers.' };
+  return {
+    model: preferred,
+    reason:
+      preferredId && preferred.id === preferredId
+        ? 'The model you chose last time for this server.'
+        : 'The first model the editor offers.',
+  };
 }
 
-function bestByPriorities(models: readonly ModelInfo[], preferences: ModelPreferences | undefined, preferred: ModelInfo): ModelInfo | undefined {
+function bestByPriorities(
+  models: readonly ModelInfo[],
+  preferences: ModelPreferences | undefined,
+  preferred: ModelInfo,
+): ModelInfo | undefined {
   const cost = preferences?.costPriority ?? 0;
   const speed = preferences?.speedPriority ?? 0;
   const intelligence = preferences?.intelligencePriority ?? 0;

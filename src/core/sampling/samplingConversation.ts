@@ -30,10 +30,14 @@ export function toSamplingConversation(params: SamplingParams): SamplingConversa
     messages.push({ role: message.role, parts: blocksOf(message).map(toPart) });
   }
   const choice = (params as { toolChoice?: { mode?: string } }).toolChoice?.mode;
-  const offered = (params as { tools?: readonly { name: string; description?: string; inputSchema: object }[] }).tools ?? [];
+  const offered =
+    (params as { tools?: readonly { name: string; description?: string; inputSchema: object }[] }).tools ?? [];
   return {
     messages,
-    tools: choice === 'none' ? [] : offered.map((t) => ({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema })),
+    tools:
+      choice === 'none'
+        ? []
+        : offered.map((t) => ({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema })),
     toolMode: choice === 'required' ? 'required' : 'auto',
     maxTokens: params.maxTokens,
     temperature: params.temperature,
@@ -44,10 +48,16 @@ export function toSamplingConversation(params: SamplingParams): SamplingConversa
 function toPart(block: SamplingBlock): ModelPart {
   switch (block.type) {
     case 'tool_use':
-      return { kind: 'toolCall', callId: String(block.id), name: String(block.name), input: (block.input ?? {}) as Record<string, unknown> };
+      return {
+        kind: 'toolCall',
+        callId: String(block.id),
+        name: String(block.name),
+        input: (block.input ?? {}) as Record<string, unknown>,
+      };
     case 'tool_result': {
       const content = (block.content ?? []).map(toContent);
-      if (content.length === 0 && block.structuredContent !== undefined) content.push({ kind: 'text', text: JSON.stringify(block.structuredContent) });
+      if (content.length === 0 && block.structuredContent !== undefined)
+        content.push({ kind: 'text', text: JSON.stringify(block.structuredContent) });
       return { kind: 'toolResult', callId: String(block.toolUseId), content, isError: block.isError === true };
     }
     default:
@@ -64,7 +74,11 @@ function toContent(block: SamplingBlock): ModelContent {
     case 'resource': {
       const resource = block.resource as { uri: string; mimeType?: string; text?: string; blob?: string };
       if (typeof resource.text === 'string') return { kind: 'text', text: resource.text };
-      return { kind: 'data', mimeType: resource.mimeType ?? 'application/octet-stream', data: Buffer.from(resource.blob ?? '', 'base64') };
+      return {
+        kind: 'data',
+        mimeType: resource.mimeType ?? 'application/octet-stream',
+        data: Buffer.from(resource.blob ?? '', 'base64'),
+      };
     }
     case 'resource_link':
       return { kind: 'text', text: `Resource: ${String(block.uri)}` };
@@ -95,7 +109,6 @@ export class SamplingAnswer {
     return this.text;
   }
 
-
   /** Adds one streamed part; false once a stop sequence has been reached (stop reading then). */
   add(part: ModelPart): boolean {
     if (this.stopped) return false;
@@ -116,16 +129,22 @@ export class SamplingAnswer {
   result(model: string, toolsOffered: boolean): { result: SamplingResult; dropped: string[] } {
     const blocks: Record<string, unknown>[] = [];
     const dropped: string[] = [];
-    if (this.text || (this.calls.length === 0 && this.data.length === 0)) blocks.push({ type: 'text', text: this.text });
+    if (this.text || (this.calls.length === 0 && this.data.length === 0))
+      blocks.push({ type: 'text', text: this.text });
     for (const d of this.data) {
       const type = d.mimeType.startsWith('image/') ? 'image' : d.mimeType.startsWith('audio/') ? 'audio' : undefined;
       if (type) blocks.push({ type, mimeType: d.mimeType, data: Buffer.from(d.data).toString('base64') });
-      else dropped.push(`${d.mimeType} data (${d.data.byteLength} bytes): sampling results carry only text, images and audio`);
+      else
+        dropped.push(
+          `${d.mimeType} data (${d.data.byteLength} bytes): sampling results carry only text, images and audio`,
+        );
     }
     for (const c of this.calls) blocks.push({ type: 'tool_use', id: c.callId, name: c.name, input: c.input });
     const stopReason = this.calls.length ? 'toolUse' : this.stopped ? 'stopSequence' : 'endTurn';
     if (!toolsOffered) {
-      dropped.push(...blocks.slice(1).map((b) => `${String(b.type)} content: a request without tools gets one content block`));
+      dropped.push(
+        ...blocks.slice(1).map((b) => `${String(b.type)} content: a request without tools gets one content block`),
+      );
       return { result: { role: 'assistant', model, stopReason, content: blocks[0] } as SamplingResult, dropped };
     }
     return { result: { role: 'assistant', model, stopReason, content: blocks } as SamplingResult, dropped };
@@ -147,7 +166,11 @@ export function applySamplingEdits(params: SamplingParams, edits: SamplingEdits)
     });
     return { ...message, content: Array.isArray(message.content) ? edited : edited[0] };
   });
-  return { ...params, messages: messages as SamplingParams['messages'], ...(edits.systemPrompt ? { systemPrompt: edits.systemPrompt } : {}) };
+  return {
+    ...params,
+    messages: messages as SamplingParams['messages'],
+    ...(edits.systemPrompt ? { systemPrompt: edits.systemPrompt } : {}),
+  };
 }
 
 /** The answer with its text replaced by the user's edit (answers with exactly one text block only). */

@@ -4,7 +4,12 @@ import { untilAborted } from '../abortWith';
 import type { SamplingPolicy } from '../config/serverDefinition';
 import type { ModelPart } from '../models/modelMessages';
 import { isModelAllowed, selectModel, type ModelChoice, type ModelInfo } from './modelSelection';
-import { SamplingAnswer, toSamplingConversation, type SamplingConversation, type SamplingResult } from './samplingConversation';
+import {
+  SamplingAnswer,
+  toSamplingConversation,
+  type SamplingConversation,
+  type SamplingResult,
+} from './samplingConversation';
 import { RequestRateLimiter } from '../requestRateLimiter';
 import { blocksOf, SamplingRequestError, validateSamplingMessages } from './samplingValidation';
 
@@ -22,7 +27,9 @@ export interface SamplingBackend {
 }
 
 /** The user's say on one request: approve (possibly edited, possibly another model) or reject. */
-export type SamplingDecision = { readonly approved: false } | { readonly approved: true; readonly params: SamplingParams; readonly model: ModelInfo };
+export type SamplingDecision =
+  | { readonly approved: false }
+  | { readonly approved: true; readonly params: SamplingParams; readonly model: ModelInfo };
 
 export interface SamplingReviewRequest {
   readonly serverId: string;
@@ -103,7 +110,15 @@ export class SamplingRouter {
   async handle(serverId: string, params: SamplingParams, signal: AbortSignal): Promise<SamplingResult> {
     const started = this.now();
     const record = (outcome: SamplingRecord['outcome'], model?: string, detail?: string) => {
-      this.records.push({ serverId, at: started, outcome, summary: summarize(params), durationMs: this.now() - started, model, detail });
+      this.records.push({
+        serverId,
+        at: started,
+        outcome,
+        summary: summarize(params),
+        durationMs: this.now() - started,
+        model,
+        detail,
+      });
       if (this.records.length > (this.options.historySize ?? 100)) this.records.shift();
     };
     const refuse = (code: number, message: string) => {
@@ -111,9 +126,14 @@ export class SamplingRouter {
       return protocolError(code, message);
     };
     const policy = this.options.policyFor(serverId);
-    if (policy.mode === 'deny') throw refuse(USER_REJECTED, `Sampling is turned off for MCP server "${serverId}" (sampling.mode is "deny").`);
+    if (policy.mode === 'deny')
+      throw refuse(USER_REJECTED, `Sampling is turned off for MCP server "${serverId}" (sampling.mode is "deny").`);
     const wait = this.limiter.refusal(serverId, policy.maxRequestsPerMinute);
-    if (wait !== undefined) throw refuse(INTERNAL_ERROR, `Sampling rate limit reached for MCP server "${serverId}": at most ${policy.maxRequestsPerMinute} per minute (next in ${wait} s).`);
+    if (wait !== undefined)
+      throw refuse(
+        INTERNAL_ERROR,
+        `Sampling rate limit reached for MCP server "${serverId}": at most ${policy.maxRequestsPerMinute} per minute (next in ${wait} s).`,
+      );
     try {
       validateSamplingMessages(params.messages);
     } catch (error) {
@@ -126,11 +146,19 @@ export class SamplingRouter {
       const message = policy.models.length
         ? `No allowed language model is available for MCP server "${serverId}" (sampling.models: ${policy.models.join(', ')}).`
         : 'No language model is available in the editor to answer the sampling request.';
-      this.options.notify?.(`MCP server "${serverId}" asked for a completion. ${message} Install or sign in to a chat model provider${policy.models.length ? ', or change the server\'s sampling.models setting' : ''}, then retry.`);
+      this.options.notify?.(
+        `MCP server "${serverId}" asked for a completion. ${message} Install or sign in to a chat model provider${policy.models.length ? ", or change the server's sampling.models setting" : ''}, then retry.`,
+      );
       throw refuse(INTERNAL_ERROR, message);
     }
     const askFirst = policy.mode === 'ask';
-    const review = askFirst || policy.reviewResponse ? this.options.approval.open({ serverId, params, choice, models, askFirst, reviewResponse: policy.reviewResponse }, signal) : undefined;
+    const review =
+      askFirst || policy.reviewResponse
+        ? this.options.approval.open(
+            { serverId, params, choice, models, askFirst, reviewResponse: policy.reviewResponse },
+            signal,
+          )
+        : undefined;
     let model = choice.model;
     /** Shown in the panel when the request fails for a reason of the host's or the model's. */
     let failure: string | undefined;
@@ -146,11 +174,17 @@ export class SamplingRouter {
         approved = decision.params;
         if (model.id !== choice.model.id) this.userChoice.set(serverId, model.id);
       }
-      const { result, dropped } = await this.run(model, approved, review ? AbortSignal.any([signal, review.userCancel]) : signal, review);
-      const final = review && policy.reviewResponse ? await untilAborted(review.reviewAnswer(result, dropped), signal) : result;
+      const { result, dropped } = await this.run(
+        model,
+        approved,
+        review ? AbortSignal.any([signal, review.userCancel]) : signal,
+        review,
+      );
+      const final =
+        review && policy.reviewResponse ? await untilAborted(review.reviewAnswer(result, dropped), signal) : result;
       if (!final) {
         record('rejected', model.id, 'answer discarded');
-        throw protocolError(USER_REJECTED, 'User rejected sampling request (the model\'s answer was discarded)');
+        throw protocolError(USER_REJECTED, "User rejected sampling request (the model's answer was discarded)");
       }
       record('answered', model.id, [final.stopReason, ...dropped].filter(Boolean).join('; '));
       return final;
@@ -190,6 +224,10 @@ export class SamplingRouter {
 
 function summarize(params: SamplingParams): string {
   const last = [...params.messages].reverse().find((m) => m.role === 'user') ?? params.messages.at(-1);
-  const text = last ? blocksOf(last).map((b) => (b.type === 'text' ? String(b.text ?? '') : `[${b.type}]`)).join(' ') : '';
+  const text = last
+    ? blocksOf(last)
+        .map((b) => (b.type === 'text' ? String(b.text ?? '') : `[${b.type}]`))
+        .join(' ')
+    : '';
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }

@@ -53,14 +53,26 @@ export function validateSamplingMessages(messages: readonly Message[]): void {
     const uses = blocks.filter((b) => b.type === 'tool_use');
     if (message.role !== 'assistant' || uses.length === 0) return;
     const next = messages[index + 1];
-    const answered = new Set(next && next.role === 'user' ? blocksOf(next).filter((b) => b.type === 'tool_result').map((b) => b.toolUseId) : []);
+    const answered = new Set(
+      next && next.role === 'user'
+        ? blocksOf(next)
+            .filter((b) => b.type === 'tool_result')
+            .map((b) => b.toolUseId)
+        : [],
+    );
     const missing = uses.filter((u) => !answered.has(u.id));
     if (missing.length) {
-      throw new SamplingRequestError(INVALID_PARAMS, `Tool result missing in request (tool use ${missing.map((u) => JSON.stringify(u.id)).join(', ')} in message ${index + 1} has no result in the next message)`);
+      throw new SamplingRequestError(
+        INVALID_PARAMS,
+        `Tool result missing in request (tool use ${missing.map((u) => JSON.stringify(u.id)).join(', ')} in message ${index + 1} has no result in the next message)`,
+      );
     }
   });
 }
 
 function unsupported(type: string, index: number): SamplingRequestError {
-  return new SamplingRequestError(INVALID_PARAMS, `Unsupported content type ${JSON.stringify(type)} in message ${index + 1}: the host passes text, image, audio, tool_use and tool_result content to the model`);
+  return new SamplingRequestError(
+    INVALID_PARAMS,
+    `Unsupported content type ${JSON.stringify(type)} in message ${index + 1}: the host passes text, image, audio, tool_use and tool_result content to the model`,
+  );
 }

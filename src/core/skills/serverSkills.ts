@@ -43,7 +43,8 @@ export class ServerSkills {
   async refresh(client: Client, timeoutMs: number): Promise<void> {
     this.clear();
     // A server that does not declare the extension costs nothing: the Skills client is not loaded.
-    const declared = (client.getServerCapabilities() as { extensions?: Record<string, unknown> } | undefined)?.extensions?.[SKILLS_EXTENSION];
+    const declared = (client.getServerCapabilities() as { extensions?: Record<string, unknown> } | undefined)
+      ?.extensions?.[SKILLS_EXTENSION];
     if (!declared) return;
     const skills = new (skillsLibrary().SkillsClient)(client, { skipInvalid: true });
     this.client = skills;
@@ -68,7 +69,9 @@ export class ServerSkills {
   get summaries(): readonly SkillSummary[] {
     if (this.built) return this.built;
     const listed = [...this.entries.values()].map((entry) => summaryOf(entry, this.refused.get(entry.uri)));
-    const invalid = [...this.refused].filter(([uri]) => !this.entries.has(uri)).map(([uri, why]) => ({ uri, name: nameOf(uri), size: 0, refused: why }));
+    const invalid = [...this.refused]
+      .filter(([uri]) => !this.entries.has(uri))
+      .map(([uri, why]) => ({ uri, name: nameOf(uri), size: 0, refused: why }));
     return (this.built = [...listed, ...invalid]);
   }
 

@@ -11,7 +11,12 @@ import type { WireTask } from './taskResults';
 /** How the host reaches the server that runs a task. */
 export interface TaskChannel {
   get(taskId: string, requestState: string | undefined, signal: AbortSignal): Promise<WireTask>;
-  update(taskId: string, inputResponses: Record<string, unknown>, requestState: string | undefined, signal: AbortSignal): Promise<void>;
+  update(
+    taskId: string,
+    inputResponses: Record<string, unknown>,
+    requestState: string | undefined,
+    signal: AbortSignal,
+  ): Promise<void>;
   cancel(taskId: string, requestState: string | undefined): Promise<void>;
   /** Answers one input request (elicitation/create, sampling/createMessage, roots/list). */
   answer(method: string, params: unknown, signal: AbortSignal): Promise<unknown>;
@@ -42,11 +47,19 @@ export interface PollHooks {
 }
 
 export function pollInterval(task: WireTask, failures: number): number {
-  const asked = typeof task.pollIntervalMilliseconds === 'number' && Number.isFinite(task.pollIntervalMilliseconds) ? task.pollIntervalMilliseconds : DEFAULT_POLL_MS;
+  const asked =
+    typeof task.pollIntervalMilliseconds === 'number' && Number.isFinite(task.pollIntervalMilliseconds)
+      ? task.pollIntervalMilliseconds
+      : DEFAULT_POLL_MS;
   return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, asked) * 2 ** failures);
 }
 
-export async function pollTask(channel: TaskChannel, seed: WireTask, hooks: PollHooks, signal: AbortSignal): Promise<CallToolResult> {
+export async function pollTask(
+  channel: TaskChannel,
+  seed: WireTask,
+  hooks: PollHooks,
+  signal: AbortSignal,
+): Promise<CallToolResult> {
   const now = hooks.now ?? Date.now;
   const sleep = hooks.sleep ?? abortableSleep;
   const createdAt = Date.parse(seed.createdAt ?? '') || now();
@@ -64,12 +77,19 @@ export async function pollTask(channel: TaskChannel, seed: WireTask, hooks: Poll
     const name = `Task ${task.taskId}`;
     switch (task.status) {
       case 'completed':
-        if (!clientLibrary().isCallToolResult(task.result)) throw new TaskEndedError(`${name} completed without a tool result.`, 'failed');
+        if (!clientLibrary().isCallToolResult(task.result))
+          throw new TaskEndedError(`${name} completed without a tool result.`, 'failed');
         return task.result;
       case 'failed':
-        throw new TaskEndedError(`${name} failed: ${task.error?.message ?? task.statusMessage ?? 'the server gave no reason'}${task.error?.code !== undefined ? ` (${task.error.code})` : ''}.`, 'failed');
+        throw new TaskEndedError(
+          `${name} failed: ${task.error?.message ?? task.statusMessage ?? 'the server gave no reason'}${task.error?.code !== undefined ? ` (${task.error.code})` : ''}.`,
+          'failed',
+        );
       case 'cancelled':
-        throw new TaskEndedError(`${name} was cancelled${task.statusMessage ? `: ${task.statusMessage}` : ''}.`, 'cancelled');
+        throw new TaskEndedError(
+          `${name} was cancelled${task.statusMessage ? `: ${task.statusMessage}` : ''}.`,
+          'cancelled',
+        );
       case 'input_required': {
         const open = Object.entries(task.inputRequests ?? {}).filter(([key]) => !answered.has(key));
         if (open.length > 0) {
@@ -84,7 +104,10 @@ export async function pollTask(channel: TaskChannel, seed: WireTask, hooks: Poll
       }
     }
     if (typeof task.ttlSeconds === 'number' && now() > createdAt + task.ttlSeconds * 1000) {
-      throw new TaskEndedError(`${name} outlived its time to live (${task.ttlSeconds} s) without finishing.`, 'expired');
+      throw new TaskEndedError(
+        `${name} outlived its time to live (${task.ttlSeconds} s) without finishing.`,
+        'expired',
+      );
     }
     await sleep(pollInterval(task, failures), signal);
     try {
@@ -92,7 +115,11 @@ export async function pollTask(channel: TaskChannel, seed: WireTask, hooks: Poll
       failures = 0;
     } catch (error) {
       if (signal.aborted) throw error;
-      if (++failures >= MAX_FAILED_POLLS) throw new TaskEndedError(`${name} could not be polled ${MAX_FAILED_POLLS} times in a row: ${(error as Error).message}`, 'lost');
+      if (++failures >= MAX_FAILED_POLLS)
+        throw new TaskEndedError(
+          `${name} could not be polled ${MAX_FAILED_POLLS} times in a row: ${(error as Error).message}`,
+          'lost',
+        );
     }
   }
 }

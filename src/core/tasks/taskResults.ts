@@ -47,13 +47,19 @@ export class TaskResultLift {
     const result = m.result;
     if (result?.resultType !== 'task' || typeof result.taskId !== 'string') return message;
     const { resultType: _, result: _r, error: _e, inputRequests: _i, ...task } = result;
-    const placeholder = { resultType: 'complete', content: [{ type: 'text', text: `The server started task ${result.taskId}.` }], isError: true, _meta: { [CREATED_TASK_META]: task } };
+    const placeholder = {
+      resultType: 'complete',
+      content: [{ type: 'text', text: `The server started task ${result.taskId}.` }],
+      isError: true,
+      _meta: { [CREATED_TASK_META]: task },
+    };
     return { ...message, result: placeholder } as T;
   }
 }
 
 /** The task a tools/call result stands for, when the server answered with a task handle. */
 export function createdTaskOf(result: unknown): WireTask | undefined {
-  const task = (result as { _meta?: Record<string, unknown> } | undefined)?._meta?.[CREATED_TASK_META] as WireTask | undefined;
+  const task = (result as { _meta?: Record<string, unknown> } | undefined)?._meta?.[CREATED_TASK_META] as
+    WireTask | undefined;
   return task && typeof task.taskId === 'string' ? task : undefined;
 }

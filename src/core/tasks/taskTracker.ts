@@ -95,9 +95,28 @@ export class TaskTracker {
    * Follows a 2026-07-28 task the server created to its end and returns its tool result. The
    * caller's cancellation cancels the task (`tasks/cancel`); so does Cancel in the view.
    */
-  follow(serverId: string, toolName: string, seed: WireTask, channel: TaskChannel, callerSignal?: AbortSignal): Promise<CallToolResult> {
+  follow(
+    serverId: string,
+    toolName: string,
+    seed: WireTask,
+    channel: TaskChannel,
+    callerSignal?: AbortSignal,
+  ): Promise<CallToolResult> {
     const startedAt = Date.parse(seed.createdAt ?? '') || this.now();
-    return this.run({ serverId, toolName, taskId: seed.taskId, startedAt, ttlSeconds: seed.ttlSeconds, requestState: seed.requestState }, seed, channel, callerSignal, false);
+    return this.run(
+      {
+        serverId,
+        toolName,
+        taskId: seed.taskId,
+        startedAt,
+        ttlSeconds: seed.ttlSeconds,
+        requestState: seed.requestState,
+      },
+      seed,
+      channel,
+      callerSignal,
+      false,
+    );
   }
 
   /** Whether a stored task is still within its TTL (the server may still have it). */
@@ -112,7 +131,14 @@ export class TaskTracker {
         this.forget(stored.serverId, stored.taskId);
         continue;
       }
-      const seed: WireTask = { taskId: stored.taskId, status: 'working', createdAt: new Date(stored.startedAt).toISOString(), ttlSeconds: stored.ttlSeconds, requestState: stored.requestState, pollIntervalMilliseconds: 0 };
+      const seed: WireTask = {
+        taskId: stored.taskId,
+        status: 'working',
+        createdAt: new Date(stored.startedAt).toISOString(),
+        ttlSeconds: stored.ttlSeconds,
+        requestState: stored.requestState,
+        pollIntervalMilliseconds: 0,
+      };
       void this.run(stored, seed, channel, undefined, true).catch(() => undefined);
     }
   }
@@ -121,7 +147,15 @@ export class TaskTracker {
    * A 2025-11-25 task run elsewhere (task-augmented tools/call): returns the signal that Cancel in
    * the view aborts, and a reporter for its states and end.
    */
-  observe(serverId: string, toolName: string, callerSignal?: AbortSignal): { signal: AbortSignal; state(task: WireTask): void; end(outcome: { result?: CallToolResult; error?: unknown }): void } {
+  observe(
+    serverId: string,
+    toolName: string,
+    callerSignal?: AbortSignal,
+  ): {
+    signal: AbortSignal;
+    state(task: WireTask): void;
+    end(outcome: { result?: CallToolResult; error?: unknown }): void;
+  } {
     const controller = new AbortController();
     let key: string | undefined;
     // The caller's signal is its request's, reused once that settles: nothing may stay linked to it.
@@ -132,7 +166,19 @@ export class TaskTracker {
       state: (task) => {
         if (!key) {
           key = keyOf(serverId, task.taskId);
-          this.add({ view: { key, serverId, toolName, taskId: task.taskId, protocol: '2025-11-25', status: 'working', startedAt: this.now(), ttlSeconds: task.ttlSeconds }, controller });
+          this.add({
+            view: {
+              key,
+              serverId,
+              toolName,
+              taskId: task.taskId,
+              protocol: '2025-11-25',
+              status: 'working',
+              startedAt: this.now(),
+              ttlSeconds: task.ttlSeconds,
+            },
+            controller,
+          });
         }
         this.update(key, { status: statusOf(task.status), statusMessage: task.statusMessage });
       },
@@ -154,7 +200,8 @@ export class TaskTracker {
    */
   dispose(): void {
     this.disposed = true;
-    for (const entry of this.entries.values()) entry.controller.abort(new Error('The window closed; the task goes on in the next one.'));
+    for (const entry of this.entries.values())
+      entry.controller.abort(new Error('The window closed; the task goes on in the next one.'));
     this.changed.dispose();
     this.ended.dispose();
   }
@@ -165,23 +212,54 @@ export class TaskTracker {
     this.changed.fire();
   }
 
-  private async run(stored: StoredTask, seed: WireTask, channel: TaskChannel, callerSignal: AbortSignal | undefined, resumed: boolean): Promise<CallToolResult> {
+  private async run(
+    stored: StoredTask,
+    seed: WireTask,
+    channel: TaskChannel,
+    callerSignal: AbortSignal | undefined,
+    resumed: boolean,
+  ): Promise<CallToolResult> {
     const key = keyOf(stored.serverId, stored.taskId);
     const controller = new AbortController();
-    const entry: Entry = { view: { key, serverId: stored.serverId, toolName: stored.toolName, taskId: stored.taskId, protocol: '2026-07-28', status: 'working', startedAt: stored.startedAt, ttlSeconds: stored.ttlSeconds, resumed }, controller, channel, requestState: stored.requestState };
+    const entry: Entry = {
+      view: {
+        key,
+        serverId: stored.serverId,
+        toolName: stored.toolName,
+        taskId: stored.taskId,
+        protocol: '2026-07-28',
+        status: 'working',
+        startedAt: stored.startedAt,
+        ttlSeconds: stored.ttlSeconds,
+        resumed,
+      },
+      controller,
+      channel,
+      requestState: stored.requestState,
+    };
     this.add(entry);
     this.remember(stored);
     const following = abortWith(controller, callerSignal);
     const signal = controller.signal;
     try {
-      const result = await pollTask(channel, seed, {
-        now: this.now,
-        onState: (task) => this.update(key, { status: statusOf(task.status), statusMessage: task.statusMessage, ttlSeconds: task.ttlSeconds ?? entry.view.ttlSeconds }),
-        onRequestState: (state) => {
-          entry.requestState = state;
-          this.remember({ ...stored, requestState: state });
+      const result = await pollTask(
+        channel,
+        seed,
+        {
+          now: this.now,
+          onState: (task) =>
+            this.update(key, {
+              status: statusOf(task.status),
+              statusMessage: task.statusMessage,
+              ttlSeconds: task.ttlSeconds ?? entry.view.ttlSeconds,
+            }),
+          onRequestState: (state) => {
+            entry.requestState = state;
+            this.remember({ ...stored, requestState: state });
+          },
         },
-      }, signal);
+        signal,
+      );
       this.finish(key, result, undefined, false);
       return result;
     } catch (error) {
@@ -207,22 +285,41 @@ export class TaskTracker {
   private update(key: string, change: Partial<TaskView>): void {
     const entry = this.entries.get(key);
     if (!entry || TERMINAL.has(entry.view.status)) return;
-    entry.view = { ...entry.view, ...change, status: change.status && !TERMINAL.has(change.status) ? change.status : entry.view.status };
+    entry.view = {
+      ...entry.view,
+      ...change,
+      status: change.status && !TERMINAL.has(change.status) ? change.status : entry.view.status,
+    };
     this.changed.fire();
   }
 
   private finish(key: string, result: CallToolResult | undefined, error: unknown, aborted: boolean): void {
     const entry = this.entries.get(key);
     if (!entry || TERMINAL.has(entry.view.status)) return;
-    const status: TaskStatus = result ? 'completed' : aborted ? 'cancelled' : error instanceof TaskEndedError ? error.status : 'failed';
-    entry.view = { ...entry.view, status, endedAt: this.now(), result, error: result ? undefined : (error as Error | undefined)?.message };
+    const status: TaskStatus = result
+      ? 'completed'
+      : aborted
+        ? 'cancelled'
+        : error instanceof TaskEndedError
+          ? error.status
+          : 'failed';
+    entry.view = {
+      ...entry.view,
+      status,
+      endedAt: this.now(),
+      result,
+      error: result ? undefined : (error as Error | undefined)?.message,
+    };
     this.forget(entry.view.serverId, entry.view.taskId);
     this.changed.fire();
     this.ended.fire(entry.view);
   }
 
   private remember(task: StoredTask): void {
-    this.stored = [...this.stored.filter((t) => !(t.serverId === task.serverId && t.taskId === task.taskId)), task].slice(-MAX_STORED_TASKS);
+    this.stored = [
+      ...this.stored.filter((t) => !(t.serverId === task.serverId && t.taskId === task.taskId)),
+      task,
+    ].slice(-MAX_STORED_TASKS);
     void Promise.resolve(this.store.save(this.stored)).catch(() => undefined);
   }
 
@@ -238,10 +335,17 @@ function keyOf(serverId: string, taskId: string): string {
 }
 
 function statusOf(status: string): TaskStatus {
-  return status === 'input_required' || status === 'completed' || status === 'failed' || status === 'cancelled' ? status : 'working';
+  return status === 'input_required' || status === 'completed' || status === 'failed' || status === 'cancelled'
+    ? status
+    : 'working';
 }
 
 function isStoredTask(value: unknown): value is StoredTask {
   const t = value as StoredTask;
-  return typeof t?.serverId === 'string' && typeof t.toolName === 'string' && typeof t.taskId === 'string' && typeof t.startedAt === 'number';
+  return (
+    typeof t?.serverId === 'string' &&
+    typeof t.toolName === 'string' &&
+    typeof t.taskId === 'string' &&
+    typeof t.startedAt === 'number'
+  );
 }

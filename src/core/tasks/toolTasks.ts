@@ -4,7 +4,9 @@ import type { CallToolResult, Client, Progress, RequestOptions, Tool } from '@mo
 import { clientLibrary } from '../lazyLibraries';
 
 /** The task methods have no result schema in the SDK's method map; results are checked where used. */
-export const passThrough = { '~standard': { version: 1 as const, vendor: 'mcp-host', validate: (value: unknown) => ({ value }) } };
+export const passThrough = {
+  '~standard': { version: 1 as const, vendor: 'mcp-host', validate: (value: unknown) => ({ value }) },
+};
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 interface TaskState {
@@ -20,7 +22,9 @@ interface TaskState {
  * protocol for an extension).
  */
 export function mustRunAsTask(client: Client, findTool: () => Tool | undefined): boolean {
-  const tasks = (client.getServerCapabilities() as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined)?.tasks;
+  const tasks = (
+    client.getServerCapabilities() as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined
+  )?.tasks;
   // Most servers take no tasks: the tool is looked up only for those that do.
   if (client.getProtocolEra() !== 'legacy' || tasks?.requests?.tools?.call === undefined) return false;
   return (findTool() as { execution?: { taskSupport?: string } } | undefined)?.execution?.taskSupport === 'required';
@@ -38,7 +42,13 @@ export async function callToolAsTask(
   observer?: TaskObserver,
 ): Promise<CallToolResult> {
   try {
-    const result = await runAsTask(client, params, observer ? { ...options, signal: observer.signal } : options, ttlMs, observer);
+    const result = await runAsTask(
+      client,
+      params,
+      observer ? { ...options, signal: observer.signal } : options,
+      ttlMs,
+      observer,
+    );
     observer?.end({ result });
     return result;
   } catch (error) {
@@ -69,11 +79,16 @@ async function runAsTask(
   ttlMs: number,
   observer: TaskObserver | undefined,
 ): Promise<CallToolResult> {
-  const created = (await client.request({ method: 'tools/call', params: { ...params, task: { ttl: ttlMs } } }, passThrough, options)) as { task?: TaskState };
+  const created = (await client.request(
+    { method: 'tools/call', params: { ...params, task: { ttl: ttlMs } } },
+    passThrough,
+    options,
+  )) as { task?: TaskState };
   let task = created.task;
   if (!task?.taskId) {
     // The server ran it at once instead of creating a task.
-    if (!clientLibrary().isCallToolResult(created)) throw new Error('the task-augmented tools/call returned neither a task nor a result');
+    if (!clientLibrary().isCallToolResult(created))
+      throw new Error('the task-augmented tools/call returned neither a task nor a result');
     return created;
   }
   const signal = options.signal;
@@ -83,16 +98,27 @@ async function runAsTask(
       observer?.state(asWireTask(task));
       options.onprogress?.({ progress: ++polls, message: task.statusMessage ?? task.status } satisfies Progress);
       await abortableSleep(pollInterval(asWireTask(task), 0), signal);
-      task = (await client.request({ method: 'tasks/get', params: { taskId: task.taskId } }, passThrough, options)) as TaskState;
+      task = (await client.request(
+        { method: 'tasks/get', params: { taskId: task.taskId } },
+        passThrough,
+        options,
+      )) as TaskState;
     }
     observer?.state(asWireTask(task));
     // tasks/result waits for the end and carries any requests the task makes of the client.
-    const result = await client.request({ method: 'tasks/result', params: { taskId: task.taskId } }, passThrough, options);
-    if (!clientLibrary().isCallToolResult(result)) throw new Error(`tasks/result for task ${task.taskId} is not a tools/call result`);
+    const result = await client.request(
+      { method: 'tasks/result', params: { taskId: task.taskId } },
+      passThrough,
+      options,
+    );
+    if (!clientLibrary().isCallToolResult(result))
+      throw new Error(`tasks/result for task ${task.taskId} is not a tools/call result`);
     return result;
   } catch (error) {
     if (signal?.aborted) {
-      await client.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, passThrough, { timeout: 5_000 }).catch(() => undefined);
+      await client
+        .request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, passThrough, { timeout: 5_000 })
+        .catch(() => undefined);
     }
     throw error;
   }

@@ -75,6 +75,8 @@ function key(serverId: string, toolName: string): string {
 /** Stored data is untrusted (another version may have written it): keep only well-formed, bounded entries. */
 function sanitize(value: SwitchedOff | undefined): SwitchedOff {
   const servers = Array.isArray(value?.servers) ? value.servers.filter((s): s is string => typeof s === 'string') : [];
-  const tools = Array.isArray(value?.tools) ? value.tools.filter((t) => typeof t?.server === 'string' && typeof t?.tool === 'string') : [];
+  const tools = Array.isArray(value?.tools)
+    ? value.tools.filter((t) => typeof t?.server === 'string' && typeof t?.tool === 'string')
+    : [];
   return { servers: servers.slice(-MAX_SWITCHES), tools: tools.slice(-MAX_SWITCHES) };
 }

@@ -35,7 +35,10 @@ export class PendingConfirmations {
     if (same) return untilAborted(same, signal);
     const before = this.lastOfTool.get(tool) ?? Promise.resolve();
     const answer = (async (): Promise<ConfirmationAnswer> => {
-      await untilAborted(before.catch(() => undefined), signal);
+      await untilAborted(
+        before.catch(() => undefined),
+        signal,
+      );
       if (!stillAsked()) return 'once';
       const given = await this.confirmation.confirm(request, signal);
       if (given !== 'once' && given !== 'deny') await remember(given);

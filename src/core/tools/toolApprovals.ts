@@ -53,10 +53,20 @@ export class ToolApprovals {
    * VS Code's built-in host, unless the server marks the tool destructive. The app's calls to the
    * server's other tools are confirmed like any other.
    */
-  decide(serverId: string, tool: Tool, identity = serverId, fromApp?: { readonly openedBy?: string }): ApprovalDecision {
+  decide(
+    serverId: string,
+    tool: Tool,
+    identity = serverId,
+    fromApp?: { readonly openedBy?: string },
+  ): ApprovalDecision {
     const policy = this.policyFor(serverId);
-    if (policy.autoApprove.includes('*') || policy.autoApprove.includes(tool.name)) return { kind: 'allowed', because: 'autoApprove' };
-    if (fromApp && (!offeredToModel(tool) || tool.name === fromApp.openedBy) && tool.annotations?.destructiveHint !== true) {
+    if (policy.autoApprove.includes('*') || policy.autoApprove.includes(tool.name))
+      return { kind: 'allowed', because: 'autoApprove' };
+    if (
+      fromApp &&
+      (!offeredToModel(tool) || tool.name === fromApp.openedBy) &&
+      tool.annotations?.destructiveHint !== true
+    ) {
       return { kind: 'allowed', because: 'its app' };
     }
     if (policy.trusted && tool.annotations?.readOnlyHint === true && tool.annotations.destructiveHint !== true) {
@@ -86,7 +96,12 @@ export function approvalKey(identity: string, toolName: string): string {
 }
 
 function shapeOf(tool: Tool): ApprovedToolShape {
-  return { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations };
+  return {
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    annotations: tool.annotations,
+  };
 }
 
 // Every model tool call checks its approval: the canonical form of a tool (or a stored shape) is

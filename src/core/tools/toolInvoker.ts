@@ -43,7 +43,12 @@ export interface ToolInvocation {
  * return the id of the view it opened and what to do when the call ends.
  */
 export interface ToolCallWatcher {
-  started(call: { readonly serverId: string; readonly tool: Tool; readonly args: Record<string, unknown>; readonly origin: ToolCallOrigin }): { readonly viewId: string; finished(invocation: ToolInvocation): void } | undefined;
+  started(call: {
+    readonly serverId: string;
+    readonly tool: Tool;
+    readonly args: Record<string, unknown>;
+    readonly origin: ToolCallOrigin;
+  }): { readonly viewId: string; finished(invocation: ToolInvocation): void } | undefined;
 }
 
 export interface InvokeOptions {
@@ -54,7 +59,8 @@ export interface InvokeOptions {
   readonly onProgress?: (progress: Progress) => void;
 }
 
-const OUTPUT_SCHEMA_FAILURE = /Structured content does not match the tool's output schema|has an output schema but did not return structured content/;
+const OUTPUT_SCHEMA_FAILURE =
+  /Structured content does not match the tool's output schema|has an output schema but did not return structured content/;
 
 /**
  * Runs a tool the way every caller in the editor must: find it, confirm it (unless the user
@@ -83,7 +89,11 @@ export class ToolInvoker {
     return this.locate(serverId, toolName).tool;
   }
 
-  private locate(serverId: string, toolName: string, server = this.host.server(serverId)): { tool: Tool; target: string } {
+  private locate(
+    serverId: string,
+    toolName: string,
+    server = this.host.server(serverId),
+  ): { tool: Tool; target: string } {
     if (!server) throw new Error(`There is no MCP server "${serverId}" in the settings.`);
     const tool = server.tools.find((t) => t.name === toolName);
     if (!tool) {
@@ -96,13 +106,23 @@ export class ToolInvoker {
     return { tool, target: server.target };
   }
 
-  async invoke(serverId: string, toolName: string, args: Record<string, unknown>, options: InvokeOptions): Promise<ToolInvocation> {
+  async invoke(
+    serverId: string,
+    toolName: string,
+    args: Record<string, unknown>,
+    options: InvokeOptions,
+  ): Promise<ToolInvocation> {
     const authorized = await this.authorize(serverId, toolName, args, options);
     return 'outcome' in authorized ? authorized : this.call(serverId, authorized, args, options);
   }
 
   /** Finds the tool and confirms the call unless the user allowed it; a denial is an invocation. */
-  async authorize(serverId: string, toolName: string, args: Record<string, unknown>, options: InvokeOptions): Promise<Tool | ToolInvocation> {
+  async authorize(
+    serverId: string,
+    toolName: string,
+    args: Record<string, unknown>,
+    options: InvokeOptions,
+  ): Promise<Tool | ToolInvocation> {
     let server = this.host.server(serverId);
     // A server that starts when needed starts now, and one on its way is waited for (one waiting for
     // its turn goes at once): the call is confirmed against its current tool, not its last run's.
@@ -112,13 +132,19 @@ export class ToolInvoker {
     }
     const { tool, target } = this.locate(serverId, toolName, server);
     if (options.origin === 'model' && !offeredToModel(tool)) {
-      throw new Error(`The tool "${toolName}" of MCP server "${serverId}" is for its app only (its _meta.ui.visibility leaves out "model"); models cannot call it.`);
+      throw new Error(
+        `The tool "${toolName}" of MCP server "${serverId}" is for its app only (its _meta.ui.visibility leaves out "model"); models cannot call it.`,
+      );
     }
     if (options.origin === 'app' && !callableFromApp(tool)) {
-      throw new Error(`The tool "${toolName}" of MCP server "${serverId}" is not callable from its app (its _meta.ui.visibility leaves out "app").`);
+      throw new Error(
+        `The tool "${toolName}" of MCP server "${serverId}" is not callable from its app (its _meta.ui.visibility leaves out "app").`,
+      );
     }
     if (options.origin === 'model' && !this.offeredToModels(serverId, toolName)) {
-      throw new Error(`The tool "${toolName}" of MCP server "${serverId}" is not offered to models: it is switched off in the MCP Servers view. Switch it on there to let models call it.`);
+      throw new Error(
+        `The tool "${toolName}" of MCP server "${serverId}" is not offered to models: it is switched off in the MCP Servers view. Switch it on there to let models call it.`,
+      );
     }
     const identity = `${serverId}\u0001${target}`;
     const fromApp = options.origin === 'app' ? { openedBy: options.appOpenedBy } : undefined;
@@ -134,16 +160,29 @@ export class ToolInvoker {
         (scope) => this.approvals.approve(identity, tool, scope),
       );
       if (answer === 'deny') {
-        return { serverId, tool, args, outcome: 'denied', error: `The user declined to run "${tool.name}" on MCP server "${serverId}".`, durationMs: 0 };
+        return {
+          serverId,
+          tool,
+          args,
+          outcome: 'denied',
+          error: `The user declined to run "${tool.name}" on MCP server "${serverId}".`,
+          durationMs: 0,
+        };
       }
     }
     return tool;
   }
 
   /** Calls an authorized tool and sorts the outcome. */
-  async call(serverId: string, tool: Tool, args: Record<string, unknown>, options: InvokeOptions): Promise<ToolInvocation> {
+  async call(
+    serverId: string,
+    tool: Tool,
+    args: Record<string, unknown>,
+    options: InvokeOptions,
+  ): Promise<ToolInvocation> {
     // An app's own calls show in that app; they open no other view.
-    const view = options.origin === 'app' ? undefined : this.watcher?.started({ serverId, tool, args, origin: options.origin });
+    const view =
+      options.origin === 'app' ? undefined : this.watcher?.started({ serverId, tool, args, origin: options.origin });
     const invocation = { ...(await this.run(serverId, tool, args, options)), ...(view ? { viewId: view.viewId } : {}) };
     view?.finished(invocation);
     return invocation;
@@ -154,7 +193,12 @@ export class ToolInvoker {
     this.watcher = watcher;
   }
 
-  private async run(serverId: string, tool: Tool, args: Record<string, unknown>, options: InvokeOptions): Promise<ToolInvocation> {
+  private async run(
+    serverId: string,
+    tool: Tool,
+    args: Record<string, unknown>,
+    options: InvokeOptions,
+  ): Promise<ToolInvocation> {
     const started = this.now();
     try {
       const result = await this.host.callTool(serverId, tool.name, args, options.signal, options.onProgress);
@@ -163,7 +207,14 @@ export class ToolInvoker {
     } catch (error) {
       const durationMs = this.now() - started;
       const message = (error as Error).message;
-      return { serverId, tool, args, outcome: OUTPUT_SCHEMA_FAILURE.test(message) ? 'invalidOutput' : 'protocolError', error: message, durationMs };
+      return {
+        serverId,
+        tool,
+        args,
+        outcome: OUTPUT_SCHEMA_FAILURE.test(message) ? 'invalidOutput' : 'protocolError',
+        error: message,
+        durationMs,
+      };
     }
   }
 }

@@ -6,7 +6,8 @@ type Block = CallToolResult['content'][number] | { type: string; [key: string]: 
 /** The result of a tool call as the result panel shows it, one item per content block. */
 export function resultItems(result: CallToolResult): ResultItem[] {
   const items: ResultItem[] = (result.content ?? []).map((block) => itemFor(block as Block));
-  if (result.structuredContent !== undefined) items.push({ kind: 'structured', json: JSON.stringify(result.structuredContent, null, 2) });
+  if (result.structuredContent !== undefined)
+    items.push({ kind: 'structured', json: JSON.stringify(result.structuredContent, null, 2) });
   return items;
 }
 
@@ -22,7 +23,9 @@ export function resultText(result: CallToolResult): string {
       case 'resourceLink':
         return `[resource link ${item.uri}${item.label !== item.uri ? ` "${item.label}"` : ''}]`;
       case 'resource':
-        return item.text !== undefined ? `Resource ${item.uri}:\n${item.text}` : `[binary resource ${item.uri}, ${item.bytes ?? 0} bytes]`;
+        return item.text !== undefined
+          ? `Resource ${item.uri}:\n${item.text}`
+          : `[binary resource ${item.uri}, ${item.bytes ?? 0} bytes]`;
       case 'structured':
         // Text content usually repeats the structured output; send it only when there is no text.
         return result.content?.some((c) => c.type === 'text') ? '' : item.json;
@@ -45,7 +48,11 @@ function itemFor(block: Block): ResultItem {
       return { kind: 'text', text: String(b.text ?? ''), markdown: looksLikeMarkdown(String(b.text ?? '')) };
     case 'image':
     case 'audio':
-      return { kind: block.type, mimeType: String(b.mimeType ?? 'application/octet-stream'), data: String(b.data ?? '') };
+      return {
+        kind: block.type,
+        mimeType: String(b.mimeType ?? 'application/octet-stream'),
+        data: String(b.data ?? ''),
+      };
     case 'resource_link':
       return {
         kind: 'resourceLink',

@@ -31,7 +31,9 @@ export interface AgentServerDeps {
  * HTTP server whose endpoint is MCP Host's gateway: VS Code's agents then see each tool with its
  * schema, and its prompts, resources and apps, while MCP Host runs the server behind.
  */
-export class AgentServerProvider implements vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition>, vscode.Disposable {
+export class AgentServerProvider
+  implements vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition>, vscode.Disposable
+{
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeMcpServerDefinitions = this.changed.event;
   private readonly offersChanged = new Emitter<void>();
@@ -40,7 +42,10 @@ export class AgentServerProvider implements vscode.McpServerDefinitionProvider<v
   private readonly subscriptions: vscode.Disposable[] = [];
   /** What was last handed to VS Code (labels and versions): a change fires only when this differs. */
   private handedOut = '';
-  private readonly versions = new Map<string, { tools: unknown; prompts: unknown; status: string; offers: number; version: string }>();
+  private readonly versions = new Map<
+    string,
+    { tools: unknown; prompts: unknown; status: string; offers: number; version: string }
+  >();
   /** Counts changes of the user's offers (checkboxes, settings), which change versions. */
   private offersGeneration = 0;
   /** The servers last published, to end the sessions of one that no longer is. */
@@ -52,7 +57,13 @@ export class AgentServerProvider implements vscode.McpServerDefinitionProvider<v
       offered: deps.offered,
       onDidChange: this.offersChanged.event,
     };
-    this.gateway = new McpGateway({ host: deps.host, offers: this.offers, address: privateGatewayAddress(), version: deps.version, log: deps.log });
+    this.gateway = new McpGateway({
+      host: deps.host,
+      offers: this.offers,
+      address: privateGatewayAddress(),
+      version: deps.version,
+      log: deps.log,
+    });
     const offersChanged = () => {
       this.offersGeneration++;
       this.offersChanged.fire();
@@ -89,9 +100,22 @@ export class AgentServerProvider implements vscode.McpServerDefinitionProvider<v
   private versionOf(id: string): string {
     const server = this.deps.host.server(id)!;
     const kept = this.versions.get(id);
-    if (kept && kept.tools === server.tools && kept.prompts === server.prompts && kept.status === server.status && kept.offers === this.offersGeneration) return kept.version;
+    if (
+      kept &&
+      kept.tools === server.tools &&
+      kept.prompts === server.prompts &&
+      kept.status === server.status &&
+      kept.offers === this.offersGeneration
+    )
+      return kept.version;
     const version = publishedVersion(server, this.offers);
-    this.versions.set(id, { tools: server.tools, prompts: server.prompts, status: server.status, offers: this.offersGeneration, version });
+    this.versions.set(id, {
+      tools: server.tools,
+      prompts: server.prompts,
+      status: server.status,
+      offers: this.offersGeneration,
+      version,
+    });
     return version;
   }
 
@@ -115,7 +139,12 @@ export class AgentServerProvider implements vscode.McpServerDefinitionProvider<v
     return Promise.all(
       published.map(async ({ id, label, version }) => {
         const endpoint = await this.gateway.endpoint(id);
-        return new vscode.McpHttpServerDefinition(label, vscode.Uri.parse(endpoint.url), { ...endpoint.headers }, version);
+        return new vscode.McpHttpServerDefinition(
+          label,
+          vscode.Uri.parse(endpoint.url),
+          { ...endpoint.headers },
+          version,
+        );
       }),
     );
   }
@@ -124,12 +153,17 @@ export class AgentServerProvider implements vscode.McpServerDefinitionProvider<v
    * VS Code is about to connect: a server whose lists are not known starts now (asking consent if it
    * needs it; one known from its last run starts with its first call); a failure is told by the endpoint itself.
    */
-  async resolveMcpServerDefinition(definition: vscode.McpHttpServerDefinition, token: vscode.CancellationToken): Promise<vscode.McpHttpServerDefinition> {
+  async resolveMcpServerDefinition(
+    definition: vscode.McpHttpServerDefinition,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.McpHttpServerDefinition> {
     const id = this.deps.host.serverIds().find((candidate) => publishedLabel(candidate) === definition.label);
     if (id && this.isPublished(id)) {
       const abort = new AbortController();
       const cancelled = token.onCancellationRequested(() => abort.abort());
-      await knownLists(this.deps.host, id, abort.signal).catch((error: Error) => this.deps.log.warn(`Gateway: "${id}" did not start for VS Code's agents: ${error.message}`));
+      await knownLists(this.deps.host, id, abort.signal).catch((error: Error) =>
+        this.deps.log.warn(`Gateway: "${id}" did not start for VS Code's agents: ${error.message}`),
+      );
       cancelled.dispose();
     }
     return definition;
@@ -144,8 +178,14 @@ export class AgentServerProvider implements vscode.McpServerDefinitionProvider<v
 }
 
 /** Registers the provider where the editor has the API (VS Code 1.101 and later); returns nothing to dispose elsewhere. */
-export function registerAgentServers(deps: AgentServerDeps): { readonly provider?: AgentServerProvider; readonly disposables: vscode.Disposable[] } {
+export function registerAgentServers(deps: AgentServerDeps): {
+  readonly provider?: AgentServerProvider;
+  readonly disposables: vscode.Disposable[];
+} {
   if (typeof vscode.lm?.registerMcpServerDefinitionProvider !== 'function') return { disposables: [] };
   const provider = new AgentServerProvider(deps);
-  return { provider, disposables: [provider, vscode.lm.registerMcpServerDefinitionProvider(AGENT_PROVIDER_ID, provider)] };
+  return {
+    provider,
+    disposables: [provider, vscode.lm.registerMcpServerDefinitionProvider(AGENT_PROVIDER_ID, provider)],
+  };
 }

@@ -21,11 +21,19 @@ export class AppLauncher implements ToolCallWatcher, vscode.Disposable {
   private next = 1;
   private readonly listener: vscode.Disposable;
 
-  constructor(private readonly deps: AppPanelDeps & { readonly host: Pick<McpHost, 'readResource' | 'definition' | 'server' | 'onDidChangeServers'> }) {
+  constructor(
+    private readonly deps: AppPanelDeps & {
+      readonly host: Pick<McpHost, 'readResource' | 'definition' | 'server' | 'onDidChangeServers'>;
+    },
+  ) {
     this.listener = { dispose: deps.host.onDidChangeServers(() => this.closeStoppedServers()).dispose };
   }
 
-  started(call: { serverId: string; tool: Tool; args: Record<string, unknown> }): { viewId: string; finished(invocation: ToolInvocation): void } | undefined {
+  started(call: {
+    serverId: string;
+    tool: Tool;
+    args: Record<string, unknown>;
+  }): { viewId: string; finished(invocation: ToolInvocation): void } | undefined {
     let uri: string | undefined;
     try {
       uri = appResourceUri(call.tool);
@@ -41,7 +49,8 @@ export class AppLauncher implements ToolCallWatcher, vscode.Disposable {
       finished: (invocation) =>
         void opened.then((panel) => {
           if (!panel) return;
-          if (invocation.result && (invocation.outcome === 'ok' || invocation.outcome === 'toolError')) panel.sendToolResult(invocation.result);
+          if (invocation.result && (invocation.outcome === 'ok' || invocation.outcome === 'toolError'))
+            panel.sendToolResult(invocation.result);
           else panel.sendToolCancelled(invocation.error ?? 'The call ended without a result.');
         }),
     };
@@ -64,7 +73,13 @@ export class AppLauncher implements ToolCallWatcher, vscode.Disposable {
     return hostSetting('appsEnabled') && this.deps.host.definition(serverId)?.apps !== false;
   }
 
-  private async open(viewId: string, serverId: string, tool: Tool, uri: string, args: Record<string, unknown>): Promise<AppPanel | undefined> {
+  private async open(
+    viewId: string,
+    serverId: string,
+    tool: Tool,
+    uri: string,
+    args: Record<string, unknown>,
+  ): Promise<AppPanel | undefined> {
     try {
       const resource = await loadAppResource((u) => this.deps.host.readResource(serverId, u), serverId, uri);
       const page = await this.deps.sandbox.open(resource.policy);
@@ -72,14 +87,28 @@ export class AppLauncher implements ToolCallWatcher, vscode.Disposable {
       // first, the loopback address itself when the browser runs on this machine.
       const external = (await vscode.env.asExternalUri(vscode.Uri.parse(page.url))).toString(true);
       const urls = external === page.url ? [page.url] : [external, page.url];
-      if (this.panels.size >= MAX_OPEN_APPS) void [...this.panels.values()][0].close(vscode.l10n.t('Too many apps are open; this one, the oldest, closes.'));
+      if (this.panels.size >= MAX_OPEN_APPS)
+        void [...this.panels.values()][0].close(vscode.l10n.t('Too many apps are open; this one, the oldest, closes.'));
       const group = [...this.panels.values()].reverse().find((open) => open.viewColumn !== undefined)?.viewColumn;
-      const panel = new AppPanel(this.deps, viewId, serverId, tool, resource, { urls, dispose: () => page.dispose() }, () => this.panels.delete(viewId), group);
+      const panel = new AppPanel(
+        this.deps,
+        viewId,
+        serverId,
+        tool,
+        resource,
+        { urls, dispose: () => page.dispose() },
+        () => this.panels.delete(viewId),
+        group,
+      );
       this.panels.set(viewId, panel);
       panel.sendToolInput(args);
       return panel;
     } catch (error) {
-      const message = vscode.l10n.t('Cannot show the app of tool "{0}": {1} Its result shows as text.', toolLabel(tool), (error as Error).message);
+      const message = vscode.l10n.t(
+        'Cannot show the app of tool "{0}": {1} Its result shows as text.',
+        toolLabel(tool),
+        (error as Error).message,
+      );
       this.deps.logFor(serverId).warn(message);
       void vscode.window.showWarningMessage(message);
       return undefined;

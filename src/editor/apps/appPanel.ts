@@ -87,7 +87,13 @@ export class AppPanel implements vscode.Disposable {
       viewColumn,
       background: true,
       frameSources,
-      data: { 'sandbox-urls': JSON.stringify(this.page.urls), server: this.serverId, title: toolLabel(this.tool), border: String(this.resource.prefersBorder !== false), allow: this.resource.policy.allow },
+      data: {
+        'sandbox-urls': JSON.stringify(this.page.urls),
+        server: this.serverId,
+        title: toolLabel(this.tool),
+        border: String(this.resource.prefersBorder !== false),
+        allow: this.resource.policy.allow,
+      },
     });
     panel.iconPath = vscode.Uri.joinPath(this.deps.extensionUri, 'media', 'mcp.svg');
     this.panelDisposables.push(
@@ -103,12 +109,18 @@ export class AppPanel implements vscode.Disposable {
   private pageDidNotStart(): void {
     if (this.pageStarted || this.closing) return;
     if (this.pageAttempts > 1) {
-      const message = vscode.l10n.t('The panel of the app of tool "{0}" (MCP server "{1}") did not load. Close it and run the tool again.', toolLabel(this.tool), this.serverId);
+      const message = vscode.l10n.t(
+        'The panel of the app of tool "{0}" (MCP server "{1}") did not load. Close it and run the tool again.',
+        toolLabel(this.tool),
+        this.serverId,
+      );
       this.log.warn(message);
       void vscode.window.showWarningMessage(message);
       return;
     }
-    this.log.warn(`App ${this.resource.uri}: its panel's page did not start within ${APP_PAGE_LOAD_TIMEOUT_MS / 1000} s; opening it again.`);
+    this.log.warn(
+      `App ${this.resource.uri}: its panel's page did not start within ${APP_PAGE_LOAD_TIMEOUT_MS / 1000} s; opening it again.`,
+    );
     const stale = this.panel;
     for (const d of this.panelDisposables.splice(0)) d.dispose();
     this.panel = this.openPanel(stale.viewColumn);
@@ -171,22 +183,38 @@ export class AppPanel implements vscode.Disposable {
         break;
       case 'blocked': {
         const what = message.uri || vscode.l10n.t('an inline resource');
-        this.log.warn(`App ${this.resource.uri}: the sandbox blocked ${what} (${message.directive}); the server did not declare it in _meta.ui.csp.`);
+        this.log.warn(
+          `App ${this.resource.uri}: the sandbox blocked ${what} (${message.directive}); the server did not declare it in _meta.ui.csp.`,
+        );
         // A blocked eval is most often a library testing what it may do (PDF.js does), and going on
         // without: the log keeps it; an app that needed it fails, and the panel shows that failure.
         if (EVAL_PROBES.has(message.uri)) break;
-        this.post({ type: 'status', text: vscode.l10n.t('The app could not load {0} ({1}): its server did not declare it in _meta.ui.csp. See the server\'s output.', what, message.directive), error: true });
+        this.post({
+          type: 'status',
+          text: vscode.l10n.t(
+            "The app could not load {0} ({1}): its server did not declare it in _meta.ui.csp. See the server's output.",
+            what,
+            message.directive,
+          ),
+          error: true,
+        });
         break;
       }
       case 'pageError':
-        this.failed(vscode.l10n.t('The app\'s page failed: {0}', message.text));
+        this.failed(vscode.l10n.t("The app's page failed: {0}", message.text));
         break;
       case 'navigated':
-        this.failed(vscode.l10n.t('The app tried to leave its page (a navigation), which would escape its policy; MCP Host removed it. Close this tab and run the tool again to reload it.'));
+        this.failed(
+          vscode.l10n.t(
+            'The app tried to leave its page (a navigation), which would escape its policy; MCP Host removed it. Close this tab and run the tool again to reload it.',
+          ),
+        );
         await this.session?.close('navigated away', false);
         break;
       case 'unsandboxable':
-        this.log.warn(`App ${this.resource.uri}: not shown, no address of its sandbox (${this.page.urls.join(', ')}) is on another origin than the editor's page.`);
+        this.log.warn(
+          `App ${this.resource.uri}: not shown, no address of its sandbox (${this.page.urls.join(', ')}) is on another origin than the editor's page.`,
+        );
         break;
       case 'close':
         await this.close(vscode.l10n.t('The user closed the app.'));
@@ -206,8 +234,13 @@ export class AppPanel implements vscode.Disposable {
     this.step('page');
     const policy = this.resource.policy;
     // "Host SHOULD log CSP configurations for security review."
-    this.log.info(`App ${this.resource.uri} of tool "${this.tool.name}": sandbox Content-Security-Policy "${policy.csp}"${policy.allow ? `, allow "${policy.allow}"` : ''}.`);
-    if (policy.refused.length) this.log.warn(`App ${this.resource.uri}: refused these _meta.ui entries (not a source MCP Host applies): ${policy.refused.join('; ')}.`);
+    this.log.info(
+      `App ${this.resource.uri} of tool "${this.tool.name}": sandbox Content-Security-Policy "${policy.csp}"${policy.allow ? `, allow "${policy.allow}"` : ''}.`,
+    );
+    if (policy.refused.length)
+      this.log.warn(
+        `App ${this.resource.uri}: refused these _meta.ui entries (not a source MCP Host applies): ${policy.refused.join('; ')}.`,
+      );
     this.transport = new AppRelayTransport(
       (message: JSONRPCMessage) => this.post({ type: 'toApp', message }),
       (reason) => this.failed(reason),
@@ -237,7 +270,10 @@ export class AppPanel implements vscode.Disposable {
       theme: look.theme,
       styles: { variables: look.variables as NonNullable<McpUiHostContext['styles']>['variables'] },
       // Inline the app sets its height (up to the panel's); full size it fills the tab.
-      containerDimensions: this.mode === 'fullscreen' ? { width: look.width, height: look.height } : { width: look.width, maxHeight: Math.max(look.height, 200) },
+      containerDimensions:
+        this.mode === 'fullscreen'
+          ? { width: look.width, height: look.height }
+          : { width: look.width, maxHeight: Math.max(look.height, 200) },
     };
   }
 
@@ -248,7 +284,8 @@ export class AppPanel implements vscode.Disposable {
   }
 
   private async setMode(mode: McpUiDisplayMode): Promise<McpUiDisplayMode> {
-    if (!HOST_MODES.includes(mode as AppDisplayMode) || !this.modes().includes(mode as AppDisplayMode)) return this.mode;
+    if (!HOST_MODES.includes(mode as AppDisplayMode) || !this.modes().includes(mode as AppDisplayMode))
+      return this.mode;
     this.mode = mode as AppDisplayMode;
     this.session?.updateContext({ displayMode: this.mode });
     this.post({ type: 'mode', mode: this.mode, modes: this.modes() });
@@ -264,7 +301,11 @@ export class AppPanel implements vscode.Disposable {
   private ports(): ConstructorParameters<typeof AppSession>[1] {
     return {
       callTool: async (name, args, signal) => {
-        const done = await this.deps.invoker.invoke(this.serverId, name, args, { origin: 'app', appOpenedBy: this.tool.name, signal });
+        const done = await this.deps.invoker.invoke(this.serverId, name, args, {
+          origin: 'app',
+          appOpenedBy: this.tool.name,
+          signal,
+        });
         if (done.result && (done.outcome === 'ok' || done.outcome === 'toolError')) return done.result;
         throw new Error(done.error ?? `The call to "${name}" failed.`);
       },
@@ -273,21 +314,38 @@ export class AppPanel implements vscode.Disposable {
       },
       openLink: async (url) => {
         const open = vscode.l10n.t('Open');
-        const answer = await vscode.window.showInformationMessage(vscode.l10n.t('The app of MCP server "{0}" wants to open a link.', this.serverId), { modal: true, detail: url }, open);
+        const answer = await vscode.window.showInformationMessage(
+          vscode.l10n.t('The app of MCP server "{0}" wants to open a link.', this.serverId),
+          { modal: true, detail: url },
+          open,
+        );
         if (answer !== open) return false;
         return vscode.env.openExternal(vscode.Uri.parse(url, true));
       },
       message: async (params) => {
-        const text = params.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('\n');
+        const text = params.content
+          .filter((b) => b.type === 'text')
+          .map((b) => (b as { text: string }).text)
+          .join('\n');
         if (!text) return false;
         // Into the chat input, not to a model: the user reads it and decides to send it.
-        await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@mcp ${text}`, isPartialQuery: true });
+        await vscode.commands.executeCommand('workbench.action.chat.open', {
+          query: `@mcp ${text}`,
+          isPartialQuery: true,
+        });
         return true;
       },
       updateModelContext: (params) => this.deps.modelContext.set(this.id, this.serverId, this.tool.name, params),
       requestDisplayMode: (mode) => this.setMode(mode),
       resized: (size) => this.post({ type: 'resize', height: size.height }),
-      log: (level, text) => (level === 'error' ? this.log.error(text) : level === 'warning' ? this.log.warn(text) : level === 'debug' ? this.log.debug(text) : this.log.info(text)),
+      log: (level, text) =>
+        level === 'error'
+          ? this.log.error(text)
+          : level === 'warning'
+            ? this.log.warn(text)
+            : level === 'debug'
+              ? this.log.debug(text)
+              : this.log.info(text),
       failed: (reason) => this.failed(reason),
       initialized: () => {
         this.step('app initialized');

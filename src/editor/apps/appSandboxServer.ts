@@ -40,7 +40,9 @@ export class AppSandboxServer {
 
   private listening(): Promise<{ server: Server; port: number }> {
     this.server ??= new Promise((resolve, reject) => {
-      const server = createServer((request, response) => void this.serve(request, response).catch(() => response.destroy()));
+      const server = createServer(
+        (request, response) => void this.serve(request, response).catch(() => response.destroy()),
+      );
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port }));
     });

@@ -27,7 +27,10 @@ export async function listenForRedirect(redirectUrl: string, signal: AbortSignal
         response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
         response.end(
           failed
-            ? PAGE('Sign-in did not finish', 'The authorization server did not sign you in. Return to the editor to see why.')
+            ? PAGE(
+                'Sign-in did not finish',
+                'The authorization server did not sign you in. Return to the editor to see why.',
+              )
             : PAGE('Signed in', 'MCP Host received the sign-in. You can close this tab and return to the editor.'),
         );
         resolve(url.searchParams);
@@ -41,7 +44,15 @@ export async function listenForRedirect(redirectUrl: string, signal: AbortSignal
           ),
         ),
       );
-      const timer = setTimeout(() => reject(new Error(`no answer from the browser within ${SIGN_IN_TIMEOUT_MS / 60_000} minutes; sign in again when you are ready`)), SIGN_IN_TIMEOUT_MS);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `no answer from the browser within ${SIGN_IN_TIMEOUT_MS / 60_000} minutes; sign in again when you are ready`,
+            ),
+          ),
+        SIGN_IN_TIMEOUT_MS,
+      );
       server.on('close', () => clearTimeout(timer));
       signal.addEventListener('abort', () => reject(new Error('sign-in was cancelled')), { once: true });
       server.listen(port, target.hostname);

@@ -7,7 +7,8 @@ type Target = { server?: ServerSnapshot } | string | undefined;
 
 /** Sign In, Sign Out and Manage Sign-ins for HTTP servers that use MCP authorization. */
 export function registerSignInCommands(host: McpHost, authorization: HostAuthorization): vscode.Disposable[] {
-  const httpServers = (filter: (s: ServerSnapshot) => boolean) => host.servers().filter((s) => s.transport !== 'stdio' && filter(s));
+  const httpServers = (filter: (s: ServerSnapshot) => boolean) =>
+    host.servers().filter((s) => s.transport !== 'stdio' && filter(s));
   const pick = async (target: Target, title: string, candidates: ServerSnapshot[]): Promise<string | undefined> => {
     if (typeof target === 'string') return target;
     if (target?.server) return target.server.id;
@@ -16,18 +17,28 @@ export function registerSignInCommands(host: McpHost, authorization: HostAuthori
       return undefined;
     }
     const picked = await vscode.window.showQuickPick(
-      candidates.map((s) => ({ label: s.id, description: s.status === 'needs-sign-in' ? vscode.l10n.t('needs sign-in') : s.status, detail: s.target })),
+      candidates.map((s) => ({
+        label: s.id,
+        description: s.status === 'needs-sign-in' ? vscode.l10n.t('needs sign-in') : s.status,
+        detail: s.target,
+      })),
       { title },
     );
     return picked?.label;
   };
 
   const signIn = async (target: Target) => {
-    const id = await pick(target, vscode.l10n.t('Sign in to which MCP server?'), httpServers((s) => s.status !== 'running').concat(httpServers((s) => s.status === 'running')));
+    const id = await pick(
+      target,
+      vscode.l10n.t('Sign in to which MCP server?'),
+      httpServers((s) => s.status !== 'running').concat(httpServers((s) => s.status === 'running')),
+    );
     if (!id) return;
     const definition = host.definition(id);
     if (!definition || definition.transport === 'stdio') {
-      void vscode.window.showErrorMessage(vscode.l10n.t('MCP server "{0}" is not an HTTP server with a valid definition; only those sign in.', id));
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t('MCP server "{0}" is not an HTTP server with a valid definition; only those sign in.', id),
+      );
       return;
     }
     const browser = authorization.isInteractive(definition);
@@ -36,7 +47,9 @@ export function registerSignInCommands(host: McpHost, authorization: HostAuthori
       await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
-          title: browser ? vscode.l10n.t('Signing in to MCP server "{0}": finish in your browser…', id) : vscode.l10n.t('Signing in to MCP server "{0}"…', id),
+          title: browser
+            ? vscode.l10n.t('Signing in to MCP server "{0}": finish in your browser…', id)
+            : vscode.l10n.t('Signing in to MCP server "{0}"…', id),
           cancellable: true,
         },
         async (_progress, token) => {
@@ -55,17 +68,30 @@ export function registerSignInCommands(host: McpHost, authorization: HostAuthori
       void vscode.window.showInformationMessage(vscode.l10n.t('Signed in to MCP server "{0}".', id));
     } catch (error) {
       // The user pressed Cancel: the row still says "needs sign-in"; nothing else to say.
-      if (!cancelled) void vscode.window.showErrorMessage(vscode.l10n.t('Sign-in to MCP server "{0}" failed: {1}', id, (error as Error).message));
+      if (!cancelled)
+        void vscode.window.showErrorMessage(
+          vscode.l10n.t('Sign-in to MCP server "{0}" failed: {1}', id, (error as Error).message),
+        );
     }
   };
 
   const signOut = async (target: Target) => {
-    const id = await pick(target, vscode.l10n.t('Sign out of which MCP server?'), httpServers(() => true));
+    const id = await pick(
+      target,
+      vscode.l10n.t('Sign out of which MCP server?'),
+      httpServers(() => true),
+    );
     if (!id) return;
     const remove = vscode.l10n.t('Sign Out');
     const choice = await vscode.window.showWarningMessage(
       vscode.l10n.t('Sign out of MCP server "{0}"?', id),
-      { modal: true, detail: vscode.l10n.t('Its tokens and client registration for {0} are removed from this editor; the server needs sign-in again.', host.server(id)?.target ?? '') },
+      {
+        modal: true,
+        detail: vscode.l10n.t(
+          'Its tokens and client registration for {0} are removed from this editor; the server needs sign-in again.',
+          host.server(id)?.target ?? '',
+        ),
+      },
       remove,
     );
     if (choice !== remove) return;
@@ -82,16 +108,35 @@ export function registerSignInCommands(host: McpHost, authorization: HostAuthori
       label: s.resource,
       description: s.issuers.join(', '),
       detail: [
-        s.savedAt ? vscode.l10n.t('signed in {0}', new Date(s.savedAt).toLocaleString()) : vscode.l10n.t('registered, not signed in'),
+        s.savedAt
+          ? vscode.l10n.t('signed in {0}', new Date(s.savedAt).toLocaleString())
+          : vscode.l10n.t('registered, not signed in'),
         s.scope ? vscode.l10n.t('scope: {0}', s.scope) : undefined,
-        vscode.l10n.t('servers: {0}', host.servers().filter((srv) => srv.target === s.resource).map((srv) => srv.id).join(', ') || '—'),
-      ].filter(Boolean).join(' · '),
+        vscode.l10n.t(
+          'servers: {0}',
+          host
+            .servers()
+            .filter((srv) => srv.target === s.resource)
+            .map((srv) => srv.id)
+            .join(', ') || '—',
+        ),
+      ]
+        .filter(Boolean)
+        .join(' · '),
       resource: s.resource,
     }));
-    const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('MCP sign-ins: pick one to remove'), matchOnDescription: true, matchOnDetail: true });
+    const picked = await vscode.window.showQuickPick(items, {
+      title: vscode.l10n.t('MCP sign-ins: pick one to remove'),
+      matchOnDescription: true,
+      matchOnDetail: true,
+    });
     if (!picked) return;
     const remove = vscode.l10n.t('Remove');
-    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Remove the stored sign-in for {0}?', picked.resource), { modal: true }, remove);
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Remove the stored sign-in for {0}?', picked.resource),
+      { modal: true },
+      remove,
+    );
     if (choice !== remove) return;
     const servers = host.servers().filter((s) => s.target === picked.resource && s.status !== 'stopped');
     await authorization.signOut(picked.resource);

@@ -12,7 +12,8 @@ const MODEL_LOAD_WAIT_MS = 30_000;
 /** VS Code says "Language model unavailable" (or NotFound) while a model's provider is not ready. */
 const LANGUAGE_MODELS: ModelAvailability = {
   isUnavailable: (error) =>
-    (error instanceof vscode.LanguageModelError && error.code === vscode.LanguageModelError.NotFound.name) || /language model (is )?unavailable/i.test((error as Error)?.message ?? ''),
+    (error instanceof vscode.LanguageModelError && error.code === vscode.LanguageModelError.NotFound.name) ||
+    /language model (is )?unavailable/i.test((error as Error)?.message ?? ''),
   changed: () => {
     let listener: vscode.Disposable | undefined;
     const promise = new Promise<void>((resolve) => (listener = vscode.lm.onDidChangeChatModels(() => resolve())));
@@ -46,7 +47,11 @@ export class LanguageModelBridge implements LoopModel {
     const cancelled = this.token.onCancellationRequested(() => abort.abort());
     let response: vscode.LanguageModelChatResponse;
     try {
-      response = await whenModelAvailable(send, LANGUAGE_MODELS, { timeoutMs: MODEL_LOAD_WAIT_MS, signal: abort.signal, onWaiting: this.onWaiting });
+      response = await whenModelAvailable(send, LANGUAGE_MODELS, {
+        timeoutMs: MODEL_LOAD_WAIT_MS,
+        signal: abort.signal,
+        onWaiting: this.onWaiting,
+      });
     } finally {
       cancelled.dispose();
     }
@@ -68,11 +73,17 @@ export function promptToChatMessages(result: GetPromptResult): vscode.LanguageMo
     let part: vscode.LanguageModelTextPart | vscode.LanguageModelDataPart;
     if (message.content.type === 'image' && typeof c.data === 'string') {
       part = vscode.LanguageModelDataPart.image(Buffer.from(c.data, 'base64'), String(c.mimeType));
-    } else if (message.content.type === 'resource' && typeof resource.blob === 'string' && String(resource.mimeType).startsWith('image/')) {
+    } else if (
+      message.content.type === 'resource' &&
+      typeof resource.blob === 'string' &&
+      String(resource.mimeType).startsWith('image/')
+    ) {
       part = vscode.LanguageModelDataPart.image(Buffer.from(resource.blob, 'base64'), String(resource.mimeType));
     } else {
       part = new vscode.LanguageModelTextPart(contentText(message.content));
     }
-    return message.role === 'assistant' ? vscode.LanguageModelChatMessage.Assistant([part]) : vscode.LanguageModelChatMessage.User([part]);
+    return message.role === 'assistant'
+      ? vscode.LanguageModelChatMessage.Assistant([part])
+      : vscode.LanguageModelChatMessage.User([part]);
   });
 }

@@ -2,7 +2,10 @@ import * as vscode from 'vscode';
 import { HOST_SETTINGS, type HostSettingName, type HostSettingValues } from '../../core/config/hostSettingKeys';
 
 /** A global `mcpHost.*` setting's value (for `scope`, a folder, when given), or its default. */
-export function hostSetting<N extends HostSettingName>(name: N, scope?: vscode.ConfigurationScope): HostSettingValues[N] {
+export function hostSetting<N extends HostSettingName>(
+  name: N,
+  scope?: vscode.ConfigurationScope,
+): HostSettingValues[N] {
   const { key, default: fallback } = HOST_SETTINGS[name];
   return vscode.workspace.getConfiguration(undefined, scope).get<HostSettingValues[N]>(key, fallback);
 }

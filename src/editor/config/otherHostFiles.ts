@@ -1,7 +1,13 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ServerSettingsEntry } from '../../core/config/serverDefinition';
-import { convertHostConfig, HOST_NAMES, sameServer, type HostConfigConversion, type ServerIdentity } from '../../core/config/otherHostConfigs';
+import {
+  convertHostConfig,
+  HOST_NAMES,
+  sameServer,
+  type HostConfigConversion,
+  type ServerIdentity,
+} from '../../core/config/otherHostConfigs';
 import { importSources, type ImportSource } from './serverImport';
 
 /** A server of VS Code's built-in MCP support: which file, under which name. */
@@ -43,11 +49,23 @@ export class OtherHostFiles implements vscode.Disposable {
 
   constructor(private readonly userDataDir: string | undefined) {
     const read = () => void this.read();
-    const watchers = [vscode.workspace.createFileSystemWatcher('**/{.vscode/mcp.json,.cursor/mcp.json,.mcp.json,.gemini/settings.json,.zed/settings.json}')];
+    const watchers = [
+      vscode.workspace.createFileSystemWatcher(
+        '**/{.vscode/mcp.json,.cursor/mcp.json,.mcp.json,.gemini/settings.json,.zed/settings.json}',
+      ),
+    ];
     for (const source of importSources(userDataDir).filter((s) => !s.folder)) {
-      watchers.push(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(source.uri.fsPath)), path.basename(source.uri.fsPath))));
+      watchers.push(
+        vscode.workspace.createFileSystemWatcher(
+          new vscode.RelativePattern(
+            vscode.Uri.file(path.dirname(source.uri.fsPath)),
+            path.basename(source.uri.fsPath),
+          ),
+        ),
+      );
     }
-    for (const watcher of watchers) this.disposables.push(watcher, watcher.onDidCreate(read), watcher.onDidChange(read), watcher.onDidDelete(read));
+    for (const watcher of watchers)
+      this.disposables.push(watcher, watcher.onDidCreate(read), watcher.onDidChange(read), watcher.onDidDelete(read));
     this.disposables.push(vscode.workspace.onDidChangeWorkspaceFolders(read), this.changed);
     read();
   }
@@ -89,7 +107,9 @@ export class OtherHostFiles implements vscode.Disposable {
         }
         const same = identities.find((c) => sameServer(c.identity, server.entry as ServerIdentity));
         if (taken.has(server.id) || same) {
-          notes.push(`${at} is left out: ${same ? `"${same.id}" runs the same server` : `the id is taken by ${taken.get(server.id)}`}`);
+          notes.push(
+            `${at} is left out: ${same ? `"${same.id}" runs the same server` : `the id is taken by ${taken.get(server.id)}`}`,
+          );
           continue;
         }
         for (const skipped of server.skipped) notes.push(`${at}: ${skipped}`);

@@ -4,7 +4,14 @@ import { suggestServerId } from '../../core/config/newServerEntry';
 import { HOST_SETTINGS } from '../../core/config/hostSettingKeys';
 import { RegistryClient } from '../../core/registry/registryClient';
 import { hostSetting } from './hostSettings';
-import { answerProblem, installChoices, installFields, registryEntry, type InstallChoice, type InstallField } from '../../core/registry/registryInstall';
+import {
+  answerProblem,
+  installChoices,
+  installFields,
+  registryEntry,
+  type InstallChoice,
+  type InstallField,
+} from '../../core/registry/registryInstall';
 import type { RegistryServer } from '../../core/registry/registryServer';
 import { askServerId, writeNewServer } from './newServerWriter';
 import type { SecretInputs } from './secretInputs';
@@ -17,7 +24,11 @@ export interface RegistryAddDeps {
   readonly secrets: Pick<SecretInputs, 'store'>;
 }
 
-type ServerItem = vscode.QuickPickItem & { readonly server?: RegistryServer; readonly more?: string; readonly retry?: true };
+type ServerItem = vscode.QuickPickItem & {
+  readonly server?: RegistryServer;
+  readonly more?: string;
+  readonly retry?: true;
+};
 
 /**
  * "Search the MCP Registry" in Add Server: search the registry of `mcpHost.registry.url` by
@@ -38,7 +49,10 @@ export async function addFromRegistry(deps: RegistryAddDeps): Promise<void> {
 
   let versions: readonly RegistryServer[];
   try {
-    versions = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Reading the versions of {0}…', picked.name) }, () => client.versions(picked.name));
+    versions = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Reading the versions of {0}…', picked.name) },
+      () => client.versions(picked.name),
+    );
   } catch (error) {
     void showRegistryError((error as Error).message);
     return;
@@ -50,7 +64,9 @@ export async function addFromRegistry(deps: RegistryAddDeps): Promise<void> {
   if (!choice) return;
   const answers = await askFields(server, installFields(choice));
   if (!answers) return;
-  const id = await askServerId(title, (taken) => suggestServerId('npm', server.name.split('/').pop()!.toLowerCase(), taken));
+  const id = await askServerId(title, (taken) =>
+    suggestServerId('npm', server.name.split('/').pop()!.toLowerCase(), taken),
+  );
   if (id === undefined) return;
   let made: ReturnType<typeof registryEntry>;
   try {
@@ -82,12 +98,23 @@ function searchServers(client: RegistryClient, title: string): Promise<RegistryS
       if (mine.signal.aborted) return;
       const items = page.servers.map(serverItem);
       shown = [...(cursor ? shown.filter((i) => !i.more) : []), ...items];
-      if (page.nextCursor) shown.push({ label: `$(ellipsis) ${vscode.l10n.t('Load more…')}`, alwaysShow: true, more: page.nextCursor });
-      if (shown.length === 0) shown = [{ label: vscode.l10n.t('No server in {0} has "{1}" in its name.', client.baseUrl, query), alwaysShow: true }];
+      if (page.nextCursor)
+        shown.push({ label: `$(ellipsis) ${vscode.l10n.t('Load more…')}`, alwaysShow: true, more: page.nextCursor });
+      if (shown.length === 0)
+        shown = [
+          { label: vscode.l10n.t('No server in {0} has "{1}" in its name.', client.baseUrl, query), alwaysShow: true },
+        ];
       pick.items = shown;
     } catch (error) {
       if (mine.signal.aborted) return;
-      pick.items = [{ label: `$(error) ${vscode.l10n.t('The registry could not be searched')}`, detail: (error as Error).message, alwaysShow: true, retry: true }];
+      pick.items = [
+        {
+          label: `$(error) ${vscode.l10n.t('The registry could not be searched')}`,
+          detail: (error as Error).message,
+          alwaysShow: true,
+          retry: true,
+        },
+      ];
     } finally {
       if (controller === mine) pick.busy = false;
     }
@@ -121,27 +148,50 @@ function searchServers(client: RegistryClient, title: string): Promise<RegistryS
 }
 
 function serverItem(server: RegistryServer): ServerItem {
-  const deprecated = server.status === 'deprecated' ? ` · $(warning) ${vscode.l10n.t('deprecated')}${server.statusMessage ? `: ${server.statusMessage}` : ''}` : '';
-  const ways = [...new Set([...server.packages.map((p) => p.registryType), ...(server.remotes.length ? ['remote'] : [])])].join(', ');
+  const deprecated =
+    server.status === 'deprecated'
+      ? ` · $(warning) ${vscode.l10n.t('deprecated')}${server.statusMessage ? `: ${server.statusMessage}` : ''}`
+      : '';
+  const ways = [
+    ...new Set([...server.packages.map((p) => p.registryType), ...(server.remotes.length ? ['remote'] : [])]),
+  ].join(', ');
   const what = `${ways || vscode.l10n.t('nothing to run')} — ${server.description}`;
-  return { label: server.title ?? server.name, description: `${server.version}${deprecated}`, detail: server.title ? `${server.name} · ${what}` : what, server };
+  return {
+    label: server.title ?? server.name,
+    description: `${server.version}${deprecated}`,
+    detail: server.title ? `${server.name} · ${what}` : what,
+    server,
+  };
 }
 
 async function pickVersion(title: string, versions: readonly RegistryServer[]): Promise<RegistryServer | undefined> {
   const items = versions.map((v) => ({
     label: v.version,
-    description: [v.isLatest ? vscode.l10n.t('latest') : '', v.status === 'deprecated' ? vscode.l10n.t('deprecated') : '', v.publishedAt ? v.publishedAt.slice(0, 10) : ''].filter(Boolean).join(' · '),
+    description: [
+      v.isLatest ? vscode.l10n.t('latest') : '',
+      v.status === 'deprecated' ? vscode.l10n.t('deprecated') : '',
+      v.publishedAt ? v.publishedAt.slice(0, 10) : '',
+    ]
+      .filter(Boolean)
+      .join(' · '),
     detail: v.statusMessage,
     version: v,
   }));
-  return (await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Which version of {0}?', versions[0].name) }))?.version;
+  return (
+    await vscode.window.showQuickPick(items, {
+      title,
+      placeHolder: vscode.l10n.t('Which version of {0}?', versions[0].name),
+    })
+  )?.version;
 }
 
 /** The package or remote to use: asked when there are several; one that cannot run says why. */
 async function pickChoice(title: string, server: RegistryServer): Promise<InstallChoice | undefined> {
   const choices = installChoices(server);
   if (choices.length === 0) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('{0} {1} lists no package and no remote to run.', server.name, server.version));
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('{0} {1} lists no package and no remote to run.', server.name, server.version),
+    );
     return undefined;
   }
   const choice =
@@ -149,7 +199,12 @@ async function pickChoice(title: string, server: RegistryServer): Promise<Instal
       ? choices[0]
       : (
           await vscode.window.showQuickPick(
-            choices.map((c) => ({ label: c.label, description: c.unsupported ? `$(circle-slash) ${vscode.l10n.t('cannot be added')}` : c.detail, detail: c.unsupported, choice: c })),
+            choices.map((c) => ({
+              label: c.label,
+              description: c.unsupported ? `$(circle-slash) ${vscode.l10n.t('cannot be added')}` : c.detail,
+              detail: c.unsupported,
+              choice: c,
+            })),
             { title, placeHolder: vscode.l10n.t('How should {0} run?', server.title ?? server.name) },
           )
         )?.choice;
@@ -161,7 +216,10 @@ async function pickChoice(title: string, server: RegistryServer): Promise<Instal
 }
 
 /** One box per field (a list for choices and true/false); undefined when the user cancels. */
-async function askFields(server: RegistryServer, fields: readonly InstallField[]): Promise<Record<string, string> | undefined> {
+async function askFields(
+  server: RegistryServer,
+  fields: readonly InstallField[],
+): Promise<Record<string, string> | undefined> {
   const answers: Record<string, string> = {};
   const folder = vscode.workspace.workspaceFolders?.[0];
   for (const [i, field] of fields.entries()) {
@@ -170,19 +228,24 @@ async function askFields(server: RegistryServer, fields: readonly InstallField[]
     const prompt = `${field.label} · ${whereLabel(field.where)} · ${need}${field.secret ? ` · ${vscode.l10n.t('secret: kept in the secret storage, not in settings')}` : ''}${field.description ? ` — ${field.description}` : ''}`;
     if (field.choices || field.format === 'boolean') {
       const options = field.choices ?? ['true', 'false'];
-      const items = [...options.map((o) => ({ label: o, description: o === field.default ? vscode.l10n.t('default') : undefined })), ...(field.required ? [] : [{ label: vscode.l10n.t('(leave out)'), value: '' }])];
+      const items = [
+        ...options.map((o) => ({ label: o, description: o === field.default ? vscode.l10n.t('default') : undefined })),
+        ...(field.required ? [] : [{ label: vscode.l10n.t('(leave out)'), value: '' }]),
+      ];
       const picked = await vscode.window.showQuickPick(items, { title, placeHolder: prompt, ignoreFocusOut: true });
       if (!picked) return undefined;
       answers[field.key] = 'value' in picked ? picked.value : picked.label;
       continue;
     }
     // A required path is most often this workspace.
-    const suggested = field.default ?? (field.format === 'filepath' && field.required && folder ? '${workspaceFolder}' : '');
+    const suggested =
+      field.default ?? (field.format === 'filepath' && field.required && folder ? '${workspaceFolder}' : '');
     const value = await vscode.window.showInputBox({
       title,
       prompt,
       value: field.secret ? undefined : suggested,
-      placeHolder: field.placeholder ?? (field.repeated ? vscode.l10n.t('one or more, separated by spaces') : undefined),
+      placeHolder:
+        field.placeholder ?? (field.repeated ? vscode.l10n.t('one or more, separated by spaces') : undefined),
       password: field.secret,
       ignoreFocusOut: true,
       validateInput: (text) => answerProblem(field, text),
@@ -208,5 +271,6 @@ function whereLabel(where: InstallField['where']): string {
 
 async function showRegistryError(message: string): Promise<void> {
   const open = vscode.l10n.t('Open Settings');
-  if ((await vscode.window.showErrorMessage(message, open)) === open) await vscode.commands.executeCommand('workbench.action.openSettings', HOST_SETTINGS.registryUrl.key);
+  if ((await vscode.window.showErrorMessage(message, open)) === open)
+    await vscode.commands.executeCommand('workbench.action.openSettings', HOST_SETTINGS.registryUrl.key);
 }

@@ -34,7 +34,10 @@ export class SecretInputs {
   private async ask(id: string, serverId: string): Promise<string> {
     const value = await vscode.window.showInputBox({
       title: vscode.l10n.t('MCP server "{0}" needs a value', serverId),
-      prompt: vscode.l10n.t('Value for ${input:{0}}. It is kept in the editor\'s secret storage, never in settings.', id),
+      prompt: vscode.l10n.t(
+        "Value for ${input:{0}}. It is kept in the editor's secret storage, never in settings.",
+        id,
+      ),
       password: true,
       ignoreFocusOut: true,
     });

@@ -24,7 +24,9 @@ export function readServerSettings(): ServerSettingsEntry[] {
   // In a single-folder window the folder's settings are the workspace settings; read them once.
   if (vscode.workspace.workspaceFile) {
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      const value = vscode.workspace.getConfiguration(undefined, folder.uri).inspect<unknown>(HOST_SETTINGS.servers.key)?.workspaceFolderValue;
+      const value = vscode.workspace
+        .getConfiguration(undefined, folder.uri)
+        .inspect<unknown>(HOST_SETTINGS.servers.key)?.workspaceFolderValue;
       add(value, 'folder', toFolderRef(folder));
     }
   }

@@ -36,7 +36,9 @@ export class EditorElicitations implements ElicitationPort {
     const waiting = this.pending.add(vscode.l10n.t('Input requested by "{0}"', request.serverId), () => panel.reveal());
     try {
       const answer = await outcome;
-      return answer.action === 'submit' ? { action: 'accept', content: answer.values as ElicitResult['content'] } : { action: answer.action };
+      return answer.action === 'submit'
+        ? { action: 'accept', content: answer.values as ElicitResult['content'] }
+        : { action: answer.action };
     } finally {
       waiting.dispose();
     }
@@ -49,13 +51,21 @@ export class EditorElicitations implements ElicitationPort {
     const detail = [
       request.message,
       '',
-      vscode.l10n.t('HOST: {0}', inspection.unicodeHost ? `${inspection.unicodeHost}  (${inspection.host})` : inspection.host),
+      vscode.l10n.t(
+        'HOST: {0}',
+        inspection.unicodeHost ? `${inspection.unicodeHost}  (${inspection.host})` : inspection.host,
+      ),
       vscode.l10n.t('Full URL: {0}', inspection.url),
       ...inspection.warnings.map((w) => `⚠ ${w}`),
       '',
       vscode.l10n.t('The page opens in your browser, outside the editor; MCP Host does not load or read it.'),
     ].join('\n');
-    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('MCP server "{0}" asks you to open a web page', request.serverId), { modal: true, detail }, open, decline);
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t('MCP server "{0}" asks you to open a web page', request.serverId),
+      { modal: true, detail },
+      open,
+      decline,
+    );
     if (signal.aborted) return 'cancel';
     if (choice === decline) return 'decline';
     if (choice !== open) return 'cancel';
@@ -68,8 +78,15 @@ export class EditorElicitations implements ElicitationPort {
     const cancel = vscode.l10n.t('Cancel');
     const message =
       pending === 1
-        ? vscode.l10n.t('Finish in your browser what MCP server "{0}" asked for. The call is retried when the server says it is done, or when you press Retry.', serverId)
-        : vscode.l10n.t('Finish the {0} pages MCP server "{1}" opened in your browser. The call is retried when the server says they are done, or when you press Retry.', pending, serverId);
+        ? vscode.l10n.t(
+            'Finish in your browser what MCP server "{0}" asked for. The call is retried when the server says it is done, or when you press Retry.',
+            serverId,
+          )
+        : vscode.l10n.t(
+            'Finish the {0} pages MCP server "{1}" opened in your browser. The call is retried when the server says they are done, or when you press Retry.',
+            pending,
+            serverId,
+          );
     return new Promise((resolve) => {
       let settled = false;
       const finish = (answer: 'retry' | 'cancel') => {

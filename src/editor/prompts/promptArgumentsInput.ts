@@ -17,7 +17,13 @@ export async function askPromptArguments(
   const values = { ...known };
   for (const argument of toAsk) {
     const field = {
-      title: vscode.l10n.t('{0} ({1}): {2}{3}', prompt.title ?? prompt.name, serverId, argument.name, argument.required ? ' *' : ''),
+      title: vscode.l10n.t(
+        '{0} ({1}): {2}{3}',
+        prompt.title ?? prompt.name,
+        serverId,
+        argument.name,
+        argument.required ? ' *' : '',
+      ),
       name: argument.name,
       description: argument.description,
       required: argument.required === true,

@@ -36,18 +36,35 @@ export function registerResourceCommands(host: McpHost): vscode.Disposable[] {
     }),
     vscode.commands.registerCommand('mcpHost.findResource', () => findResource(host)),
     vscode.commands.registerCommand('mcpHost.addResourceToChat', async (target?: ResourceItem | vscode.Uri) => {
-      const uri = target instanceof vscode.Uri ? target : target ? resourceEditorUri({ serverId: target.serverId, uri: target.resource.uri }, target.resource.name, target.resource.mimeType) : activeResourceUri();
+      const uri =
+        target instanceof vscode.Uri
+          ? target
+          : target
+            ? resourceEditorUri(
+                { serverId: target.serverId, uri: target.resource.uri },
+                target.resource.name,
+                target.resource.mimeType,
+              )
+            : activeResourceUri();
       if (!uri) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Choose a resource in the MCP Resources view, or open one, to add it to a chat.'));
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('Choose a resource in the MCP Resources view, or open one, to add it to a chat.'),
+        );
         return;
       }
-      await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@mcp ', isPartialQuery: true, attachFiles: [uri] });
+      await vscode.commands.executeCommand('workbench.action.chat.open', {
+        query: '@mcp ',
+        isPartialQuery: true,
+        attachFiles: [uri],
+      });
     }),
   ];
 }
 
 function activeResourceUri(): vscode.Uri | undefined {
-  const uri = vscode.window.activeTextEditor?.document.uri ?? (vscode.window.tabGroups.activeTabGroup.activeTab?.input as { uri?: vscode.Uri } | undefined)?.uri;
+  const uri =
+    vscode.window.activeTextEditor?.document.uri ??
+    (vscode.window.tabGroups.activeTabGroup.activeTab?.input as { uri?: vscode.Uri } | undefined)?.uri;
   return uri?.scheme === RESOURCE_SCHEME && parseResourceAddress(uri.path, uri.query) ? uri : undefined;
 }
 
@@ -66,12 +83,25 @@ async function openFromTemplate(host: McpHost, serverId: string, template: Resou
   const values: Record<string, string> = {};
   for (const [index, name] of parsed.variables.entries()) {
     const field = {
-      title: vscode.l10n.t('{0} ({1}): {2} ({3}/{4})', template.title ?? template.name, serverId, name, index + 1, parsed.variables.length),
+      title: vscode.l10n.t(
+        '{0} ({1}): {2} ({3}/{4})',
+        template.title ?? template.name,
+        serverId,
+        name,
+        index + 1,
+        parsed.variables.length,
+      ),
       name,
       description: vscode.l10n.t('{0} in {1}', name, template.uriTemplate),
       required: true,
     };
-    const value = await askCompletedValue(host, serverId, { type: 'ref/resource', uri: template.uriTemplate }, field, values);
+    const value = await askCompletedValue(
+      host,
+      serverId,
+      { type: 'ref/resource', uri: template.uriTemplate },
+      field,
+      values,
+    );
     if (value === undefined) return;
     values[name] = value;
   }
@@ -82,12 +112,25 @@ async function pickTemplate(host: McpHost): Promise<TemplateNode | undefined> {
   const items = host
     .servers()
     .filter((s) => s.status === 'running')
-    .flatMap((s) => s.resourceTemplates.map((template) => ({ label: template.title ?? template.name, description: template.uriTemplate, detail: s.id, node: { kind: 'template' as const, serverId: s.id, template } })));
+    .flatMap((s) =>
+      s.resourceTemplates.map((template) => ({
+        label: template.title ?? template.name,
+        description: template.uriTemplate,
+        detail: s.id,
+        node: { kind: 'template' as const, serverId: s.id, template },
+      })),
+    );
   if (items.length === 0) {
     void vscode.window.showInformationMessage(vscode.l10n.t('No running MCP server offers resource templates.'));
     return undefined;
   }
-  return (await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Open Resource from Template'), matchOnDescription: true, matchOnDetail: true }))?.node;
+  return (
+    await vscode.window.showQuickPick(items, {
+      title: vscode.l10n.t('Open Resource from Template'),
+      matchOnDescription: true,
+      matchOnDetail: true,
+    })
+  )?.node;
 }
 
 type FindItem = vscode.QuickPickItem & { open: () => Promise<void> };
@@ -126,14 +169,22 @@ async function findResource(host: McpHost): Promise<void> {
   };
   refill();
   // Servers that start when needed are started when theirs may be worth searching; then every page is loaded.
-  const waiting = host.servers().filter(mayOfferResources).map((s) => s.id);
+  const waiting = host
+    .servers()
+    .filter(mayOfferResources)
+    .map((s) => s.id);
   const hasMore = (s: ServerSnapshot) => s.status === 'running' && s.moreResources;
   const loadAll = async () => {
     if (waiting.length) {
       await startWhenNeeded(host, { ids: waiting, signal: loading.signal });
       refill();
     }
-    await Promise.allSettled(host.servers().filter(hasMore).map((s) => host.loadAllResources(s.id, loading.signal, refill)));
+    await Promise.allSettled(
+      host
+        .servers()
+        .filter(hasMore)
+        .map((s) => host.loadAllResources(s.id, loading.signal, refill)),
+    );
   };
   if (waiting.length || host.servers().some(hasMore)) {
     pick.busy = true;

@@ -2,7 +2,14 @@ import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
 import { contentBytes } from '../../core/resources/resourceContents';
 import type { McpHost } from '../../core/host/mcpHost';
-import { parseResourceAddress, partOf, RESOURCE_SCHEME, resourceAddress, resourceKey, type ResourceLocation } from '../../core/resources/resourceUris';
+import {
+  parseResourceAddress,
+  partOf,
+  RESOURCE_SCHEME,
+  resourceAddress,
+  resourceKey,
+  type ResourceLocation,
+} from '../../core/resources/resourceUris';
 import { ResourceSubscriptions } from '../../core/resources/resourceSubscriptions';
 import { whenServerRunning } from '../../core/host/serverReadiness';
 
@@ -17,8 +24,16 @@ export function resourceEditorUri(location: ResourceLocation, name?: string, mim
 }
 
 /** One part (0-based) of a resource read in several; named after the part's own URI and type. */
-export function resourcePartUri(location: ResourceLocation, part: number, partUri: string | undefined, mimeType?: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: RESOURCE_SCHEME, ...resourceAddress(location, `part-${part + 1}`, mimeType, partUri, part) });
+export function resourcePartUri(
+  location: ResourceLocation,
+  part: number,
+  partUri: string | undefined,
+  mimeType?: string,
+): vscode.Uri {
+  return vscode.Uri.from({
+    scheme: RESOURCE_SCHEME,
+    ...resourceAddress(location, `part-${part + 1}`, mimeType, partUri, part),
+  });
 }
 
 /**
@@ -58,12 +73,16 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
     const location = parseResourceAddress(uri.path, uri.query);
     if (!location) return new vscode.Disposable(() => undefined);
     const editor = uri.toString();
-    this.subscriptions.open(location.serverId, location.uri, editor).catch((error) => this.log(`Could not subscribe to ${location.uri}: ${(error as Error).message}`));
+    this.subscriptions
+      .open(location.serverId, location.uri, editor)
+      .catch((error) => this.log(`Could not subscribe to ${location.uri}: ${(error as Error).message}`));
     let ended = false;
     return new vscode.Disposable(() => {
       if (ended) return;
       ended = true;
-      this.subscriptions.close(location.serverId, location.uri, editor).catch((error) => this.log(`Could not unsubscribe from ${location.uri}: ${(error as Error).message}`));
+      this.subscriptions
+        .close(location.serverId, location.uri, editor)
+        .catch((error) => this.log(`Could not unsubscribe from ${location.uri}: ${(error as Error).message}`));
     });
   }
 
@@ -79,7 +98,13 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
       known = { ctime: now, mtime: now, size: 0 };
       this.stats.set(key, known);
     }
-    return { type: vscode.FileType.File, ctime: known.ctime, mtime: known.mtime, size: known.size, permissions: vscode.FilePermission.Readonly };
+    return {
+      type: vscode.FileType.File,
+      ctime: known.ctime,
+      mtime: known.mtime,
+      size: known.size,
+      permissions: vscode.FilePermission.Readonly,
+    };
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
@@ -87,8 +112,18 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
     const part = partOf(uri.query);
     const result = await this.read(location);
     const content = result.contents[part];
-    if (!content) throw vscode.FileSystemError.FileNotFound(vscode.l10n.t('{0} from MCP server "{1}" has no part {2} (it has {3}).', location.uri, location.serverId, part + 1, result.contents.length));
-    if (!new URLSearchParams(uri.query).has('part') && result.contents.length > 1) this.offerParts(location, result.contents);
+    if (!content)
+      throw vscode.FileSystemError.FileNotFound(
+        vscode.l10n.t(
+          '{0} from MCP server "{1}" has no part {2} (it has {3}).',
+          location.uri,
+          location.serverId,
+          part + 1,
+          result.contents.length,
+        ),
+      );
+    if (!new URLSearchParams(uri.query).has('part') && result.contents.length > 1)
+      this.offerParts(location, result.contents);
     const bytes = contentBytes(content);
     const key = resourceKey(location);
     const now = Date.now();
@@ -105,14 +140,19 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
     const abort = new AbortController();
     const reading = (async () => {
       // Editors restored by a window reload read before their server runs: wait for it (bounded).
-      if (this.host.server(location.serverId)?.status !== 'running') await whenServerRunning(this.host, location.serverId, SERVER_START_WAIT_MS, abort.signal);
+      if (this.host.server(location.serverId)?.status !== 'running')
+        await whenServerRunning(this.host, location.serverId, SERVER_START_WAIT_MS, abort.signal);
       return this.host.readResource(location.serverId, location.uri, abort.signal);
     })();
     let settled = false;
     const slow = setTimeout(() => {
       if (settled) return;
       void vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reading {0} from MCP server "{1}"…', location.uri, location.serverId), cancellable: true },
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: vscode.l10n.t('Reading {0} from MCP server "{1}"…', location.uri, location.serverId),
+          cancellable: true,
+        },
         (_progress, token) => {
           token.onCancellationRequested(() => abort.abort(new Error('Cancelled')));
           return reading.catch(() => undefined);
@@ -122,9 +162,19 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
     try {
       return await reading;
     } catch (error) {
-      if (abort.signal.aborted) throw vscode.FileSystemError.Unavailable(vscode.l10n.t('Reading {0} from MCP server "{1}" was cancelled.', location.uri, location.serverId));
+      if (abort.signal.aborted)
+        throw vscode.FileSystemError.Unavailable(
+          vscode.l10n.t('Reading {0} from MCP server "{1}" was cancelled.', location.uri, location.serverId),
+        );
       // The editor's own placeholder cannot carry the reason: the notification does.
-      const message = (error as Error).message.startsWith(`MCP server "${location.serverId}"`) ? (error as Error).message : vscode.l10n.t('MCP server "{0}" could not read {1}: {2}', location.serverId, location.uri, (error as Error).message);
+      const message = (error as Error).message.startsWith(`MCP server "${location.serverId}"`)
+        ? (error as Error).message
+        : vscode.l10n.t(
+            'MCP server "{0}" could not read {1}: {2}',
+            location.serverId,
+            location.uri,
+            (error as Error).message,
+          );
       void vscode.window.showErrorMessage(message);
       throw vscode.FileSystemError.FileNotFound(message);
     } finally {
@@ -139,12 +189,31 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
     if (this.partsOffered.has(key)) return;
     this.partsOffered.add(key);
     const other = vscode.l10n.t('Open Another Part…');
-    void vscode.window.showInformationMessage(vscode.l10n.t('{0} from MCP server "{1}" has {2} parts; the editor shows the first.', location.uri, location.serverId, contents.length), other).then(async (choice) => {
-      if (choice !== other) return;
-      const items = contents.map((content, index) => ({ label: vscode.l10n.t('Part {0}', index + 1), description: [content.uri, content.mimeType].filter(Boolean).join(' · '), index, content }));
-      const chosen = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Parts of {0}', location.uri) });
-      if (chosen) await vscode.commands.executeCommand('vscode.open', resourcePartUri(location, chosen.index, chosen.content.uri, chosen.content.mimeType));
-    });
+    void vscode.window
+      .showInformationMessage(
+        vscode.l10n.t(
+          '{0} from MCP server "{1}" has {2} parts; the editor shows the first.',
+          location.uri,
+          location.serverId,
+          contents.length,
+        ),
+        other,
+      )
+      .then(async (choice) => {
+        if (choice !== other) return;
+        const items = contents.map((content, index) => ({
+          label: vscode.l10n.t('Part {0}', index + 1),
+          description: [content.uri, content.mimeType].filter(Boolean).join(' · '),
+          index,
+          content,
+        }));
+        const chosen = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Parts of {0}', location.uri) });
+        if (chosen)
+          await vscode.commands.executeCommand(
+            'vscode.open',
+            resourcePartUri(location, chosen.index, chosen.content.uri, chosen.content.mimeType),
+          );
+      });
   }
 
   readDirectory(): [string, vscode.FileType][] {
@@ -178,4 +247,3 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
     this.changes.dispose();
   }
 }
-

@@ -52,8 +52,13 @@ export class ResourcesTreeProvider extends HostTreeProvider<ResourceNode> {
   }
 
   async getChildren(node?: ResourceNode): Promise<ResourceNode[]> {
-    if (!node) return this.host.servers().filter((server) => this.shownLists(server)).map((server) => ({ kind: 'server', server }));
-    if (node.kind === 'templates') return node.templates.map((template) => ({ kind: 'template', serverId: node.serverId, template }));
+    if (!node)
+      return this.host
+        .servers()
+        .filter((server) => this.shownLists(server))
+        .map((server) => ({ kind: 'server', server }));
+    if (node.kind === 'templates')
+      return node.templates.map((template) => ({ kind: 'template', serverId: node.serverId, template }));
     if (node.kind !== 'server') return [];
     const id = node.server.id;
     if (this.host.server(id)?.startsWhenNeeded) await this.startFromRow(id);
@@ -62,7 +67,9 @@ export class ResourcesTreeProvider extends HostTreeProvider<ResourceNode> {
     const resources = await this.host.freshResources(id).catch(() => node.server.resources);
     const server = this.host.server(id) ?? node.server;
     return [
-      ...(server.resourceTemplates.length ? [{ kind: 'templates' as const, serverId: id, templates: server.resourceTemplates }] : []),
+      ...(server.resourceTemplates.length
+        ? [{ kind: 'templates' as const, serverId: id, templates: server.resourceTemplates }]
+        : []),
       ...resources.map((resource) => ({ kind: 'resource' as const, serverId: id, resource })),
       ...(server.moreResources ? [{ kind: 'more' as const, serverId: id, loaded: resources.length }] : []),
     ];
@@ -89,12 +96,18 @@ export class ResourcesTreeProvider extends HostTreeProvider<ResourceNode> {
         if (!offersResources(server)) {
           const waits = server.startsWhenNeeded === true;
           item.description = waits ? vscode.l10n.t('starts when needed') : vscode.l10n.t('starting…');
-          item.tooltip = waits ? vscode.l10n.t('Its last run offered resources. Expand it to start it and list them.') : undefined;
+          item.tooltip = waits
+            ? vscode.l10n.t('Its last run offered resources. Expand it to start it and list them.')
+            : undefined;
           item.contextValue = 'mcpResourceServerWaiting';
           return item;
         }
         item.description = [
-          server.resources.length ? (server.moreResources ? `${server.resources.length}+ resources` : plural(server.resources.length, 'resource')) : undefined,
+          server.resources.length
+            ? server.moreResources
+              ? `${server.resources.length}+ resources`
+              : plural(server.resources.length, 'resource')
+            : undefined,
           server.resourceTemplates.length ? plural(server.resourceTemplates.length, 'template') : undefined,
         ]
           .filter(Boolean)
@@ -103,7 +116,10 @@ export class ResourcesTreeProvider extends HostTreeProvider<ResourceNode> {
         return item;
       }
       case 'templates': {
-        const item = new vscode.TreeItem(vscode.l10n.t('Resource Templates'), vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem(
+          vscode.l10n.t('Resource Templates'),
+          vscode.TreeItemCollapsibleState.Collapsed,
+        );
         item.id = `templates/${node.serverId}`;
         item.description = String(node.templates.length);
         item.iconPath = new vscode.ThemeIcon('symbol-snippet');
@@ -116,7 +132,11 @@ export class ResourcesTreeProvider extends HostTreeProvider<ResourceNode> {
         item.description = template.uriTemplate;
         item.iconPath = new vscode.ThemeIcon('symbol-snippet');
         item.contextValue = 'mcpResourceTemplate';
-        item.command = { command: 'mcpHost.openResourceTemplate', title: vscode.l10n.t('Open from Template…'), arguments: [node] };
+        item.command = {
+          command: 'mcpHost.openResourceTemplate',
+          title: vscode.l10n.t('Open from Template…'),
+          arguments: [node],
+        };
         return item;
       }
       case 'more': {
@@ -124,17 +144,29 @@ export class ResourcesTreeProvider extends HostTreeProvider<ResourceNode> {
         item.id = `more/${node.serverId}/${node.loaded}`;
         item.description = vscode.l10n.t('{0} loaded', node.loaded);
         item.iconPath = new vscode.ThemeIcon('ellipsis');
-        item.command = { command: 'mcpHost.loadMoreResources', title: vscode.l10n.t('Load More Resources'), arguments: [node] };
+        item.command = {
+          command: 'mcpHost.loadMoreResources',
+          title: vscode.l10n.t('Load More Resources'),
+          arguments: [node],
+        };
         return item;
       }
       case 'resource': {
         const { resource } = node;
         const item = new vscode.TreeItem(resource.title ?? resource.name, vscode.TreeItemCollapsibleState.None);
         item.id = `resource/${node.serverId}/${resource.uri}`;
-        item.description = [resource.uri, resource.size === undefined ? undefined : formatSize(resource.size)].filter(Boolean).join(' · ');
+        item.description = [resource.uri, resource.size === undefined ? undefined : formatSize(resource.size)]
+          .filter(Boolean)
+          .join(' · ');
         item.iconPath = iconOf(resource);
         item.contextValue = 'mcpResource';
-        item.command = { command: 'vscode.open', title: vscode.l10n.t('Open Resource'), arguments: [resourceEditorUri({ serverId: node.serverId, uri: resource.uri }, resource.name, resource.mimeType)] };
+        item.command = {
+          command: 'vscode.open',
+          title: vscode.l10n.t('Open Resource'),
+          arguments: [
+            resourceEditorUri({ serverId: node.serverId, uri: resource.uri }, resource.name, resource.mimeType),
+          ],
+        };
         return item;
       }
     }
@@ -142,8 +174,10 @@ export class ResourcesTreeProvider extends HostTreeProvider<ResourceNode> {
 
   /** A resource's or template's tooltip, made when the user hovers its row: a server may list thousands. */
   resolveTreeItem(item: vscode.TreeItem, node: ResourceNode): vscode.TreeItem {
-    if (node.kind === 'resource') item.tooltip = plainTooltip(node.resource.description, node.resource.uri, node.resource.mimeType);
-    else if (node.kind === 'template') item.tooltip = plainTooltip(node.template.description, node.template.uriTemplate, node.template.mimeType);
+    if (node.kind === 'resource')
+      item.tooltip = plainTooltip(node.resource.description, node.resource.uri, node.resource.mimeType);
+    else if (node.kind === 'template')
+      item.tooltip = plainTooltip(node.template.description, node.template.uriTemplate, node.template.mimeType);
     return item;
   }
 }
@@ -152,7 +186,8 @@ export class ResourcesTreeProvider extends HostTreeProvider<ResourceNode> {
 const WAITING: readonly unknown[] = ['starts when needed'];
 const STARTING: readonly unknown[] = ['starting'];
 
-const sameLists = (a: readonly unknown[] | undefined, b: readonly unknown[] | undefined) => a === b || (!!a && !!b && a.every((list, i) => list === b[i]));
+const sameLists = (a: readonly unknown[] | undefined, b: readonly unknown[] | undefined) =>
+  a === b || (!!a && !!b && a.every((list, i) => list === b[i]));
 
 /** Server strings are untrusted: plain text only. */
 function plainTooltip(...lines: (string | undefined)[]): vscode.MarkdownString {
@@ -177,5 +212,9 @@ function iconFor(mimeType: string | undefined): string {
 }
 
 export function formatSize(bytes: number): string {
-  return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 * 1024
+      ? `${(bytes / 1024).toFixed(1)} KB`
+      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }

@@ -12,7 +12,13 @@ export class LanguageModelBackend implements SamplingBackend {
   async models(): Promise<ModelInfo[]> {
     const chats = await vscode.lm.selectChatModels();
     this.chats = new Map(chats.map((c) => [c.id, c]));
-    return chats.map((c) => ({ id: c.id, name: c.name, family: c.family, vendor: c.vendor, maxInputTokens: c.maxInputTokens }));
+    return chats.map((c) => ({
+      id: c.id,
+      name: c.name,
+      family: c.family,
+      vendor: c.vendor,
+      maxInputTokens: c.maxInputTokens,
+    }));
   }
 
   /** The model's name as people know it ("GPT-4o · copilot"). */
@@ -33,10 +39,16 @@ export class LanguageModelBackend implements SamplingBackend {
         {
           justification: vscode.l10n.t('An MCP server asked for a completion, and you approved it.'),
           tools: conversation.tools.length ? conversation.tools.map(toLanguageModelTool) : undefined,
-          toolMode: conversation.toolMode === 'required' ? vscode.LanguageModelChatToolMode.Required : vscode.LanguageModelChatToolMode.Auto,
+          toolMode:
+            conversation.toolMode === 'required'
+              ? vscode.LanguageModelChatToolMode.Required
+              : vscode.LanguageModelChatToolMode.Auto,
           // Model options are the provider's own; these names are the common ones. Stop sequences
           // are applied by the host, since the API has no field for them.
-          modelOptions: { maxTokens: conversation.maxTokens, ...(conversation.temperature === undefined ? {} : { temperature: conversation.temperature }) },
+          modelOptions: {
+            maxTokens: conversation.maxTokens,
+            ...(conversation.temperature === undefined ? {} : { temperature: conversation.temperature }),
+          },
         },
         cancellation.token,
       );

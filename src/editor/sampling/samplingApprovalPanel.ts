@@ -1,6 +1,11 @@
 import * as vscode from 'vscode';
 import { applySamplingEdits, withAnswerText, type SamplingResult } from '../../core/sampling/samplingConversation';
-import type { SamplingApprovalPort, SamplingDecision, SamplingReview, SamplingReviewRequest } from '../../core/sampling/samplingRouter';
+import type {
+  SamplingApprovalPort,
+  SamplingDecision,
+  SamplingReview,
+  SamplingReviewRequest,
+} from '../../core/sampling/samplingRouter';
 import { samplingAnswerView, samplingRequestView } from '../../core/sampling/samplingView';
 import type { SamplingHostToPanel, SamplingPanelToHost } from '../../shared/protocol/samplingPanel';
 import type { PendingRequests } from '../ui/pendingRequests';
@@ -25,9 +30,17 @@ export class SamplingApprovalPanels implements SamplingApprovalPort {
 
   open(request: SamplingReviewRequest, signal: AbortSignal): SamplingReview {
     const { deps } = this;
-    const panel = openWebviewPanel(deps.extensionUri, 'mcpHost.sampling', vscode.l10n.t('Sampling: {0}', request.serverId), 'sampling', { background: deps.pending.size > 0 });
+    const panel = openWebviewPanel(
+      deps.extensionUri,
+      'mcpHost.sampling',
+      vscode.l10n.t('Sampling: {0}', request.serverId),
+      'sampling',
+      { background: deps.pending.size > 0 },
+    );
     // A request the policy already allowed waits for nobody until its answer is ready for review.
-    const waiting = request.askFirst ? deps.pending.add(vscode.l10n.t('Sampling request from "{0}"', request.serverId), () => panel.reveal()) : { dispose: () => undefined };
+    const waiting = request.askFirst
+      ? deps.pending.add(vscode.l10n.t('Sampling request from "{0}"', request.serverId), () => panel.reveal())
+      : { dispose: () => undefined };
     const post = (message: SamplingHostToPanel) => void panel.webview.postMessage(message);
     const models = new Map(request.models.map((m) => [m.id, m]));
     let decided: (decision: SamplingDecision) => void = () => undefined;
@@ -50,7 +63,14 @@ export class SamplingApprovalPanels implements SamplingApprovalPort {
       reviewed(undefined);
       userCancel.abort();
       panel.title = vscode.l10n.t('Withdrawn: {0}', request.serverId);
-      post({ type: 'failed', message: vscode.l10n.t('MCP server "{0}" stopped waiting after {1} s and withdrew its request: nothing was sent to a model or back to the server. You can close this panel.', request.serverId, Math.round((Date.now() - openedAt) / 1000)) });
+      post({
+        type: 'failed',
+        message: vscode.l10n.t(
+          'MCP server "{0}" stopped waiting after {1} s and withdrew its request: nothing was sent to a model or back to the server. You can close this panel.',
+          request.serverId,
+          Math.round((Date.now() - openedAt) / 1000),
+        ),
+      });
     };
     if (signal.aborted) queueMicrotask(onAbort);
     else signal.addEventListener('abort', onAbort, { once: true });
@@ -73,12 +93,22 @@ export class SamplingApprovalPanels implements SamplingApprovalPort {
             try {
               await deps.allowAlways(request.serverId);
             } catch (error) {
-              void vscode.window.showErrorMessage(vscode.l10n.t('Could not save "always allow" for MCP server "{0}": {1}', request.serverId, (error as Error).message));
+              void vscode.window.showErrorMessage(
+                vscode.l10n.t(
+                  'Could not save "always allow" for MCP server "{0}": {1}',
+                  request.serverId,
+                  (error as Error).message,
+                ),
+              );
             }
           }
           waiting.dispose();
           post({ type: 'running', model: deps.modelLabel(model.id) });
-          decided({ approved: true, model, params: applySamplingEdits(request.params, { systemPrompt: message.systemPrompt, texts: message.texts }) });
+          decided({
+            approved: true,
+            model,
+            params: applySamplingEdits(request.params, { systemPrompt: message.systemPrompt, texts: message.texts }),
+          });
           break;
         }
         case 'send':
@@ -104,7 +134,9 @@ export class SamplingApprovalPanels implements SamplingApprovalPort {
         const promise = new Promise<SamplingResult | undefined>((resolve) => (reviewed = resolve));
         post({ type: 'answer', answer: samplingAnswerView(result, dropped) });
         panel.title = vscode.l10n.t('Review answer: {0}', request.serverId);
-        const reviewWaiting = deps.pending.add(vscode.l10n.t('Answer for "{0}" to review', request.serverId), () => panel.reveal());
+        const reviewWaiting = deps.pending.add(vscode.l10n.t('Answer for "{0}" to review', request.serverId), () =>
+          panel.reveal(),
+        );
         return promise.finally(() => reviewWaiting.dispose());
       },
       close: (failure) => {

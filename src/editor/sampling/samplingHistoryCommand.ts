@@ -15,7 +15,9 @@ export function registerSamplingHistoryCommand(router: SamplingRouter): vscode.D
   return vscode.commands.registerCommand('mcpHost.showSamplingHistory', async () => {
     const records = [...router.history()].reverse();
     if (records.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('No MCP server has asked for a completion in this window yet.'));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('No MCP server has asked for a completion in this window yet.'),
+      );
       return;
     }
     const servers = [...new Set(records.map((r) => r.serverId))].sort();
@@ -29,6 +31,11 @@ export function registerSamplingHistoryCommand(router: SamplingRouter): vscode.D
           detail: [r.summary && `“${r.summary}”`, r.detail].filter(Boolean).join(' — '),
         })),
     ]);
-    await vscode.window.showQuickPick(items, { title: vscode.l10n.t('MCP sampling history'), matchOnDescription: true, matchOnDetail: true, placeHolder: vscode.l10n.t('Recent sampling requests, newest first') });
+    await vscode.window.showQuickPick(items, {
+      title: vscode.l10n.t('MCP sampling history'),
+      matchOnDescription: true,
+      matchOnDetail: true,
+      placeHolder: vscode.l10n.t('Recent sampling requests, newest first'),
+    });
   });
 }

@@ -23,7 +23,10 @@ export class DevModeWatcher implements vscode.Disposable {
   private readonly debugListener: { dispose(): void };
 
   constructor(
-    private readonly host: Pick<McpHost, 'serverIds' | 'definition' | 'server' | 'restart' | 'onDidChangeServers' | 'onDebuggerListening'>,
+    private readonly host: Pick<
+      McpHost,
+      'serverIds' | 'definition' | 'server' | 'restart' | 'onDidChangeServers' | 'onDebuggerListening'
+    >,
     private readonly logFor: (id: string) => ServerLog,
   ) {
     this.listener = host.onDidChangeServers((id) => this.update(id));
@@ -65,7 +68,12 @@ export class DevModeWatcher implements vscode.Disposable {
     };
     for (const glob of dev.watch) {
       const watcher = vscode.workspace.createFileSystemWatcher(watchPattern(base, glob));
-      watch.disposables.push(watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed));
+      watch.disposables.push(
+        watcher,
+        watcher.onDidChange(changed),
+        watcher.onDidCreate(changed),
+        watcher.onDidDelete(changed),
+      );
     }
     this.watches.set(id, watch);
     this.logFor(id).info(`Dev mode: watching ${dev.watch.join(', ')} under ${base}; a change restarts the server.`);
@@ -77,21 +85,38 @@ export class DevModeWatcher implements vscode.Disposable {
     if (status !== 'running' && status !== 'starting' && status !== 'error' && status !== 'restarting') return;
     const reason = vscode.l10n.t('restarting for a change in {0}', watch.changed ?? '?');
     this.logFor(id).info(`Dev mode: ${reason}.`);
-    await this.host.restart(id, reason).catch((error: unknown) => this.logFor(id).warn(`Dev mode: the restart failed: ${(error as Error).message}`));
+    await this.host
+      .restart(id, reason)
+      .catch((error: unknown) => this.logFor(id).warn(`Dev mode: the restart failed: ${(error as Error).message}`));
   }
 
   /** `dev.debug`: the editor's JavaScript debugger attaches to the server's inspector (after each start). */
   private async attach(id: string, address: string): Promise<void> {
     const definition = this.host.definition(id);
-    const folder = definition?.folder ? vscode.workspace.getWorkspaceFolder(vscode.Uri.file(definition.folder.path)) : vscode.workspace.workspaceFolders?.[0];
+    const folder = definition?.folder
+      ? vscode.workspace.getWorkspaceFolder(vscode.Uri.file(definition.folder.path))
+      : vscode.workspace.workspaceFolders?.[0];
     this.logFor(id).info(`Dev mode: the debugger attaches to ${address}.`);
     const started = await Promise.resolve(
-      vscode.debug.startDebugging(folder, { type: 'node', request: 'attach', name: vscode.l10n.t('MCP server {0}', id), websocketAddress: address, skipFiles: ['<node_internals>/**'] }),
+      vscode.debug.startDebugging(folder, {
+        type: 'node',
+        request: 'attach',
+        name: vscode.l10n.t('MCP server {0}', id),
+        websocketAddress: address,
+        skipFiles: ['<node_internals>/**'],
+      }),
     ).catch((error: unknown) => {
       this.logFor(id).warn(`Dev mode: the debugger could not attach: ${(error as Error).message}`);
       return false;
     });
-    if (!started) void vscode.window.showWarningMessage(vscode.l10n.t('The debugger could not attach to MCP server "{0}" ({1}). Is the JavaScript debugger enabled?', id, address));
+    if (!started)
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          'The debugger could not attach to MCP server "{0}" ({1}). Is the JavaScript debugger enabled?',
+          id,
+          address,
+        ),
+      );
   }
 
   private unwatch(id: string): void {
@@ -117,6 +142,9 @@ function baseFolder(definition: ServerDefinition): string | undefined {
 function watchPattern(base: string, glob: string): vscode.RelativePattern {
   const absolute = path.isAbsolute(glob) ? glob : path.join(base, glob);
   const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(absolute));
-  if (folder) return new vscode.RelativePattern(folder, path.relative(folder.uri.fsPath, absolute).split(path.sep).join('/'));
-  return path.isAbsolute(glob) ? new vscode.RelativePattern(vscode.Uri.file(path.dirname(glob)), path.basename(glob)) : new vscode.RelativePattern(vscode.Uri.file(base), glob);
+  if (folder)
+    return new vscode.RelativePattern(folder, path.relative(folder.uri.fsPath, absolute).split(path.sep).join('/'));
+  return path.isAbsolute(glob)
+    ? new vscode.RelativePattern(vscode.Uri.file(path.dirname(glob)), path.basename(glob))
+    : new vscode.RelativePattern(vscode.Uri.file(base), glob);
 }

@@ -6,7 +6,11 @@ import type { ServerLogChannels } from './serverLogs';
 /** A command's target: a tree node (from the view), a server id (from the API or a keybinding), or nothing (pick). */
 type Target = { server?: ServerSnapshot } | string | undefined;
 
-export function registerServerCommands(host: McpHost, logs: ServerLogChannels, refresh: () => Promise<unknown>): vscode.Disposable[] {
+export function registerServerCommands(
+  host: McpHost,
+  logs: ServerLogChannels,
+  refresh: () => Promise<unknown>,
+): vscode.Disposable[] {
   const withServer = (action: (id: string) => Promise<unknown> | void, verb: string) => async (target: Target) => {
     const id = typeof target === 'string' ? target : (target?.server?.id ?? (await pickServer(host, verb)));
     if (!id) return;
@@ -20,13 +24,30 @@ export function registerServerCommands(host: McpHost, logs: ServerLogChannels, r
     }
   };
   return [
-    vscode.commands.registerCommand('mcpHost.startServer', withServer((id) => host.start(id), vscode.l10n.t('Starting'))),
-    vscode.commands.registerCommand('mcpHost.stopServer', withServer((id) => host.stop(id), vscode.l10n.t('Stopping'))),
-    vscode.commands.registerCommand('mcpHost.restartServer', withServer((id) => host.restart(id), vscode.l10n.t('Restarting'))),
-    vscode.commands.registerCommand('mcpHost.showOutput', withServer((id) => logs.show(id), vscode.l10n.t('Showing output of'))),
-    vscode.commands.registerCommand('mcpHost.openSettings', (target: Target) => openSettings(typeof target === 'object' ? target?.server : undefined)),
+    vscode.commands.registerCommand(
+      'mcpHost.startServer',
+      withServer((id) => host.start(id), vscode.l10n.t('Starting')),
+    ),
+    vscode.commands.registerCommand(
+      'mcpHost.stopServer',
+      withServer((id) => host.stop(id), vscode.l10n.t('Stopping')),
+    ),
+    vscode.commands.registerCommand(
+      'mcpHost.restartServer',
+      withServer((id) => host.restart(id), vscode.l10n.t('Restarting')),
+    ),
+    vscode.commands.registerCommand(
+      'mcpHost.showOutput',
+      withServer((id) => logs.show(id), vscode.l10n.t('Showing output of')),
+    ),
+    vscode.commands.registerCommand('mcpHost.openSettings', (target: Target) =>
+      openSettings(typeof target === 'object' ? target?.server : undefined),
+    ),
     vscode.commands.registerCommand('mcpHost.refresh', () =>
-      vscode.window.withProgress({ location: { viewId: 'mcpHost.servers' }, title: vscode.l10n.t('Refreshing MCP servers…') }, () => refresh()),
+      vscode.window.withProgress(
+        { location: { viewId: 'mcpHost.servers' }, title: vscode.l10n.t('Refreshing MCP servers…') },
+        () => refresh(),
+      ),
     ),
   ];
 }
@@ -34,7 +55,9 @@ export function registerServerCommands(host: McpHost, logs: ServerLogChannels, r
 async function pickServer(host: McpHost, verb: string): Promise<string | undefined> {
   const servers = host.servers();
   if (servers.length === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No MCP servers are configured. Add them under "mcpHost.servers" in settings.'));
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('No MCP servers are configured. Add them under "mcpHost.servers" in settings.'),
+    );
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(

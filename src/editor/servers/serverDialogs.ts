@@ -9,11 +9,16 @@ export class EditorServerDialogs implements ServerDialogs {
     const message =
       requests.length === 1
         ? vscode.l10n.t(
-            changed ? 'The definition of MCP server "{0}" in workspace settings changed. Allow it to run?' : 'Allow MCP server "{0}" from workspace settings to run?',
+            changed
+              ? 'The definition of MCP server "{0}" in workspace settings changed. Allow it to run?'
+              : 'Allow MCP server "{0}" from workspace settings to run?',
             requests[0].serverId,
           )
         : vscode.l10n.t('Allow {0} MCP servers from workspace settings to run?', requests.length);
-    const detail = [vscode.l10n.t('Workspace settings come from the repository: only allow servers you trust.'), ...requests.map(describeRequest)].join('\n\n');
+    const detail = [
+      vscode.l10n.t('Workspace settings come from the repository: only allow servers you trust.'),
+      ...requests.map(describeRequest),
+    ].join('\n\n');
     const allow = vscode.l10n.t('Allow');
     const answer = await vscode.window.showWarningMessage(message, { modal: true, detail }, allow);
     return new Set(answer === allow ? requests.map((r) => r.serverId) : []);

@@ -26,12 +26,24 @@ type Kind = 'tools' | 'prompts';
  * of the known ones starts its server then). Servers of `ids` that are on their way are waited
  * for, and one waiting for its turn goes at once.
  */
-export async function startWhenNeeded(host: McpHost, options: { readonly signal?: AbortSignal; readonly unknownOnly?: boolean; readonly ids?: readonly string[] } = {}): Promise<void> {
+export async function startWhenNeeded(
+  host: McpHost,
+  options: { readonly signal?: AbortSignal; readonly unknownOnly?: boolean; readonly ids?: readonly string[] } = {},
+): Promise<void> {
   const { signal, unknownOnly = false, ids } = options;
-  const waiting = host.servers().filter((s) => (ids ? ids.includes(s.id) && startsForUse(s) : s.startsWhenNeeded) && !(unknownOnly && s.fromLastRun));
+  const waiting = host
+    .servers()
+    .filter(
+      (s) => (ids ? ids.includes(s.id) && startsForUse(s) : s.startsWhenNeeded) && !(unknownOnly && s.fromLastRun),
+    );
   if (waiting.length === 0) return;
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Starting MCP servers…') }, () =>
-    host.startOnDemand(waiting.map((s) => s.id), signal),
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Starting MCP servers…') },
+    () =>
+      host.startOnDemand(
+        waiting.map((s) => s.id),
+        signal,
+      ),
   );
 }
 
@@ -40,20 +52,28 @@ export async function pickServerItem<K extends Kind>(
   host: McpHost,
   kind: K,
   describe: (server: ServerSnapshot, item: K extends 'tools' ? Tool : Prompt) => vscode.QuickPickItem,
-  texts: { readonly none: string; readonly noneOffers: (running: number) => string; readonly title: string; readonly placeHolder: string },
+  texts: {
+    readonly none: string;
+    readonly noneOffers: (running: number) => string;
+    readonly title: string;
+    readonly placeHolder: string;
+  },
   /** Which items are listed (all of them unless it says otherwise). */
   listed: (item: K extends 'tools' ? Tool : Prompt) => boolean = () => true,
 ): Promise<ServerItemRef | undefined> {
   // What a server had in its last run is listed without starting it (its command starts it).
   await startWhenNeeded(host, { unknownOnly: true });
   const known = host.servers().filter(listsKnown);
-  const itemsOf = (server: ServerSnapshot) => (server[kind] as readonly (K extends 'tools' ? Tool : Prompt)[]).filter(listed);
+  const itemsOf = (server: ServerSnapshot) =>
+    (server[kind] as readonly (K extends 'tools' ? Tool : Prompt)[]).filter(listed);
   const running = known.filter((s) => itemsOf(s).length > 0);
   if (running.length === 0) {
     void vscode.window.showInformationMessage(known.length > 0 ? texts.noneOffers(known.length) : texts.none);
     return undefined;
   }
-  const items = running.flatMap((server) => itemsOf(server).map((item) => ({ ...describe(server, item), ref: { serverId: server.id, name: item.name } })));
+  const items = running.flatMap((server) =>
+    itemsOf(server).map((item) => ({ ...describe(server, item), ref: { serverId: server.id, name: item.name } })),
+  );
   return pickPreferringExactName(items, texts);
 }
 
@@ -62,16 +82,29 @@ export async function pickServerItem<K extends Kind>(
  * READMEs and models write: "run get-time") puts that item first and active, whatever another
  * title's fuzzy match says ("Get Tiny Image Tool"): Enter runs what was typed.
  */
-async function pickPreferringExactName<T extends vscode.QuickPickItem & { readonly ref: ServerItemRef }>(items: readonly T[], texts: { readonly title: string; readonly placeHolder: string }): Promise<ServerItemRef | undefined> {
+async function pickPreferringExactName<T extends vscode.QuickPickItem & { readonly ref: ServerItemRef }>(
+  items: readonly T[],
+  texts: { readonly title: string; readonly placeHolder: string },
+): Promise<ServerItemRef | undefined> {
   const quickPick = vscode.window.createQuickPick<T>();
-  Object.assign(quickPick, { title: texts.title, placeholder: texts.placeHolder, matchOnDescription: true, matchOnDetail: true, items });
+  Object.assign(quickPick, {
+    title: texts.title,
+    placeholder: texts.placeHolder,
+    matchOnDescription: true,
+    matchOnDetail: true,
+    items,
+  });
   let relabelled = false;
   quickPick.onDidChangeValue((value) => {
     const typed = value.trim().toLowerCase();
     const exact = new Set(items.filter((item) => item.ref.name.toLowerCase() === typed));
     if (exact.size === 0 && !relabelled) return;
     // VS Code ranks label matches first: the exact match is labelled by its name while it is typed.
-    const shown = items.map((item) => (exact.has(item) && item.label !== item.ref.name ? { ...item, label: item.ref.name, description: [item.label, item.description].filter(Boolean).join('  ') } : item));
+    const shown = items.map((item) =>
+      exact.has(item) && item.label !== item.ref.name
+        ? { ...item, label: item.ref.name, description: [item.label, item.description].filter(Boolean).join('  ') }
+        : item,
+    );
     relabelled = exact.size > 0;
     quickPick.items = shown;
     const first = shown.find((item) => item.ref.name.toLowerCase() === typed);

@@ -22,7 +22,8 @@ export class ServerStatusNotices implements vscode.Disposable {
 
   /** Looks at the server that changed (`id`), or at every server. */
   private update(id?: string): void {
-    for (const known of [...this.notified]) if (this.host.server(known)?.status !== this.status) this.notified.delete(known);
+    for (const known of [...this.notified])
+      if (this.host.server(known)?.status !== this.status) this.notified.delete(known);
     for (const server of this.host.changedServers(id)) {
       if (server.status !== this.status || this.notified.has(server.id)) continue;
       this.notified.add(server.id);
@@ -40,7 +41,12 @@ export async function notifyFailure(host: McpHost, id: string, reason: string): 
   const output = vscode.l10n.t('Show Output');
   const settings = vscode.l10n.t('Open Settings');
   const restart = vscode.l10n.t('Restart');
-  const choice = await vscode.window.showErrorMessage(vscode.l10n.t('MCP server "{0}" failed: {1}', id, reason), output, settings, restart);
+  const choice = await vscode.window.showErrorMessage(
+    vscode.l10n.t('MCP server "{0}" failed: {1}', id, reason),
+    output,
+    settings,
+    restart,
+  );
   if (choice === output) await vscode.commands.executeCommand('mcpHost.showOutput', id);
   if (choice === settings) await vscode.commands.executeCommand('mcpHost.openSettings', { server: host.server(id) });
   if (choice === restart) await vscode.commands.executeCommand('mcpHost.restartServer', id);
@@ -49,6 +55,9 @@ export async function notifyFailure(host: McpHost, id: string, reason: string): 
 /** A server that wants the user to sign in: the same Sign In the view offers. */
 export async function notifySignIn(id: string, reason: string): Promise<void> {
   const signIn = vscode.l10n.t('Sign In');
-  const choice = await vscode.window.showWarningMessage(vscode.l10n.t('MCP server "{0}" {1}.', id, reason.replace(/; use Sign In$/, '')), signIn);
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t('MCP server "{0}" {1}.', id, reason.replace(/; use Sign In$/, '')),
+    signIn,
+  );
   if (choice === signIn) await vscode.commands.executeCommand('mcpHost.signIn', id);
 }

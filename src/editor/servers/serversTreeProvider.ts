@@ -14,7 +14,16 @@ import { EMPTY_TREE, rowsToRedraw, type DrawnRow, type DrawnTree } from '../../c
 type Node =
   | { key: string; kind: 'server'; server: ServerSnapshot }
   | { key: string; kind: 'group'; server: ServerSnapshot; group: 'tools' | 'prompts' | 'skills' }
-  | { key: string; kind: 'item'; server: ServerSnapshot; name: string; title: string | undefined; description: string | undefined; group: 'tools' | 'prompts'; app: 'app' | 'app only' | undefined }
+  | {
+      key: string;
+      kind: 'item';
+      server: ServerSnapshot;
+      name: string;
+      title: string | undefined;
+      description: string | undefined;
+      group: 'tools' | 'prompts';
+      app: 'app' | 'app only' | undefined;
+    }
   | { key: string; kind: 'skill'; server: ServerSnapshot; skill: SkillSummary };
 
 const STATUS_ICONS: Record<ServerStatus, [string, string?]> = {
@@ -72,7 +81,8 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
     // works that out only when it draws the row: when the first server gets tools, or the last
     // one loses them, every server's row is drawn again (a server that failed before any had
     // tools kept its row flush left, its check box out of line with the others').
-    const keys = aligned === (this.collapsibleServers.size === 0) ? redraw : [...new Set([...redraw, ...this.drawn.roots])];
+    const keys =
+      aligned === (this.collapsibleServers.size === 0) ? redraw : [...new Set([...redraw, ...this.drawn.roots])];
     this.refresh(keys.map((key) => this.nodes.get(key)!));
   }
 
@@ -92,7 +102,8 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
     const key = serverKey(serverId);
     const server = this.host.server(serverId);
     const ids = this.host.serverIds();
-    if (!server || ids.length !== this.drawn.roots.length || ids.some((id, i) => this.drawn.roots[i] !== serverKey(id))) return undefined;
+    if (!server || ids.length !== this.drawn.roots.length || ids.some((id, i) => this.drawn.roots[i] !== serverKey(id)))
+      return undefined;
     const rows = this.drawn.rows as Map<string, DrawnRow>;
     const was = subtree(rows, key);
     const drawnRows = new Map<string, DrawnRow>();
@@ -114,7 +125,8 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
     for (const [node, state] of items) {
       const on = state === vscode.TreeItemCheckboxState.Checked;
       if (node.kind === 'server') await this.switches.setServer(node.server.id, on);
-      else if (node.kind === 'item' && node.group === 'tools') await this.switches.setTool(node.server.id, node.name, on);
+      else if (node.kind === 'item' && node.group === 'tools')
+        await this.switches.setTool(node.server.id, node.name, on);
     }
   }
 
@@ -141,7 +153,9 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
     const rows = new Map<string, DrawnRow>();
     const nodes = new Map<string, Node>();
     this.collapsibleServers.clear();
-    const roots = this.host.servers().map((server) => this.drawRow({ key: serverKey(server.id), kind: 'server', server }, rows, nodes));
+    const roots = this.host
+      .servers()
+      .map((server) => this.drawRow({ key: serverKey(server.id), kind: 'server', server }, rows, nodes));
     for (const key of this.opened) if (!nodes.has(key)) this.opened.delete(key);
     this.drawn = { roots, rows };
     this.nodes = nodes;
@@ -164,7 +178,12 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
       else this.collapsibleServers.add(node.key);
     } else {
       item = this.getTreeItem(node);
-      tooltip = node.kind === 'item' ? node.description : node.kind === 'skill' ? (node.skill.refused ?? node.skill.description) : undefined;
+      tooltip =
+        node.kind === 'item'
+          ? node.description
+          : node.kind === 'skill'
+            ? (node.skill.refused ?? node.skill.description)
+            : undefined;
     }
     rows.set(node.key, { look: lookOf(item, tooltip), children });
     return node.key;
@@ -173,11 +192,23 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
   getTreeItem(node: Node): vscode.TreeItem {
     if (node.kind === 'server') return this.serverRow(node.server, this.alsoBuiltIn(node.server));
     if (node.kind === 'group') {
-      const count = node.group === 'tools' ? node.server.tools.length : node.group === 'prompts' ? node.server.prompts.length : (node.server.skills?.length ?? 0);
-      const label = node.group === 'tools' ? vscode.l10n.t('Tools ({0})', count) : node.group === 'prompts' ? vscode.l10n.t('Prompts ({0})', count) : vscode.l10n.t('Skills ({0})', count);
+      const count =
+        node.group === 'tools'
+          ? node.server.tools.length
+          : node.group === 'prompts'
+            ? node.server.prompts.length
+            : (node.server.skills?.length ?? 0);
+      const label =
+        node.group === 'tools'
+          ? vscode.l10n.t('Tools ({0})', count)
+          : node.group === 'prompts'
+            ? vscode.l10n.t('Prompts ({0})', count)
+            : vscode.l10n.t('Skills ({0})', count);
       const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
       item.id = node.key;
-      item.iconPath = new vscode.ThemeIcon(node.group === 'tools' ? 'tools' : node.group === 'prompts' ? 'comment-discussion' : 'book');
+      item.iconPath = new vscode.ThemeIcon(
+        node.group === 'tools' ? 'tools' : node.group === 'prompts' ? 'comment-discussion' : 'book',
+      );
       item.contextValue = `mcpGroup:${node.group}`;
       return item;
     }
@@ -187,11 +218,20 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
     item.description = node.title && node.title !== node.name ? node.name : undefined;
     item.iconPath = new vscode.ThemeIcon(node.group === 'tools' ? 'symbol-method' : 'symbol-string');
     item.contextValue = node.group === 'tools' ? 'mcpTool' : 'mcpPrompt';
-    if (node.app) item.description = [item.description, node.app === 'app only' ? vscode.l10n.t('app only, never offered to models') : vscode.l10n.t('has an app')].filter(Boolean).join(' · ');
+    if (node.app)
+      item.description = [
+        item.description,
+        node.app === 'app only' ? vscode.l10n.t('app only, never offered to models') : vscode.l10n.t('has an app'),
+      ]
+        .filter(Boolean)
+        .join(' · ');
     if (node.group === 'tools' && node.app !== 'app only') {
       const on = this.switches.isToolSwitchedOn(node.server.id, node.name);
       item.checkboxState = checkbox(on, vscode.l10n.t('Offer {0} to language models', node.name));
-      if (on && !this.switches.isServerOffered(node.server.id)) item.description = [item.description, vscode.l10n.t('server not offered to models')].filter(Boolean).join(' · ');
+      if (on && !this.switches.isServerOffered(node.server.id))
+        item.description = [item.description, vscode.l10n.t('server not offered to models')]
+          .filter(Boolean)
+          .join(' · ');
     }
     return item;
   }
@@ -208,7 +248,15 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
       // Server strings are untrusted: plain text only.
       item.tooltip = new vscode.MarkdownString().appendText(node.description);
     } else if (node.kind === 'skill') {
-      item.tooltip = new vscode.MarkdownString().appendText([node.skill.uri, node.skill.description, node.skill.refused && vscode.l10n.t('Refused: {0}', node.skill.refused)].filter(Boolean).join('\n\n'));
+      item.tooltip = new vscode.MarkdownString().appendText(
+        [
+          node.skill.uri,
+          node.skill.description,
+          node.skill.refused && vscode.l10n.t('Refused: {0}', node.skill.refused),
+        ]
+          .filter(Boolean)
+          .join('\n\n'),
+      );
     }
     return item;
   }
@@ -220,7 +268,10 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
 
   private serverRow(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | undefined): vscode.TreeItem {
     const item = serverItem(server, alsoBuiltIn);
-    item.checkboxState = checkbox(this.switches.isServerOffered(server.id), vscode.l10n.t('Offer the tools of {0} to language models', server.id));
+    item.checkboxState = checkbox(
+      this.switches.isServerOffered(server.id),
+      vscode.l10n.t('Offer the tools of {0} to language models', server.id),
+    );
     return item;
   }
 }
@@ -247,21 +298,59 @@ function childrenOf(node: Node): Node[] {
   if (node.kind === 'server') {
     const groups: Node[] = [];
     if (server.tools.length > 0) groups.push({ key: `${server.id}/tools`, kind: 'group', server, group: 'tools' });
-    if (server.prompts.length > 0) groups.push({ key: `${server.id}/prompts`, kind: 'group', server, group: 'prompts' });
+    if (server.prompts.length > 0)
+      groups.push({ key: `${server.id}/prompts`, kind: 'group', server, group: 'prompts' });
     if (server.skills?.length) groups.push({ key: `${server.id}/skills`, kind: 'group', server, group: 'skills' });
     return groups;
   }
   if (node.kind !== 'group') return [];
-  if (node.group === 'skills') return (server.skills ?? []).map((skill) => ({ key: `${server.id}/skills/${skill.uri}`, kind: 'skill', server, skill }));
-  if (node.group === 'prompts') return server.prompts.map((p) => ({ key: `${server.id}/prompts/${p.name}`, kind: 'item', server, group: 'prompts', name: p.name, title: p.title, description: p.description, app: undefined }));
-  return server.tools.map((t) => ({ key: `${server.id}/tools/${t.name}`, kind: 'item', server, group: 'tools', name: t.name, title: t.title, description: t.description, app: appMarker(t) }));
+  if (node.group === 'skills')
+    return (server.skills ?? []).map((skill) => ({
+      key: `${server.id}/skills/${skill.uri}`,
+      kind: 'skill',
+      server,
+      skill,
+    }));
+  if (node.group === 'prompts')
+    return server.prompts.map((p) => ({
+      key: `${server.id}/prompts/${p.name}`,
+      kind: 'item',
+      server,
+      group: 'prompts',
+      name: p.name,
+      title: p.title,
+      description: p.description,
+      app: undefined,
+    }));
+  return server.tools.map((t) => ({
+    key: `${server.id}/tools/${t.name}`,
+    kind: 'item',
+    server,
+    group: 'tools',
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    app: appMarker(t),
+  }));
 }
 
 /** Everything a row shows, with what its tooltip says, as one string: two rows that look alike give the same. */
 function lookOf(item: vscode.TreeItem, tooltip: string | undefined): string {
   const icon = item.iconPath instanceof vscode.ThemeIcon ? [item.iconPath.id, item.iconPath.color?.id] : undefined;
-  const box = typeof item.checkboxState === 'object' ? [item.checkboxState.state, item.checkboxState.tooltip] : item.checkboxState;
-  return JSON.stringify([item.label, item.description, tooltip, icon, item.contextValue, item.collapsibleState, box, item.accessibilityInformation?.label]);
+  const box =
+    typeof item.checkboxState === 'object'
+      ? [item.checkboxState.state, item.checkboxState.tooltip]
+      : item.checkboxState;
+  return JSON.stringify([
+    item.label,
+    item.description,
+    tooltip,
+    icon,
+    item.contextValue,
+    item.collapsibleState,
+    box,
+    item.accessibilityInformation?.label,
+  ]);
 }
 
 /** Whether a tool comes with an MCP App, or is for its app alone. */
@@ -275,7 +364,11 @@ function appMarker(tool: Tool): 'app' | 'app only' | undefined {
 }
 
 function checkbox(checked: boolean, tooltip: string): vscode.TreeItem['checkboxState'] {
-  return { state: checked ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked, tooltip, accessibilityInformation: { label: tooltip } };
+  return {
+    state: checked ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
+    tooltip,
+    accessibilityInformation: { label: tooltip },
+  };
 }
 
 /** A server's state in a word or two: its status, or `waiting to start` while its start waits for its turn. */
@@ -286,10 +379,14 @@ function stateOf(server: ServerSnapshot): string {
 export function describeServer(server: ServerSnapshot): string {
   if (server.configError) return vscode.l10n.t('{0} · settings error', server.status);
   // A failure says why right in the row; the tooltip and the notification carry the rest.
-  if ((server.status === 'error' || server.status === 'restarting') && server.reason) return `${server.status}: ${server.reason}`;
+  if ((server.status === 'error' || server.status === 'restarting') && server.reason)
+    return `${server.status}: ${server.reason}`;
   if (server.status === 'needs-sign-in') return vscode.l10n.t('needs sign-in');
   if (server.startsWhenNeeded) {
-    const known = [server.tools.length > 0 ? plural(server.tools.length, 'tool') : '', server.prompts.length > 0 ? plural(server.prompts.length, 'prompt') : ''].filter(Boolean);
+    const known = [
+      server.tools.length > 0 ? plural(server.tools.length, 'tool') : '',
+      server.prompts.length > 0 ? plural(server.prompts.length, 'prompt') : '',
+    ].filter(Boolean);
     // A last run with resources only: they are not kept, so there is nothing to count.
     if (!server.fromLastRun || known.length === 0) return vscode.l10n.t('starts when needed');
     return vscode.l10n.t('starts when needed · {0} from its last run', known.join(', '));
@@ -301,7 +398,9 @@ export function describeServer(server: ServerSnapshot): string {
     plural(server.tools.length, 'tool'),
     plural(server.prompts.length, 'prompt'),
     // Resources come a page at a time: a count of the pages loaded so far says there are more.
-    server.moreResources ? vscode.l10n.t('{0}+ resources', server.resources.length + server.resourceTemplates.length) : plural(server.resources.length + server.resourceTemplates.length, 'resource'),
+    server.moreResources
+      ? vscode.l10n.t('{0}+ resources', server.resources.length + server.resourceTemplates.length)
+      : plural(server.resources.length + server.resourceTemplates.length, 'resource'),
   ];
   if (server.skills?.length) parts.push(plural(server.skills.length, 'skill'));
   // An empty list that failed says so, instead of looking like a server with nothing to offer.
@@ -315,27 +414,44 @@ function skillRow(server: ServerSnapshot, skill: SkillSummary): vscode.TreeItem 
   const item = new vscode.TreeItem(skill.name, vscode.TreeItemCollapsibleState.None);
   item.id = `${server.id}/skills/${skill.uri}`;
   const size = skill.size >= 1024 ? `${(skill.size / 1024).toFixed(1)} KB` : `${skill.size} B`;
-  item.description = skill.refused ? vscode.l10n.t('refused: {0}', skill.refused) : [skill.description, size].filter(Boolean).join(' · ');
-  item.iconPath = skill.refused ? new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')) : new vscode.ThemeIcon('book');
+  item.description = skill.refused
+    ? vscode.l10n.t('refused: {0}', skill.refused)
+    : [skill.description, size].filter(Boolean).join(' · ');
+  item.iconPath = skill.refused
+    ? new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'))
+    : new vscode.ThemeIcon('book');
   item.contextValue = skill.refused ? 'mcpSkill:refused' : 'mcpSkill';
-  item.command = { command: 'mcpHost.openSkill', title: vscode.l10n.t('Open Skill'), arguments: [server.id, skill.uri] };
+  item.command = {
+    command: 'mcpHost.openSkill',
+    title: vscode.l10n.t('Open Skill'),
+    arguments: [server.id, skill.uri],
+  };
   item.accessibilityInformation = { label: `${skill.name}, ${item.description}` };
   return item;
 }
 
 function serverItem(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | undefined): vscode.TreeItem {
   const hasChildren = server.tools.length + server.prompts.length + (server.skills?.length ?? 0) > 0;
-  const item = new vscode.TreeItem(server.id, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(
+    server.id,
+    hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+  );
   item.id = serverKey(server.id);
   const described = describeServer(server).split(' · ');
   // Where a live server comes from goes right after its state, where a narrow view still shows it.
   if (server.origin) described.splice(1, 0, vscode.l10n.t('from {0}', server.origin.host));
   item.description = described.join(' · ');
-  const [icon, color] = server.configError ? STATUS_ICONS.invalid : server.waitingForTurn ? ['watch'] : STATUS_ICONS[server.status];
+  const [icon, color] = server.configError
+    ? STATUS_ICONS.invalid
+    : server.waitingForTurn
+      ? ['watch']
+      : STATUS_ICONS[server.status];
   item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
   item.contextValue = `mcpServer:${server.status}:${server.transport}`;
-  if (alsoBuiltIn) item.description = `${item.description} · ${vscode.l10n.t('also in VS Code\'s MCP')}`;
-  item.accessibilityInformation = { label: `${server.id}, ${item.description}${server.reason ? `, ${server.reason}` : ''}` };
+  if (alsoBuiltIn) item.description = `${item.description} · ${vscode.l10n.t("also in VS Code's MCP")}`;
+  item.accessibilityInformation = {
+    label: `${server.id}, ${item.description}${server.reason ? `, ${server.reason}` : ''}`,
+  };
   return item;
 }
 
@@ -358,19 +474,40 @@ function tooltipFacts(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | undef
   row(vscode.l10n.t('Reason'), server.reason);
   row(vscode.l10n.t('Settings error'), server.configError);
   for (const [list, problem] of Object.entries(server.listProblems ?? {})) row(list, problem);
-  row(vscode.l10n.t('Server'), server.serverName ? `${server.serverName} ${server.serverVersion ?? ''}`.trim() : undefined);
+  row(
+    vscode.l10n.t('Server'),
+    server.serverName ? `${server.serverName} ${server.serverVersion ?? ''}`.trim() : undefined,
+  );
   row(vscode.l10n.t('Protocol'), server.protocolVersion ? `${server.protocolVersion} (${server.era})` : undefined);
   row(vscode.l10n.t('Transport'), server.transport);
   row(vscode.l10n.t('Runs'), server.target);
   row(vscode.l10n.t('Process id'), server.pid);
   row(vscode.l10n.t('Sandbox'), server.sandbox);
-  row(vscode.l10n.t('Defined in'), server.origin ? vscode.l10n.t('{0}: {1} (read live, treated as {2} settings)', server.origin.host, server.origin.file, server.scope) : vscode.l10n.t('{0} settings', server.scope));
-  const instructions = server.instructions && (server.instructions.length > TOOLTIP_INSTRUCTIONS ? `${server.instructions.slice(0, TOOLTIP_INSTRUCTIONS)}…` : server.instructions);
+  row(
+    vscode.l10n.t('Defined in'),
+    server.origin
+      ? vscode.l10n.t(
+          '{0}: {1} (read live, treated as {2} settings)',
+          server.origin.host,
+          server.origin.file,
+          server.scope,
+        )
+      : vscode.l10n.t('{0} settings', server.scope),
+  );
+  const instructions =
+    server.instructions &&
+    (server.instructions.length > TOOLTIP_INSTRUCTIONS
+      ? `${server.instructions.slice(0, TOOLTIP_INSTRUCTIONS)}…`
+      : server.instructions);
   return {
     heading: [server.id, stateOf(server)],
     alsoBuiltIn:
       alsoBuiltIn &&
-      vscode.l10n.t('Also configured in VS Code\'s built-in MCP support ({0}, server "{1}"): when both start it, it runs twice. Keep it in one place. VS Code\'s agents use VS Code\'s own; MCP Host does not publish it to them a second time.', alsoBuiltIn.file, alsoBuiltIn.id),
+      vscode.l10n.t(
+        "Also configured in VS Code's built-in MCP support ({0}, server \"{1}\"): when both start it, it runs twice. Keep it in one place. VS Code's agents use VS Code's own; MCP Host does not publish it to them a second time.",
+        alsoBuiltIn.file,
+        alsoBuiltIn.id,
+      ),
     rows,
     instructions: instructions || undefined,
   };

@@ -48,7 +48,9 @@ export class StatusBarSummary implements vscode.Disposable {
     const tooltip = new vscode.MarkdownString();
     for (const s of servers) tooltip.appendText(`${s.text}\n\n`);
     this.item.tooltip = tooltip;
-    this.item.accessibilityInformation = { label: vscode.l10n.t('MCP: {0} of {1} servers running', running, servers.length) };
+    this.item.accessibilityInformation = {
+      label: vscode.l10n.t('MCP: {0} of {1} servers running', running, servers.length),
+    };
     this.item.show();
   }
 
@@ -68,8 +70,15 @@ interface ServerLine {
 function lineOf(s: ServerSnapshot): ServerLine | undefined {
   if (s.status === 'disabled') return undefined;
   // A server that waits for its first use is not "stopped" to the user: it says so as the view does.
-  const text = s.startsWhenNeeded ? `${s.id}: ${s.reason ?? vscode.l10n.t('starts when needed')}` : `${s.id}: ${s.status}${s.reason ? ` — ${s.reason}` : ''}`;
-  return { text, running: s.status === 'running', failing: s.status === 'error' || s.status === 'invalid' || !!s.configError };
+  const text = s.startsWhenNeeded
+    ? `${s.id}: ${s.reason ?? vscode.l10n.t('starts when needed')}`
+    : `${s.id}: ${s.status}${s.reason ? ` — ${s.reason}` : ''}`;
+  return {
+    text,
+    running: s.status === 'running',
+    failing: s.status === 'error' || s.status === 'invalid' || !!s.configError,
+  };
 }
 
-const sameLine = (a: ServerLine | undefined, b: ServerLine | undefined) => a === b || (!!a && !!b && a.text === b.text && a.running === b.running && a.failing === b.failing);
+const sameLine = (a: ServerLine | undefined, b: ServerLine | undefined) =>
+  a === b || (!!a && !!b && a.text === b.text && a.running === b.running && a.failing === b.failing);

@@ -36,12 +36,15 @@ class TasksTreeProvider implements vscode.TreeDataProvider<TaskView>, vscode.Dis
    */
   private schedule(): void {
     if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.lastDraw = Date.now();
-      this.changed.fire(undefined);
-      if (this.tracker.list().some((t) => RUNNING.has(t.status))) this.schedule();
-    }, Math.max(0, this.lastDraw + REDRAW_MS - Date.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.lastDraw = Date.now();
+        this.changed.fire(undefined);
+        if (this.tracker.list().some((t) => RUNNING.has(t.status))) this.schedule();
+      },
+      Math.max(0, this.lastDraw + REDRAW_MS - Date.now()),
+    );
   }
 
   getChildren(node?: TaskView): TaskView[] {
@@ -52,21 +55,38 @@ class TasksTreeProvider implements vscode.TreeDataProvider<TaskView>, vscode.Dis
     const item = new vscode.TreeItem(task.toolName, vscode.TreeItemCollapsibleState.None);
     item.id = task.key;
     const elapsed = duration((task.endedAt ?? Date.now()) - task.startedAt);
-    item.description = [task.serverId, task.status.replace('_', ' '), task.statusMessage, elapsed, task.resumed ? vscode.l10n.t('resumed after reload') : undefined].filter(Boolean).join(' · ');
+    item.description = [
+      task.serverId,
+      task.status.replace('_', ' '),
+      task.statusMessage,
+      elapsed,
+      task.resumed ? vscode.l10n.t('resumed after reload') : undefined,
+    ]
+      .filter(Boolean)
+      .join(' · ');
     const [icon, color] = ICONS[task.status];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     item.contextValue = `mcpTask:${task.status}`;
     const md = new vscode.MarkdownString();
-    const row = (label: string, value: string | undefined) => value && md.appendMarkdown(`${label}: `).appendText(value).appendMarkdown('  \n');
+    const row = (label: string, value: string | undefined) =>
+      value && md.appendMarkdown(`${label}: `).appendText(value).appendMarkdown('  \n');
     row(vscode.l10n.t('Tool'), `${task.toolName} on MCP server "${task.serverId}"`);
     row(vscode.l10n.t('Task'), `${task.taskId} (${task.protocol} tasks)`);
     row(vscode.l10n.t('Status'), task.statusMessage ? `${task.status}: ${task.statusMessage}` : task.status);
     row(vscode.l10n.t('Started'), new Date(task.startedAt).toLocaleString());
-    row(vscode.l10n.t('Kept by the server'), task.ttlSeconds === null ? vscode.l10n.t('without a limit') : task.ttlSeconds === undefined ? undefined : vscode.l10n.t('{0} from its start', duration(task.ttlSeconds * 1000)));
+    row(
+      vscode.l10n.t('Kept by the server'),
+      task.ttlSeconds === null
+        ? vscode.l10n.t('without a limit')
+        : task.ttlSeconds === undefined
+          ? undefined
+          : vscode.l10n.t('{0} from its start', duration(task.ttlSeconds * 1000)),
+    );
     row(vscode.l10n.t('Error'), task.error);
     if (task.resumed) row(vscode.l10n.t('Note'), vscode.l10n.t('picked up again after the window reloaded'));
     item.tooltip = md;
-    if (!RUNNING.has(task.status)) item.command = { command: 'mcpHost.openTaskResult', title: vscode.l10n.t('Open Result'), arguments: [task] };
+    if (!RUNNING.has(task.status))
+      item.command = { command: 'mcpHost.openTaskResult', title: vscode.l10n.t('Open Result'), arguments: [task] };
     return item;
   }
 
@@ -79,25 +99,60 @@ class TasksTreeProvider implements vscode.TreeDataProvider<TaskView>, vscode.Dis
 
 function duration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
-  return s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
+  return s < 60
+    ? `${s}s`
+    : s < 3600
+      ? `${Math.floor(s / 60)}m ${s % 60}s`
+      : `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
 }
 
 /** The view, its commands, and a notification when a task ends. */
-export function registerTasksView(tracker: TaskTracker, host: McpHost, extensionUri: vscode.Uri, openResource: ResourceOpener): vscode.Disposable[] {
+export function registerTasksView(
+  tracker: TaskTracker,
+  host: McpHost,
+  extensionUri: vscode.Uri,
+  openResource: ResourceOpener,
+): vscode.Disposable[] {
   const provider = new TasksTreeProvider(tracker);
   const openResult = (task: TaskView | undefined) => {
     if (!task || RUNNING.has(task.status)) return;
-    const tool: Tool = host.server(task.serverId)?.tools.find((t) => t.name === task.toolName) ?? { name: task.toolName, inputSchema: { type: 'object' } };
+    const tool: Tool = host.server(task.serverId)?.tools.find((t) => t.name === task.toolName) ?? {
+      name: task.toolName,
+      inputSchema: { type: 'object' },
+    };
     const outcome = task.result ? (task.result.isError ? 'toolError' : 'ok') : 'protocolError';
-    showToolResult(extensionUri, { serverId: task.serverId, tool, args: {}, outcome, result: task.result, error: task.error, durationMs: (task.endedAt ?? Date.now()) - task.startedAt }, openResource);
+    showToolResult(
+      extensionUri,
+      {
+        serverId: task.serverId,
+        tool,
+        args: {},
+        outcome,
+        result: task.result,
+        error: task.error,
+        durationMs: (task.endedAt ?? Date.now()) - task.startedAt,
+      },
+      openResource,
+    );
   };
   const notify = async (task: TaskView) => {
     if (task.status === 'cancelled') return;
     const open = vscode.l10n.t('Open Result');
     const answer =
       task.status === 'completed'
-        ? await vscode.window.showInformationMessage(vscode.l10n.t('MCP task "{0}" on server "{1}" finished.', task.toolName, task.serverId), open)
-        : await vscode.window.showWarningMessage(vscode.l10n.t('MCP task "{0}" on server "{1}" ended: {2}', task.toolName, task.serverId, task.error ?? task.status), open);
+        ? await vscode.window.showInformationMessage(
+            vscode.l10n.t('MCP task "{0}" on server "{1}" finished.', task.toolName, task.serverId),
+            open,
+          )
+        : await vscode.window.showWarningMessage(
+            vscode.l10n.t(
+              'MCP task "{0}" on server "{1}" ended: {2}',
+              task.toolName,
+              task.serverId,
+              task.error ?? task.status,
+            ),
+            open,
+          );
     if (answer === open) openResult(tracker.get(task.key) ?? task);
   };
   return [

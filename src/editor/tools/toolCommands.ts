@@ -4,11 +4,16 @@ import { withCancellableProgress } from '../ui/cancellation';
 import { hasNoParameters } from '../../core/forms/schemaForm';
 import type { McpHost } from '../../core/host/mcpHost';
 import type { ToolInvocation, ToolInvoker } from '../../core/tools/toolInvoker';
-import { pickServerItem, refOf, startWhenNeeded, type ServerItemRef, type ServerItemTarget } from '../servers/serverItemPicker';
+import {
+  pickServerItem,
+  refOf,
+  startWhenNeeded,
+  type ServerItemRef,
+  type ServerItemTarget,
+} from '../servers/serverItemPicker';
 import { askToolArguments } from './toolFormPanel';
 import { annotationBadges, toolLabel } from './toolLabels';
 import { showToolResult, type ResourceOpener } from './toolResultPanel';
-
 
 export interface ToolCommandDeps {
   readonly host: McpHost;
@@ -47,27 +52,33 @@ async function runTool(deps: ToolCommandDeps, target: ServerItemTarget): Promise
     authorized = await deps.invoker.authorize(chosen.serverId, tool.name, args, { origin: 'user' });
     // Deny often means "not with these arguments": the form comes back with them to fix.
     if (!withForm || !('outcome' in authorized) || authorized.outcome !== 'denied') break;
-    again = { values: args, notice: vscode.l10n.t('Not run: you denied the call. Change the arguments and Run again, or Cancel.') };
+    again = {
+      values: args,
+      notice: vscode.l10n.t('Not run: you denied the call. Change the arguments and Run again, or Cancel.'),
+    };
   }
   const invocation =
     'outcome' in authorized
       ? authorized
-      : await withCancellableProgress(vscode.l10n.t('Running {0} on {1}', toolLabel(tool), chosen.serverId), (signal, progress) => {
-          let reported = 0;
-          return deps.invoker.call(chosen.serverId, authorized, args!, {
-            origin: 'user',
-            signal,
-            onProgress: (p) => {
-              // Progress totals are optional; without one, show the message or the raw count.
-              const percent = p.total ? Math.min(100, (p.progress / p.total) * 100) : undefined;
-              progress.report({
-                message: p.message ?? (p.total ? `${p.progress} / ${p.total}` : String(p.progress)),
-                increment: percent !== undefined ? Math.max(0, percent - reported) : undefined,
-              });
-              if (percent !== undefined) reported = percent;
-            },
-          });
-        });
+      : await withCancellableProgress(
+          vscode.l10n.t('Running {0} on {1}', toolLabel(tool), chosen.serverId),
+          (signal, progress) => {
+            let reported = 0;
+            return deps.invoker.call(chosen.serverId, authorized, args!, {
+              origin: 'user',
+              signal,
+              onProgress: (p) => {
+                // Progress totals are optional; without one, show the message or the raw count.
+                const percent = p.total ? Math.min(100, (p.progress / p.total) * 100) : undefined;
+                progress.report({
+                  message: p.message ?? (p.total ? `${p.progress} / ${p.total}` : String(p.progress)),
+                  increment: percent !== undefined ? Math.max(0, percent - reported) : undefined,
+                });
+                if (percent !== undefined) reported = percent;
+              },
+            });
+          },
+        );
   if (invocation.outcome === 'denied') {
     void vscode.window.showInformationMessage(vscode.l10n.t('"{0}" was not run.', toolLabel(tool)));
   } else {
@@ -81,7 +92,15 @@ function pickTool(host: McpHost): Promise<ServerItemRef | undefined> {
     host,
     'tools',
     // The name is what READMEs and models use ("run get-sum"): it must find the tool even when a title is shown.
-    (server, tool) => ({ label: toolLabel(tool), description: [...(toolLabel(tool) !== tool.name ? [tool.name] : []), server.id, ...annotationBadges(tool).map((b) => `[${b}]`)].join('  '), detail: tool.description }),
+    (server, tool) => ({
+      label: toolLabel(tool),
+      description: [
+        ...(toolLabel(tool) !== tool.name ? [tool.name] : []),
+        server.id,
+        ...annotationBadges(tool).map((b) => `[${b}]`),
+      ].join('  '),
+      detail: tool.description,
+    }),
     {
       none: vscode.l10n.t('No MCP server is running. Start one in the MCP Servers view.'),
       noneOffers: (running) => vscode.l10n.t('None of the {0} running MCP servers offers tools.', running),

@@ -21,10 +21,15 @@ export class ToolConfirmationDialog implements ToolConfirmationPort {
       vscode.l10n.t('Arguments: {0}', JSON.stringify(request.args, null, 2)),
     ];
     if (tool.description) lines.push('', vscode.l10n.t('Description: {0}', tool.description));
-    if (badges.length) lines.push('', vscode.l10n.t('The server describes it as: {0} (its claim, not verified).', badges.join(', ')));
+    if (badges.length)
+      lines.push('', vscode.l10n.t('The server describes it as: {0} (its claim, not verified).', badges.join(', ')));
     if (request.changes.length) {
       lines.push('', vscode.l10n.t('This tool changed since you allowed it:'));
-      for (const change of request.changes) lines.push(vscode.l10n.t('• {0} was: {1}', change.field, change.before), vscode.l10n.t('  now: {0}', change.after));
+      for (const change of request.changes)
+        lines.push(
+          vscode.l10n.t('• {0} was: {1}', change.field, change.before),
+          vscode.l10n.t('  now: {0}', change.after),
+        );
     }
     const choices: { title: string; answer: ConfirmationAnswer; isCloseAffordance?: boolean }[] = [
       { title: vscode.l10n.t('Run'), answer: 'once' },

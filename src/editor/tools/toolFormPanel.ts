@@ -21,7 +21,13 @@ export async function askToolArguments(
     try {
       return validateAgainstSchema(tool.inputSchema, values);
     } catch (error) {
-      if (error instanceof SchemaCompileError) return [{ path: '', message: `${error.message} (the server's schema for "${tool.name}"); the host cannot check the arguments.` }];
+      if (error instanceof SchemaCompileError)
+        return [
+          {
+            path: '',
+            message: `${error.message} (the server's schema for "${tool.name}"); the host cannot check the arguments.`,
+          },
+        ];
       throw error;
     }
   };

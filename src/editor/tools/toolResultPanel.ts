@@ -9,16 +9,27 @@ import { toolLabel } from './toolLabels';
 export type ResourceOpener = (serverId: string, uri: string) => Promise<void>;
 
 /** Shows one tool call's outcome: content, errors, duration, with Copy and resource links. */
-export function showToolResult(extensionUri: vscode.Uri, invocation: ToolInvocation, openResource: ResourceOpener): vscode.WebviewPanel {
+export function showToolResult(
+  extensionUri: vscode.Uri,
+  invocation: ToolInvocation,
+  openResource: ResourceOpener,
+): vscode.WebviewPanel {
   const view = resultView(invocation);
-  const panel = openWebviewPanel(extensionUri, 'mcpHost.toolResult', vscode.l10n.t('Result: {0}', view.toolLabel), 'toolResult');
+  const panel = openWebviewPanel(
+    extensionUri,
+    'mcpHost.toolResult',
+    vscode.l10n.t('Result: {0}', view.toolLabel),
+    'toolResult',
+  );
   panel.webview.onDidReceiveMessage(async (message: ResultPanelToHost) => {
     switch (message.type) {
       case 'ready':
         void panel.webview.postMessage({ type: 'show', view });
         break;
       case 'copy':
-        await vscode.env.clipboard.writeText(invocation.result ? resultText(invocation.result) : (invocation.error ?? ''));
+        await vscode.env.clipboard.writeText(
+          invocation.result ? resultText(invocation.result) : (invocation.error ?? ''),
+        );
         void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the result of {0}.', view.toolLabel), 3000);
         break;
       case 'openResource':

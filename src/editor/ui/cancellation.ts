@@ -1,7 +1,10 @@
 import * as vscode from 'vscode';
 
 /** Runs work that takes an AbortSignal under a VS Code cancellation token. */
-export async function withCancellation<T>(token: vscode.CancellationToken | undefined, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withCancellation<T>(
+  token: vscode.CancellationToken | undefined,
+  run: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   const listener = token?.onCancellationRequested(() => controller.abort());
   try {
@@ -24,7 +27,10 @@ const PROGRESS_NOTIFICATION_DELAY_MS = 500;
  * A progress notification with a Cancel button that aborts the work, shown only once the work
  * has run for {@link PROGRESS_NOTIFICATION_DELAY_MS}; what was reported before then shows with it.
  */
-export function withCancellableProgress<T>(title: string, run: (signal: AbortSignal, progress: vscode.Progress<ProgressStep>) => Promise<T>): Promise<T> {
+export function withCancellableProgress<T>(
+  title: string,
+  run: (signal: AbortSignal, progress: vscode.Progress<ProgressStep>) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   let shown: vscode.Progress<ProgressStep> | undefined;
   const early: { message?: string; increment: number } = { increment: 0 };
@@ -37,17 +43,21 @@ export function withCancellableProgress<T>(title: string, run: (signal: AbortSig
   };
   const work = (async () => run(controller.signal, progress))();
   const timer = setTimeout(() => {
-    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (notification, token) => {
-      shown = notification;
-      if (early.message !== undefined || early.increment > 0) notification.report({ message: early.message, increment: early.increment || undefined });
-      const listener = token.onCancellationRequested(() => controller.abort());
-      // The notification ends with the work, whichever way it ends; the caller sees how.
-      await work.then(
-        () => undefined,
-        () => undefined,
-      );
-      listener.dispose();
-    });
+    void vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+      async (notification, token) => {
+        shown = notification;
+        if (early.message !== undefined || early.increment > 0)
+          notification.report({ message: early.message, increment: early.increment || undefined });
+        const listener = token.onCancellationRequested(() => controller.abort());
+        // The notification ends with the work, whichever way it ends; the caller sees how.
+        await work.then(
+          () => undefined,
+          () => undefined,
+        );
+        listener.dispose();
+      },
+    );
   }, PROGRESS_NOTIFICATION_DELAY_MS);
   return work.finally(() => clearTimeout(timer));
 }

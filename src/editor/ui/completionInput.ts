@@ -15,11 +15,19 @@ export interface CompletedField {
  * `ref` (with the values given so far as context) while the user types; what they type is
  * accepted too. Undefined when cancelled.
  */
-export function askCompletedValue(host: McpHost, serverId: string, ref: CompleteRequest['params']['ref'], field: CompletedField, context: Record<string, string>): Promise<string | undefined> {
+export function askCompletedValue(
+  host: McpHost,
+  serverId: string,
+  ref: CompleteRequest['params']['ref'],
+  field: CompletedField,
+  context: Record<string, string>,
+): Promise<string | undefined> {
   return new Promise((resolve) => {
     const pick = vscode.window.createQuickPick<vscode.QuickPickItem>();
     pick.title = field.title;
-    pick.placeholder = field.description ?? (field.required ? vscode.l10n.t('Required') : vscode.l10n.t('Optional: press Enter to leave empty'));
+    pick.placeholder =
+      field.description ??
+      (field.required ? vscode.l10n.t('Required') : vscode.l10n.t('Optional: press Enter to leave empty'));
     pick.ignoreFocusOut = true;
     // Keep the server's order, suggestions before the typed text (a property the workbench honours
     // though the stable typings do not list it).
@@ -37,7 +45,8 @@ export function askCompletedValue(host: McpHost, serverId: string, ref: Complete
         });
         if (mine !== generation) return;
         // Suggestions first, so Enter takes the best match; the typed text stays one arrow away.
-        const typed = value && !values.includes(value) ? [{ label: value, description: vscode.l10n.t('as typed') }] : [];
+        const typed =
+          value && !values.includes(value) ? [{ label: value, description: vscode.l10n.t('as typed') }] : [];
         pick.items = [...values.map((label) => ({ label })), ...typed];
       } catch {
         // Suggestions are a convenience: a server that fails them still gets its argument typed.

@@ -54,8 +54,15 @@ export class PendingRequests implements vscode.Disposable {
       void vscode.window.showInformationMessage(vscode.l10n.t('No MCP server is waiting for you.'));
       return;
     }
-    const items = [...this.requests].map((request) => ({ label: request.label, description: vscode.l10n.t('waiting since {0}', new Date(request.startedAt).toLocaleTimeString()), request }));
-    const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('MCP requests waiting for you'), placeHolder: vscode.l10n.t('Choose one to answer') });
+    const items = [...this.requests].map((request) => ({
+      label: request.label,
+      description: vscode.l10n.t('waiting since {0}', new Date(request.startedAt).toLocaleTimeString()),
+      request,
+    }));
+    const picked = await vscode.window.showQuickPick(items, {
+      title: vscode.l10n.t('MCP requests waiting for you'),
+      placeHolder: vscode.l10n.t('Choose one to answer'),
+    });
     picked?.request.reveal();
   }
 

@@ -3,7 +3,10 @@ import type { FieldProblem, JsonValue } from '../../shared/protocol/formModel';
 import type { FormToHost, HostToForm, ToolFormInit } from '../../shared/protocol/toolForm';
 import { openWebviewPanel } from './webviewPanel';
 
-export type FormOutcome = { readonly action: 'submit'; readonly values: { [key: string]: JsonValue } } | { readonly action: 'decline' } | { readonly action: 'cancel' };
+export type FormOutcome =
+  | { readonly action: 'submit'; readonly values: { [key: string]: JsonValue } }
+  | { readonly action: 'decline' }
+  | { readonly action: 'cancel' };
 
 export interface FormPanelOptions {
   readonly viewType: string;
@@ -20,8 +23,13 @@ export interface FormPanelOptions {
  * A form in a webview: resolves with values that passed `check`, a decline, or a cancel (Cancel,
  * Escape, closing the panel, or `signal`). The panel is gone when the promise settles.
  */
-export function askInForm(extensionUri: vscode.Uri, options: FormPanelOptions): { readonly panel: vscode.WebviewPanel; readonly outcome: Promise<FormOutcome> } {
-  const panel = openWebviewPanel(extensionUri, options.viewType, options.title, 'toolForm', { background: options.background });
+export function askInForm(
+  extensionUri: vscode.Uri,
+  options: FormPanelOptions,
+): { readonly panel: vscode.WebviewPanel; readonly outcome: Promise<FormOutcome> } {
+  const panel = openWebviewPanel(extensionUri, options.viewType, options.title, 'toolForm', {
+    background: options.background,
+  });
   const post = (message: HostToForm) => void panel.webview.postMessage(message);
   const outcome = new Promise<FormOutcome>((resolve) => {
     let settled = false;

@@ -24,11 +24,19 @@ export function openWebviewPanel(
 ): vscode.WebviewPanel {
   // In the background: a tab that waits its turn without taking focus from what the user is doing.
   const viewColumn = options.viewColumn ?? (options.beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active);
-  const panel = vscode.window.createWebviewPanel(viewType, title, { viewColumn, preserveFocus: options.background === true }, {
-    enableScripts: true,
-    retainContextWhenHidden: true,
-    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
-  });
+  const panel = vscode.window.createWebviewPanel(
+    viewType,
+    title,
+    { viewColumn, preserveFocus: options.background === true },
+    {
+      enableScripts: true,
+      retainContextWhenHidden: true,
+      localResourceRoots: [
+        vscode.Uri.joinPath(extensionUri, 'dist', 'webview'),
+        vscode.Uri.joinPath(extensionUri, 'media'),
+      ],
+    },
+  );
   const webview = panel.webview;
   const nonce = randomBytes(16).toString('base64');
   const scriptUri = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', `${script}.js`));
@@ -52,7 +60,9 @@ export function openWebviewPanel(
 <title>${escapeHtml(title)}</title>
 </head>
 <body>
-<main id="app" aria-live="polite"${Object.entries(options.data ?? {}).map(([name, value]) => ` data-${name}="${escapeHtml(value)}"`).join('')}></main>
+<main id="app" aria-live="polite"${Object.entries(options.data ?? {})
+    .map(([name, value]) => ` data-${name}="${escapeHtml(value)}"`)
+    .join('')}></main>
 <script nonce="${nonce}" src="${scriptUri.toString()}"></script>
 </body>
 </html>`;

@@ -4,8 +4,20 @@ export type ResultItem =
   | { readonly kind: 'text'; readonly text: string; readonly markdown: boolean }
   | { readonly kind: 'image'; readonly mimeType: string; readonly data: string }
   | { readonly kind: 'audio'; readonly mimeType: string; readonly data: string }
-  | { readonly kind: 'resourceLink'; readonly uri: string; readonly label: string; readonly description?: string; readonly mimeType?: string }
-  | { readonly kind: 'resource'; readonly uri: string; readonly mimeType?: string; readonly text?: string; readonly bytes?: number }
+  | {
+      readonly kind: 'resourceLink';
+      readonly uri: string;
+      readonly label: string;
+      readonly description?: string;
+      readonly mimeType?: string;
+    }
+  | {
+      readonly kind: 'resource';
+      readonly uri: string;
+      readonly mimeType?: string;
+      readonly text?: string;
+      readonly bytes?: number;
+    }
   | { readonly kind: 'structured'; readonly json: string }
   | { readonly kind: 'unsupported'; readonly type: string; readonly json: string };
 
@@ -27,8 +39,6 @@ export interface ToolResultView {
 }
 
 export type ResultPanelToHost =
-  | { readonly type: 'ready' }
-  | { readonly type: 'copy' }
-  | { readonly type: 'openResource'; readonly uri: string };
+  { readonly type: 'ready' } | { readonly type: 'copy' } | { readonly type: 'openResource'; readonly uri: string };
 
 export type ResultHostToPanel = { readonly type: 'show'; readonly view: ToolResultView };

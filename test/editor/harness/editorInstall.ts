@@ -30,7 +30,11 @@ export function ensureNode24(cache: string = cacheDir()): string {
   const work = path.join(cache, 'node24-download');
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
-  execFileSync('npm', ['pack', NODE_PACKAGE, '--silent'], { cwd: work, stdio: ['ignore', 'ignore', 'inherit'], env: nestedNpmEnvironment(process.env) });
+  execFileSync('npm', ['pack', NODE_PACKAGE, '--silent'], {
+    cwd: work,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: nestedNpmEnvironment(process.env),
+  });
   const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
   if (!tarball) throw new Error(`npm pack ${NODE_PACKAGE} produced no tarball`);
   execFileSync('tar', ['xzf', tarball], { cwd: work });
@@ -67,7 +71,8 @@ function ensureCodeServer(cache: string, node: string): string {
 export function nestedNpmEnvironment(outer: NodeJS.ProcessEnv, node?: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(outer)) {
-    if (/^(npm_(config|lifecycle|package)_|npm_node_execpath$|npm_execpath$|npm_command$|INIT_CWD$|NODE$)/i.test(name)) continue;
+    if (/^(npm_(config|lifecycle|package)_|npm_node_execpath$|npm_execpath$|npm_command$|INIT_CWD$|NODE$)/i.test(name))
+      continue;
     env[name] = value;
   }
   if (node) {
@@ -78,10 +83,14 @@ export function nestedNpmEnvironment(outer: NodeJS.ProcessEnv, node?: string): N
 }
 
 function findChromium(): string {
-  for (const candidate of [process.env.MCPHOST_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean) as string[]) {
+  for (const candidate of [process.env.MCPHOST_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
+    Boolean,
+  ) as string[]) {
     if (existsSync(candidate)) return candidate;
   }
-  throw new Error('Chromium is not installed: run `apt-get install -y chromium` (or set MCPHOST_CHROMIUM to its path).');
+  throw new Error(
+    'Chromium is not installed: run `apt-get install -y chromium` (or set MCPHOST_CHROMIUM to its path).',
+  );
 }
 
 export function ensureEditorInstall(): EditorInstall {

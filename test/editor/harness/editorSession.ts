@@ -31,18 +31,25 @@ export function packageTestHost(alone = false): string {
   const made = testHostVsixes.get(alone);
   if (made) return made;
   const dir = tempDir('mcp-host-testhost-');
-  const manifest = JSON.parse(readFileSync(path.join(REPO, 'test/editor/testHost/package.json'), 'utf8')) as { extensionDependencies?: string[] };
+  const manifest = JSON.parse(readFileSync(path.join(REPO, 'test/editor/testHost/package.json'), 'utf8')) as {
+    extensionDependencies?: string[];
+  };
   if (alone) delete manifest.extensionDependencies;
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, undefined, 2));
-  for (const file of ['extension.js', 'fixtureChatModel.js']) copyFileSync(path.join(OUT, 'test/editor/testHost', file), path.join(dir, file));
+  for (const file of ['extension.js', 'fixtureChatModel.js'])
+    copyFileSync(path.join(OUT, 'test/editor/testHost', file), path.join(dir, file));
   writeFileSync(path.join(dir, 'README.md'), '# MCP Host test host\nTest-only extension.\n');
   writeFileSync(path.join(dir, 'LICENSE'), 'MIT\n');
   writeFileSync(path.join(dir, '.vscodeignore'), '*.vsix\n');
   const vsix = path.join(dir, 'mcp-host-test-host.vsix');
-  execFileSync(path.join(REPO, 'node_modules/.bin/vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '-o', vsix], {
-    cwd: dir,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  execFileSync(
+    path.join(REPO, 'node_modules/.bin/vsce'),
+    ['package', '--no-dependencies', '--allow-missing-repository', '-o', vsix],
+    {
+      cwd: dir,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   testHostVsixes.set(alone, vsix);
   return vsix;
 }
@@ -96,7 +103,10 @@ export class EditorSession {
       env: { ...options.env, MCPHOST_TEST_CONTROL_PORT: String(controlPort) },
       userDataFiles: options.userDataFiles,
     });
-    const workbench = await Workbench.open(`${codeServer.url}?workspace=${encodeURIComponent(workspaceFile)}`, editorInstall().chromium);
+    const workbench = await Workbench.open(
+      `${codeServer.url}?workspace=${encodeURIComponent(workspaceFile)}`,
+      editorInstall().chromium,
+    );
     return new EditorSession(codeServer, workbench, workspaceFile, root, controlPort);
   }
 
@@ -113,21 +123,30 @@ export class EditorSession {
    */
   async reloadWindow(): Promise<void> {
     const before = await this.control<number>('extensionHostPid');
-    const restarted = async () => (await this.control<number>('extensionHostPid', {}, 5_000).catch(() => before)) !== before;
+    const restarted = async () =>
+      (await this.control<number>('extensionHostPid', {}, 5_000).catch(() => before)) !== before;
     await this.workbench.reloadWindow();
-    const came = await waitFor('the reloaded window\'s extension host', restarted, 60_000).then(() => true, () => false);
+    const came = await waitFor("the reloaded window's extension host", restarted, 60_000).then(
+      () => true,
+      () => false,
+    );
     if (came) return;
     await this.workbench.screenshot('reload-stalled');
     await this.workbench.page.reload({ waitUntil: 'load', timeout: 90_000 });
     await waitFor('the extension host of the window reloaded again', restarted, 90_000).catch((error: Error) => {
-      throw new Error(`${error.message}; listening on the control port ${this.controlPort}: ${this.controlPortListener()}`);
+      throw new Error(
+        `${error.message}; listening on the control port ${this.controlPort}: ${this.controlPortListener()}`,
+      );
     });
   }
 
   /** Which process listens on the control channel's port, as `ss` says (for a failure's message). */
   private controlPortListener(): string {
     try {
-      return execFileSync('ss', ['-ltnpH', `sport = :${this.controlPort}`], { encoding: 'utf8', timeout: 5_000 }).trim() || 'nothing';
+      return (
+        execFileSync('ss', ['-ltnpH', `sport = :${this.controlPort}`], { encoding: 'utf8', timeout: 5_000 }).trim() ||
+        'nothing'
+      );
     } catch (error) {
       return `unknown (${(error as Error).message})`;
     }
@@ -140,7 +159,10 @@ export class EditorSession {
     while (Date.now() < deadline) {
       let response: { ok: boolean; result?: T; error?: string };
       try {
-        const reply = await fetch(`http://127.0.0.1:${this.controlPort}/`, { method: 'POST', body: JSON.stringify({ op, args }) });
+        const reply = await fetch(`http://127.0.0.1:${this.controlPort}/`, {
+          method: 'POST',
+          body: JSON.stringify({ op, args }),
+        });
         response = (await reply.json()) as typeof response;
       } catch (error) {
         lastError = error; // the extension host is not up yet
@@ -157,7 +179,10 @@ export class EditorSession {
     // Close the window as a user would: servers stop first (some ignore SIGTERM and the end of
     // their input; a killed extension host would leave them to the next window's cleanup).
     const servers = await this.control<{ id: string }[]>('listServers', {}, 5_000).catch(() => []);
-    for (const { id } of servers) await this.control('executeCommand', { command: 'mcpHost.stopServer', args: [id] }, 10_000).catch(() => undefined);
+    for (const { id } of servers)
+      await this.control('executeCommand', { command: 'mcpHost.stopServer', args: [id] }, 10_000).catch(
+        () => undefined,
+      );
     await this.workbench.close().catch(() => undefined);
     await this.codeServer.stop();
     removeTempDir(this.root);

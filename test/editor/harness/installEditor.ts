@@ -4,4 +4,6 @@ import { cacheDir, ensureEditorInstall } from './editorInstall';
 
 const started = Date.now();
 const install = ensureEditorInstall();
-console.log(`editor ready in ${((Date.now() - started) / 1000).toFixed(1)} s (cache ${cacheDir()}): ${install.codeServerEntry}`);
+console.log(
+  `editor ready in ${((Date.now() - started) / 1000).toFixed(1)} s (cache ${cacheDir()}): ${install.codeServerEntry}`,
+);

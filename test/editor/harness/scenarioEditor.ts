@@ -15,9 +15,13 @@ export function scenarioEditor(
   before(async () => {
     // A function gives servers that need something started first (an HTTP fixture's port).
     const servers = typeof serversOrSetup === 'function' ? await serversOrSetup() : serversOrSetup;
-    editor = await EditorSession.start({ folders: ['alpha'], settings: {}, files }, { trusted: true, userSettings: { 'mcpHost.servers': servers, ...userSettings } });
+    editor = await EditorSession.start(
+      { folders: ['alpha'], settings: {}, files },
+      { trusted: true, userSettings: { 'mcpHost.servers': servers, ...userSettings } },
+    );
     await editor.workbench.openMcpView();
-    for (const id of Object.keys(servers)) await editor.workbench.waitForServerDescription(id, /^running · (sandboxed · )?\d+ tools?\b/, 90_000);
+    for (const id of Object.keys(servers))
+      await editor.workbench.waitForServerDescription(id, /^running · (sandboxed · )?\d+ tools?\b/, 90_000);
   });
 
   closeEverythingAfterEach(() => editor);
@@ -39,7 +43,8 @@ export function scenarioEditor(
 export function closeEverythingAfterEach(session: () => EditorSession | undefined): void {
   afterEach(async function () {
     const editor = session();
-    if (this.currentTest?.state === 'failed') await editor?.workbench.screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`);
+    if (this.currentTest?.state === 'failed')
+      await editor?.workbench.screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`);
     await editor?.workbench.page.keyboard.press('Escape');
     await editor?.control('executeCommand', { command: 'workbench.action.closeAllEditors' });
   });

@@ -12,16 +12,29 @@ import { cacheDir } from './editorInstall';
 const port = Number(process.env.PORT ?? 3916);
 const DEMO_MCP_PORT = port + 1;
 // One profile per clone: two checkouts on one machine never share a demo's state.
-const profileDir = path.join(cacheDir(), `demo-profile-${createHash('sha256').update(REPO).digest('hex').slice(0, 12)}`);
+const profileDir = path.join(
+  cacheDir(),
+  `demo-profile-${createHash('sha256').update(REPO).digest('hex').slice(0, 12)}`,
+);
 
 async function main(): Promise<void> {
   const install = editorInstall();
-  const http = spawn(process.execPath, [path.join(OUT, 'test/fixtures/servers/httpServer.js'), '--port', String(DEMO_MCP_PORT), '--name', 'demo-modern'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const http = spawn(
+    process.execPath,
+    [path.join(OUT, 'test/fixtures/servers/httpServer.js'), '--port', String(DEMO_MCP_PORT), '--name', 'demo-modern'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     readline.createInterface({ input: http.stdout! }).on('line', (line) => line.startsWith('listening') && resolve());
-    http.once('exit', (code) => reject(new Error(`the demo MCP server could not listen on 127.0.0.1:${DEMO_MCP_PORT} (exit ${code}); is the port in use?`)));
+    http.once('exit', (code) =>
+      reject(
+        new Error(
+          `the demo MCP server could not listen on 127.0.0.1:${DEMO_MCP_PORT} (exit ${code}); is the port in use?`,
+        ),
+      ),
+    );
   });
   const editor = await startCodeServer({
     install,

@@ -15,7 +15,15 @@ export class Workbench {
     const browser = await chromium.launch({
       executablePath: chromiumPath,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(url);
@@ -61,15 +69,34 @@ export class Workbench {
     // Its activity-bar icon toggles the container: click it only when the container is not the
     // active one. A reloaded window restores it open, and may do so after a click of ours
     // (closing it again): so look again until the list shows.
-    const icon = this.page.locator('.activitybar .action-item').filter({ has: this.page.locator('[aria-label^="MCP"]') }).first();
+    const icon = this.page
+      .locator('.activitybar .action-item')
+      .filter({ has: this.page.locator('[aria-label^="MCP"]') })
+      .first();
     await icon.waitFor({ timeout: 90_000 });
     // With no server configured the view shows its welcome content instead of the list.
     const shown = view.locator('.monaco-list:visible, .welcome-view-content:visible').first();
     const deadline = Date.now() + 90_000;
     for (;;) {
-      if (await view.locator('.monaco-list').isVisible().catch(() => false)) return view;
-      if (await view.locator('.welcome-view-content').isVisible().catch(() => false)) return view;
-      const active = await icon.evaluate((item) => item.classList.contains('checked') || item.querySelector('[aria-expanded="true"], [aria-pressed="true"]') !== null);
+      if (
+        await view
+          .locator('.monaco-list')
+          .isVisible()
+          .catch(() => false)
+      )
+        return view;
+      if (
+        await view
+          .locator('.welcome-view-content')
+          .isVisible()
+          .catch(() => false)
+      )
+        return view;
+      const active = await icon.evaluate(
+        (item) =>
+          item.classList.contains('checked') ||
+          item.querySelector('[aria-expanded="true"], [aria-pressed="true"]') !== null,
+      );
       if (!active) await icon.locator('a, .action-label').first().click();
       try {
         await shown.waitFor({ timeout: 5_000 });
@@ -82,7 +109,9 @@ export class Workbench {
 
   /** The tree row of a server in the MCP Servers view. */
   serverRow(id: string): Locator {
-    return this.serversPane().locator('.monaco-list-row').filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(id)}$`) }) });
+    return this.serversPane()
+      .locator('.monaco-list-row')
+      .filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(id)}$`) }) });
   }
 
   /** Expands a server's row and then its Tools group (`group` names it) with the keyboard, as a user does. */
@@ -109,8 +138,15 @@ export class Workbench {
     for (;;) {
       await this.page.mouse.move(0, 0);
       await row.hover();
-      if (await hover.waitFor({ timeout: 3_000 }).then(() => true, () => false)) return hover;
-      if (Date.now() > deadline) throw new Error(`no tooltip with "${text}" showed over ${await row.textContent().catch(() => 'the row')}`);
+      if (
+        await hover.waitFor({ timeout: 3_000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        return hover;
+      if (Date.now() > deadline)
+        throw new Error(`no tooltip with "${text}" showed over ${await row.textContent().catch(() => 'the row')}`);
     }
   }
 
@@ -142,7 +178,13 @@ export class Workbench {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       for (const frame of [...this.page.frames()].reverse()) {
-        if (await frame.locator(selector).count().catch(() => 0)) return frame;
+        if (
+          await frame
+            .locator(selector)
+            .count()
+            .catch(() => 0)
+        )
+          return frame;
       }
       await this.page.waitForTimeout(200);
     }
@@ -190,7 +232,10 @@ export class Workbench {
     const input = this.page.locator('.interactive-input-part .monaco-editor').first();
     // The request as the chat renders it (the participant as a pill): compared without spaces.
     const bare = (t: string) => t.replace(/[\s\u00a0]+/g, '');
-    const shown = async () => (await this.page.locator('.interactive-item-container.interactive-request').allTextContents()).filter((t) => bare(t).includes(bare(text))).length;
+    const shown = async () =>
+      (await this.page.locator('.interactive-item-container.interactive-request').allTextContents()).filter((t) =>
+        bare(t).includes(bare(text)),
+      ).length;
     const before = await shown();
     for (let attempt = 1; ; attempt++) {
       await input.waitFor({ timeout: 30_000 });
@@ -215,7 +260,13 @@ export class Workbench {
     const deadline = Date.now() + timeoutMs;
     let last = '';
     while (Date.now() < deadline) {
-      last = ((await this.page.locator('.interactive-item-container.interactive-response').last().textContent().catch(() => '')) ?? '').replace(/\u00a0/g, ' ');
+      last = (
+        (await this.page
+          .locator('.interactive-item-container.interactive-response')
+          .last()
+          .textContent()
+          .catch(() => '')) ?? ''
+      ).replace(/\u00a0/g, ' ');
       if (pattern.test(last)) return last;
       await this.page.waitForTimeout(250);
     }

@@ -20,7 +20,10 @@ describe('Add Server in a real VS Code', function () {
     http = await startHttpFixture();
     // Five servers a page, so that a search needs "Load more".
     registry = await startRegistryFixture({ pageSize: 5 });
-    editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, { trusted: true, userSettings: { 'mcpHost.registry.url': registry.url } });
+    editor = await EditorSession.start(
+      { folders: ['alpha'], settings: {} },
+      { trusted: true, userSettings: { 'mcpHost.registry.url': registry.url } },
+    );
     await editor.workbench.openMcpView();
   });
 
@@ -54,17 +57,33 @@ describe('Add Server in a real VS Code', function () {
     await page().keyboard.press('Enter');
     await message().filter({ hasText: 'Environment variables that hold secrets' }).waitFor();
     await page().keyboard.press('Enter');
-    await message().filter({ hasText: 'The server\'s id' }).waitFor();
+    await message().filter({ hasText: "The server's id" }).waitFor();
     assert.equal(await input().inputValue(), 'everything');
     await page().keyboard.press('Enter');
     await editor.workbench.pick('User settings');
     let user: unknown;
-    await waitFor('the entry in user settings', async () => (user = await editor.control('userSetting', { section: 'mcpHost.servers' })) !== undefined, 10_000);
+    await waitFor(
+      'the entry in user settings',
+      async () => (user = await editor.control('userSetting', { section: 'mcpHost.servers' })) !== undefined,
+      10_000,
+    );
     assert.deepEqual(user, { everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] } });
     // The user's settings.json opens on the new entry.
-    await waitFor('settings.json open', async () => /\/User\/settings\.json$/.test((await editor.control<{ uri: string } | undefined>('activeEditor'))?.uri ?? ''), 20_000);
-    await page().locator('.monaco-editor .view-lines', { hasText: '"everything": {' }).first().waitFor({ timeout: 10_000 });
-    await page().locator('.notification-toast', { hasText: 'Added MCP server "everything" to your user settings. It starts now.' }).waitFor({ timeout: 10_000 });
+    await waitFor(
+      'settings.json open',
+      async () =>
+        /\/User\/settings\.json$/.test((await editor.control<{ uri: string } | undefined>('activeEditor'))?.uri ?? ''),
+      20_000,
+    );
+    await page()
+      .locator('.monaco-editor .view-lines', { hasText: '"everything": {' })
+      .first()
+      .waitFor({ timeout: 10_000 });
+    await page()
+      .locator('.notification-toast', {
+        hasText: 'Added MCP server "everything" to your user settings. It starts now.',
+      })
+      .waitFor({ timeout: 10_000 });
     await editor.workbench.waitForServerDescription('everything', /^running · \d+ tools/, 180_000);
     await editor.workbench.screenshot('92-add-server-npm-running');
   });
@@ -76,16 +95,21 @@ describe('Add Server in a real VS Code', function () {
     await type(`${base}/wrong`);
     await page().keyboard.press('Enter');
     const warning = await editor.workbench.dialog();
-    assert.match((await warning.textContent()) ?? '', new RegExp(`This URL does not look like an MCP server: no MCP endpoint at ${base}/wrong \\(HTTP 404\\)`));
+    assert.match(
+      (await warning.textContent()) ?? '',
+      new RegExp(`This URL does not look like an MCP server: no MCP endpoint at ${base}/wrong \\(HTTP 404\\)`),
+    );
     await editor.workbench.screenshot('93-add-server-url-checked');
     await warning.getByRole('button', { name: 'Change the URL' }).click();
     await input().waitFor();
     assert.equal(await input().inputValue(), `${base}/wrong`);
     await type(`${base}/mcp`);
     await page().keyboard.press('Enter');
-    await message().filter({ hasText: `${base}/mcp answers as an MCP server` }).waitFor({ timeout: 20_000 });
+    await message()
+      .filter({ hasText: `${base}/mcp answers as an MCP server` })
+      .waitFor({ timeout: 20_000 });
     await page().keyboard.press('Enter');
-    await message().filter({ hasText: 'The server\'s id' }).waitFor();
+    await message().filter({ hasText: "The server's id" }).waitFor();
     await type('remote');
     await page().keyboard.press('Enter');
     await editor.workbench.pick('Workspace settings');
@@ -93,7 +117,9 @@ describe('Add Server in a real VS Code', function () {
     assert.match((await consent.textContent()) ?? '', /remote/);
     await consent.getByRole('button', { name: 'Allow' }).click();
     await editor.workbench.waitForServerDescription('remote', /^running · \d+ tools/, 60_000);
-    const settings = JSON.parse(readFileSync(path.join(editor.root, 'alpha', '.vscode', 'settings.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+    const settings = JSON.parse(
+      readFileSync(path.join(editor.root, 'alpha', '.vscode', 'settings.json'), 'utf8'),
+    ) as Record<string, Record<string, unknown>>;
     assert.deepEqual(settings['mcpHost.servers'], { remote: { url: `${base}/mcp` } });
     await editor.workbench.screenshot('94-add-server-url-running');
   });
@@ -101,7 +127,8 @@ describe('Add Server in a real VS Code', function () {
   it('finds a server in the MCP registry page after page, takes its version and fills its argument, and the server runs', async () => {
     await editor.workbench.runCommand('MCP Host: Add Server…');
     await editor.workbench.pick('Search the MCP Registry');
-    const row = (text: string) => page().locator('.quick-input-list .monaco-list-row').filter({ hasText: text, visible: true });
+    const row = (text: string) =>
+      page().locator('.quick-input-list .monaco-list-row').filter({ hasText: text, visible: true });
     await row('Filesystem').first().waitFor({ timeout: 20_000 });
     await input().fill('server');
     await waitFor('a search for "server"', () => registry.requests.some((r) => /search=server/.test(r)), 10_000);
@@ -110,26 +137,40 @@ describe('Add Server in a real VS Code', function () {
     await editor.workbench.screenshot('98-registry-search');
     await row('Load more…').click();
     await row('io.github.example/foxtrot-server').waitFor({ timeout: 10_000 });
-    assert.ok(registry.requests.some((r) => /search=server&cursor=/.test(r)), registry.requests.join(' '));
+    assert.ok(
+      registry.requests.some((r) => /search=server&cursor=/.test(r)),
+      registry.requests.join(' '),
+    );
     assert.equal(await row('Load more…').count(), 0, 'no third page');
     await editor.workbench.pick('Filesystem', 'io.github.modelcontextprotocol/server-filesystem');
     // Two versions: the latest is marked; the older one is there too.
     await row('2026.1.14').waitFor({ timeout: 10_000 });
     await editor.workbench.pick('2026.8.31', 'latest');
     // Its one declared argument: required, a path, this workspace suggested.
-    await message().filter({ hasText: 'directory · argument · required — A directory the server may read and write' }).waitFor({ timeout: 10_000 });
+    await message()
+      .filter({ hasText: 'directory · argument · required — A directory the server may read and write' })
+      .waitFor({ timeout: 10_000 });
     assert.equal(await input().inputValue(), '${workspaceFolder}');
     await editor.workbench.screenshot('99-registry-argument');
     await type('', /directory is required\./);
     await type('${workspaceFolder}');
     await page().keyboard.press('Enter');
-    await message().filter({ hasText: 'The server\'s id' }).waitFor();
+    await message().filter({ hasText: "The server's id" }).waitFor();
     assert.equal(await input().inputValue(), 'filesystem');
     await page().keyboard.press('Enter');
     await editor.workbench.pick('User settings');
     let servers: Record<string, unknown> | undefined;
-    await waitFor('the entry in user settings', async () => (servers = await editor.control<Record<string, unknown>>('userSetting', { section: 'mcpHost.servers' }))?.filesystem !== undefined, 10_000);
-    assert.deepEqual(servers!.filesystem, { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem@2026.8.31', '${workspaceFolder}'] });
+    await waitFor(
+      'the entry in user settings',
+      async () =>
+        (servers = await editor.control<Record<string, unknown>>('userSetting', { section: 'mcpHost.servers' }))
+          ?.filesystem !== undefined,
+      10_000,
+    );
+    assert.deepEqual(servers!.filesystem, {
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-filesystem@2026.8.31', '${workspaceFolder}'],
+    });
     await editor.workbench.waitForServerDescription('filesystem', /^running · \d+ tools/, 180_000);
     // This VS Code opens settings.json over the view; close it to see the row.
     await editor.control('executeCommand', { command: 'workbench.action.closeActiveEditor' });
@@ -138,10 +179,17 @@ describe('Add Server in a real VS Code', function () {
   });
 
   it('opens the walkthrough, whose first step starts Add Server', async () => {
-    await editor.control('executeCommand', { command: 'workbench.action.openWalkthrough', args: ['mcp-host.mcp-host#gettingStarted', false] });
+    await editor.control('executeCommand', {
+      command: 'workbench.action.openWalkthrough',
+      args: ['mcp-host.mcp-host#gettingStarted', false],
+    });
     const walkthrough = page().locator('.gettingStartedContainer');
     await walkthrough.getByText('Get Started with MCP Host').first().waitFor({ timeout: 30_000 });
-    for (const step of ['Add a server', 'Run a tool', 'Use @mcp in chat', 'Browse resources']) await walkthrough.getByRole('button', { name: new RegExp(step) }).first().waitFor();
+    for (const step of ['Add a server', 'Run a tool', 'Use @mcp in chat', 'Browse resources'])
+      await walkthrough
+        .getByRole('button', { name: new RegExp(step) })
+        .first()
+        .waitFor();
     await editor.workbench.screenshot('95-walkthrough');
     await walkthrough.getByRole('button', { name: 'Add Server' }).click();
     await page().locator('.quick-input-widget input[placeholder="What kind of server?"]').waitFor({ timeout: 10_000 });

@@ -10,8 +10,15 @@ import { closeEverythingAfterEach } from '../harness/scenarioEditor';
 import { startHttpFixture, waitFor, type RunningProcess } from '../../unit/support/fixtures';
 
 const fixture = { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js')] };
-const everything = { command: process.execPath, args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] };
-const boxed = { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/modernStdio.js'), '--probe-tools', '--name', 'boxed'], sandbox: { filesystem: { allowRead: [path.dirname(OUT)] } } };
+const everything = {
+  command: process.execPath,
+  args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
+};
+const boxed = {
+  command: process.execPath,
+  args: [path.join(OUT, 'test/fixtures/servers/modernStdio.js'), '--probe-tools', '--name', 'boxed'],
+  sandbox: { filesystem: { allowRead: [path.dirname(OUT)] } },
+};
 
 interface AgentTool {
   readonly name: string;
@@ -22,7 +29,7 @@ interface AgentTool {
 /** VS Code's id of a server MCP Host publishes: `<extension id>/<label>`. */
 const vsCodeId = (serverId: string) => `mcp-host.mcp-host/${serverId} (MCP Host)`;
 
-describe('VS Code\'s agents use MCP Host\'s servers as tools of their own', function () {
+describe("VS Code's agents use MCP Host's servers as tools of their own", function () {
   this.timeout(240_000);
   let editor: EditorSession;
   let http: RunningProcess;
@@ -30,20 +37,42 @@ describe('VS Code\'s agents use MCP Host\'s servers as tools of their own', func
 
   before(async () => {
     http = await startHttpFixture();
-    Object.assign(servers, { fixture, everything, 'modern-http': { type: 'http', url: `http://127.0.0.1:${http.port}/mcp` }, ...(process.platform === 'linux' ? { boxed } : {}) });
+    Object.assign(servers, {
+      fixture,
+      everything,
+      'modern-http': { type: 'http', url: `http://127.0.0.1:${http.port}/mcp` },
+      ...(process.platform === 'linux' ? { boxed } : {}),
+    });
     editor = await EditorSession.start(
       { folders: ['alpha'], settings: {} },
       // VS Code asks before an agent's tool runs unless the user allowed it; the user has.
-      { trusted: true, userSettings: { 'mcpHost.servers': servers, 'chat.disableAIFeatures': false, 'chat.tools.global.autoApprove': true, 'chat.tools.global.autoApprove.optIn': true } },
+      {
+        trusted: true,
+        userSettings: {
+          'mcpHost.servers': servers,
+          'chat.disableAIFeatures': false,
+          'chat.tools.global.autoApprove': true,
+          'chat.tools.global.autoApprove.optIn': true,
+        },
+      },
     );
     await editor.workbench.openMcpView();
-    for (const id of Object.keys(servers)) await editor.workbench.waitForServerDescription(id, /^running · (sandboxed · )?\d+ tools/, 90_000);
+    for (const id of Object.keys(servers))
+      await editor.workbench.waitForServerDescription(id, /^running · (sandboxed · )?\d+ tools/, 90_000);
     // What VS Code's chat does before an agent's request: start the servers whose tools it has not cached.
-    await waitFor('VS Code to have the tools of every MCP Host server', async () => {
-      await editor.control('executeCommand', { command: 'workbench.mcp.startServer', args: ['*', { waitForLiveTools: true }] }, 120_000);
-      for (const id of Object.keys(servers)) if ((await agentTools(id)).length === 0) return false;
-      return true;
-    }, 120_000);
+    await waitFor(
+      'VS Code to have the tools of every MCP Host server',
+      async () => {
+        await editor.control(
+          'executeCommand',
+          { command: 'workbench.mcp.startServer', args: ['*', { waitForLiveTools: true }] },
+          120_000,
+        );
+        for (const id of Object.keys(servers)) if ((await agentTools(id)).length === 0) return false;
+        return true;
+      },
+      120_000,
+    );
     // VS Code asks once before its global auto-approval takes effect: the user says Enable.
     const first = invoke((await agentTool('fixture', 'echo')).name, { text: 'first' });
     const dialog = editor.workbench.page.locator('.monaco-dialog-box', { hasText: 'Enable global auto approve?' });
@@ -60,78 +89,138 @@ describe('VS Code\'s agents use MCP Host\'s servers as tools of their own', func
   });
 
   /** The agent's tools of MCP Host server `id` (VS Code names them `mcp_<label prefix>_<tool>`). */
-  const agentTools = async (id: string) => (await editor.control<AgentTool[]>('lmToolInfo', { pattern: `^mcp_${id}_` })).filter((t) => !Object.keys(servers).some((other) => other !== id && other.startsWith(id) && t.name.startsWith(`mcp_${other}_`)));
+  const agentTools = async (id: string) =>
+    (await editor.control<AgentTool[]>('lmToolInfo', { pattern: `^mcp_${id}_` })).filter(
+      (t) =>
+        !Object.keys(servers).some(
+          (other) => other !== id && other.startsWith(id) && t.name.startsWith(`mcp_${other}_`),
+        ),
+    );
   const agentTool = async (id: string, tool: string) => {
     const found = (await agentTools(id)).find((t) => t.name.endsWith(`_${tool}`));
-    if (!found) throw new Error(`VS Code's agents have no tool ${tool} of ${id}: ${(await agentTools(id)).map((t) => t.name).join(', ')}`);
+    if (!found)
+      throw new Error(
+        `VS Code's agents have no tool ${tool} of ${id}: ${(await agentTools(id)).map((t) => t.name).join(', ')}`,
+      );
     return found;
   };
-  const invoke = (name: string, input: Record<string, unknown>) => editor.control<string>('invokeLmTool', { name, input }, 120_000);
-  const hostServer = async (id: string) => (await editor.control<McpServerInfo[]>('listServers')).find((s) => s.id === id)!;
+  const invoke = (name: string, input: Record<string, unknown>) =>
+    editor.control<string>('invokeLmTool', { name, input }, 120_000);
+  const hostServer = async (id: string) =>
+    (await editor.control<McpServerInfo[]>('listServers')).find((s) => s.id === id)!;
 
   it('has one tool per MCP Host tool, with its schema, for every server (stdio, npm, 2026-07-28 over HTTP, sandboxed)', async () => {
     for (const id of Object.keys(servers)) {
-      const ours = await editor.control<{ name: string; description?: string; inputSchema: Record<string, unknown> }[]>('listTools', { serverId: id });
+      const ours = await editor.control<{ name: string; description?: string; inputSchema: Record<string, unknown> }[]>(
+        'listTools',
+        { serverId: id },
+      );
       const theirs = await agentTools(id);
-      assert.equal(theirs.length, ours.length, `${id}: ${theirs.map((t) => t.name).join(', ')} against ${ours.map((t) => t.name).join(', ')}`);
+      assert.equal(
+        theirs.length,
+        ours.length,
+        `${id}: ${theirs.map((t) => t.name).join(', ')} against ${ours.map((t) => t.name).join(', ')}`,
+      );
       for (const tool of ours) {
         const agent = theirs.find((t) => t.name.endsWith(`_${tool.name}`));
         assert.ok(agent, `${id}/${tool.name} is an agent's tool`);
         assert.equal(agent.description, tool.description ?? '');
-        assert.deepEqual(agent.inputSchema.properties ?? {}, tool.inputSchema.properties ?? {}, `${id}/${tool.name}'s schema`);
+        assert.deepEqual(
+          agent.inputSchema.properties ?? {},
+          tool.inputSchema.properties ?? {},
+          `${id}/${tool.name}'s schema`,
+        );
       }
     }
   });
 
-  it('answers an agent\'s call with the server\'s result, from MCP Host\'s process, asking nothing more', async () => {
-    assert.equal(await invoke((await agentTool('fixture', 'echo')).name, { text: 'from VS Code\'s agent' }), 'from VS Code\'s agent');
-    assert.equal(await invoke((await agentTool('everything', 'get-sum')).name, { a: 19, b: 23 }), 'The sum of 19 and 23 is 42.');
+  it("answers an agent's call with the server's result, from MCP Host's process, asking nothing more", async () => {
+    assert.equal(
+      await invoke((await agentTool('fixture', 'echo')).name, { text: "from VS Code's agent" }),
+      "from VS Code's agent",
+    );
+    assert.equal(
+      await invoke((await agentTool('everything', 'get-sum')).name, { a: 19, b: 23 }),
+      'The sum of 19 and 23 is 42.',
+    );
     assert.equal(await invoke((await agentTool('modern-http', 'add')).name, { a: 2, b: 3 }), '5');
     // The call ran in the process MCP Host shows in its view, not in one VS Code started.
     assert.equal(await invoke((await agentTool('fixture', 'pid')).name, {}), String((await hostServer('fixture')).pid));
     if (servers.boxed) {
       const folder = path.join(path.dirname(editor.workspaceFile), 'alpha');
-      assert.equal(await invoke((await agentTool('boxed', 'write-file')).name, { path: path.join(folder, 'from-agent.txt'), text: 'sandboxed' }), 'written');
-      assert.match(await invoke((await agentTool('boxed', 'write-file')).name, { path: path.join(path.dirname(path.dirname(folder)), 'outside.txt'), text: 'no' }), /^refused: /, 'the sandbox still holds');
+      assert.equal(
+        await invoke((await agentTool('boxed', 'write-file')).name, {
+          path: path.join(folder, 'from-agent.txt'),
+          text: 'sandboxed',
+        }),
+        'written',
+      );
+      assert.match(
+        await invoke((await agentTool('boxed', 'write-file')).name, {
+          path: path.join(path.dirname(path.dirname(folder)), 'outside.txt'),
+          text: 'no',
+        }),
+        /^refused: /,
+        'the sandbox still holds',
+      );
     }
     // VS Code's agent UI confirmed the calls: MCP Host asked nothing of its own.
     assert.equal(await editor.workbench.page.locator('.monaco-dialog-box', { hasText: /run tool/ }).count(), 0);
   });
 
-  it('shows them in VS Code\'s MCP: List Servers, labelled as MCP Host\'s', async () => {
+  it("shows them in VS Code's MCP: List Servers, labelled as MCP Host's", async () => {
     await editor.workbench.runCommand('MCP: List Servers');
     const rows = editor.workbench.page.locator('.quick-input-list .monaco-list-row');
-    for (const id of Object.keys(servers)) await rows.filter({ hasText: `${id} (MCP Host)` }).first().waitFor({ timeout: 15_000 });
+    for (const id of Object.keys(servers))
+      await rows
+        .filter({ hasText: `${id} (MCP Host)` })
+        .first()
+        .waitFor({ timeout: 15_000 });
     await editor.workbench.screenshot('110-agents-vs-code-list-servers');
     await editor.workbench.page.keyboard.press('Escape');
   });
 
-  it('takes a tool the user unchecks in MCP Host\'s view away from the agents, and gives it back', async () => {
+  it("takes a tool the user unchecks in MCP Host's view away from the agents, and gives it back", async () => {
     const { page } = editor.workbench;
     const echo = (await agentTool('fixture', 'echo')).name;
     await editor.workbench.expandServerTools('fixture');
-    const row = editor.workbench.serversPane().locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^echo$/ }) });
+    const row = editor.workbench
+      .serversPane()
+      .locator('.monaco-list-row')
+      .filter({ has: page.locator('.label-name', { hasText: /^echo$/ }) });
     const checkbox = (r: Locator) => r.locator('.custom-view-tree-node-item-checkbox');
     await checkbox(row).click();
-    await waitFor('echo to leave VS Code\'s agents', async () => !(await editor.control<string[]>('lmTools')).includes(echo), 30_000);
+    await waitFor(
+      "echo to leave VS Code's agents",
+      async () => !(await editor.control<string[]>('lmTools')).includes(echo),
+      30_000,
+    );
     await editor.workbench.screenshot('111-agents-tool-unchecked');
     await checkbox(row).click();
     await waitFor('echo to come back', async () => (await editor.control<string[]>('lmTools')).includes(echo), 30_000);
     // VS Code connects again to learn the new list when its cached version is stale; the tool works again.
-    await editor.control('executeCommand', { command: 'workbench.mcp.startServer', args: [vsCodeId('fixture'), { waitForLiveTools: true }] }, 60_000);
+    await editor.control(
+      'executeCommand',
+      { command: 'workbench.mcp.startServer', args: [vsCodeId('fixture'), { waitForLiveTools: true }] },
+      60_000,
+    );
     assert.equal(await invoke(echo, { text: 'back' }), 'back');
   });
 
-  it('keeps a server\'s crash and restart from the agent: the next call reaches the new process', async () => {
+  it("keeps a server's crash and restart from the agent: the next call reaches the new process", async () => {
     const pid = await invoke((await agentTool('fixture', 'pid')).name, {});
     process.kill(Number(pid), 'SIGKILL');
-    await waitFor('MCP Host to notice the crash', async () => (await hostServer('fixture')).pid !== Number(pid), 30_000);
+    await waitFor(
+      'MCP Host to notice the crash',
+      async () => (await hostServer('fixture')).pid !== Number(pid),
+      30_000,
+    );
     const after = await invoke((await agentTool('fixture', 'pid')).name, {});
     assert.notEqual(after, pid);
     assert.equal(after, String((await hostServer('fixture')).pid));
   });
 
-  it('asks the user through MCP Host\'s own form when the server elicits during an agent\'s call', async () => {
+  it("asks the user through MCP Host's own form when the server elicits during an agent's call", async () => {
     const result = invoke((await agentTool('everything', 'trigger-elicitation-request')).name, {});
     const form = await editor.workbench.webview('#decline', 60_000);
     assert.match((await form.locator('#app').textContent()) ?? '', /MCP server "everything" asks for input/);

@@ -20,12 +20,23 @@ const pdfFile = path.join(tempDir('mcp-pdf-'), 'fixture.pdf');
 writeFileSync(pdfFile, minimalPdf(PDF_TEXT));
 
 const servers = {
-  vanilla: { command: process.execPath, args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js'), '--stdio'] },
+  vanilla: {
+    command: process.execPath,
+    args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js'), '--stdio'],
+  },
   board: { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--app-tools'] },
   // PDF.js in the viewer makes its worker from a data: URL: the sandbox must let it run.
-  pdf: { command: process.execPath, args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-pdf/dist/index.js'), '--stdio', pdfFile] },
+  pdf: {
+    command: process.execPath,
+    args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-pdf/dist/index.js'), '--stdio', pdfFile],
+  },
   // The same server with apps off: it is not told MCP Host shows apps, and no app opens.
-  plain: { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--app-tools'], apps: false, autoApprove: ['show-board'] },
+  plain: {
+    command: process.execPath,
+    args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--app-tools'],
+    apps: false,
+    autoApprove: ['show-board'],
+  },
 };
 
 describe('MCP Apps in a real VS Code', function () {
@@ -43,7 +54,8 @@ describe('MCP Apps in a real VS Code', function () {
   const hostFrame = () => editor().workbench.webview('#app-frame', 60_000);
   async function showOutput(serverId: string): Promise<() => Promise<string>> {
     await editor().control('executeCommand', { command: 'mcpHost.showOutput', args: [serverId] });
-    return async () => ((await page().locator('.part.panel .monaco-editor .view-lines').textContent()) ?? '').replace(/\u00a0/g, ' ');
+    return async () =>
+      ((await page().locator('.part.panel .monaco-editor .view-lines').textContent()) ?? '').replace(/\u00a0/g, ' ');
   }
 
   it('renders server-basic-vanillajs beside the result; its button calls get-time (the tool that opened it) without a dialog and the app shows the answer', async () => {
@@ -53,7 +65,11 @@ describe('MCP Apps in a real VS Code', function () {
     await approve(/MCP server "vanilla": run tool "Get Time"\?/);
     const app = await appFrame('#get-time-btn');
     const time = app.locator('#server-time');
-    await waitFor('the result in the app', async () => /^\d{4}-\d\d-\d\dT/.test((await time.textContent()) ?? ''), 30_000);
+    await waitFor(
+      'the result in the app',
+      async () => /^\d{4}-\d\d-\d\dT/.test((await time.textContent()) ?? ''),
+      30_000,
+    );
     const first = await time.textContent();
     // The sandbox: the app runs on the loopback sandbox origin, not the webview's, and the header names the server.
     assert.match(app.url(), /^about:blank|^http:\/\/127\.0\.0\.1:\d+\//);
@@ -61,39 +77,76 @@ describe('MCP Apps in a real VS Code', function () {
     assert.equal(await host.locator('#app-title').textContent(), 'Get Time — MCP server: vanilla');
     await editor().workbench.screenshot('85-app-basic-vanillajs');
     await app.locator('#get-time-btn').click();
-    await waitFor('a newer time from the app\'s own call', async () => ((await time.textContent()) ?? '') !== first, 30_000);
-    assert.equal(await page().locator('.monaco-dialog-box').count(), 0, 'the app\'s call of the tool that opened it asked nothing');
+    await waitFor(
+      "a newer time from the app's own call",
+      async () => ((await time.textContent()) ?? '') !== first,
+      30_000,
+    );
+    assert.equal(
+      await page().locator('.monaco-dialog-box').count(),
+      0,
+      "the app's call of the tool that opened it asked nothing",
+    );
   });
 
   it('runs the board from @mcp: the model never sees the app-only tool, the answer links to the app, which blocks an undeclared script', async () => {
     // The stand-in chat model registers with the test extension; wait for it before chatting.
-    await waitFor('the fixture chat model', async () => (await editor().control<string[]>('chatModels')).includes('fixture-model'), 30_000);
+    await waitFor(
+      'the fixture chat model',
+      async () => (await editor().control<string[]>('chatModels')).includes('fixture-model'),
+      30_000,
+    );
     await editor().workbench.openChat();
     await editor().workbench.sendChat('@mcp use show-board {"title":"Sprint"}');
-    await approve(/MCP server "board": run tool "show-board"\?A chat model wants to run this tool\.[\s\S]*"title": "Sprint"/);
+    await approve(
+      /MCP server "board": run tool "show-board"\?A chat model wants to run this tool\.[\s\S]*"title": "Sprint"/,
+    );
     const response = await editor().workbench.lastChatResponse(/Tool results: Board "Sprint" at \d+\./);
     assert.match(response, /board\/show-board returned/);
     const requests = await editor().control<RecordedRequest[]>('modelRequests');
     const offered = requests.at(-1)!.tools;
     // "Host MUST NOT include tools in the agent's tool list when their visibility does not include model"
-    assert.ok(offered.includes('board_show-board') && !offered.some((t) => t.includes('board-increment')), offered.join(', '));
+    assert.ok(
+      offered.includes('board_show-board') && !offered.some((t) => t.includes('board-increment')),
+      offered.join(', '),
+    );
     const app = await appFrame('#increment');
     await app.locator('#title', { hasText: 'Board: Sprint' }).waitFor({ timeout: 30_000 });
     await app.locator('#status', { hasText: 'Got the result.' }).waitFor({ timeout: 30_000 });
     // The policy is enforced by the browser, seen inside the app itself.
-    await app.locator('#csp', { hasText: 'Blocked by the host: https://cdn.undeclared.example/evil.js (script-src-elem)' }).waitFor({ timeout: 10_000 });
+    await app
+      .locator('#csp', { hasText: 'Blocked by the host: https://cdn.undeclared.example/evil.js (script-src-elem)' })
+      .waitFor({ timeout: 10_000 });
     // ...and the panel says so, where the user looks, not only in the server's output.
-    await (await hostFrame()).locator('#app-status', { hasText: 'The app could not load https://cdn.undeclared.example/evil.js (script-src-elem): its server did not declare it in _meta.ui.csp.' }).waitFor({ timeout: 10_000 });
+    await (
+      await hostFrame()
+    )
+      .locator('#app-status', {
+        hasText:
+          'The app could not load https://cdn.undeclared.example/evil.js (script-src-elem): its server did not declare it in _meta.ui.csp.',
+      })
+      .waitFor({ timeout: 10_000 });
     await editor().workbench.screenshot('86-app-board-from-chat');
-    const show = page().locator('.interactive-item-container').last().getByRole('button', { name: 'Show the app of show-board' });
+    const show = page()
+      .locator('.interactive-item-container')
+      .last()
+      .getByRole('button', { name: 'Show the app of show-board' });
     await show.waitFor({ timeout: 10_000 });
     // Another editor covers the app in its group; the answer's button brings the app back.
     await (await hostFrame()).locator('#app-title').click();
     await editor().control('executeCommand', { command: 'workbench.action.files.newUntitledFile' });
     const appTab = page().locator('.tab', { hasText: 'show-board — board' });
-    await waitFor('the app covered', async () => !/\bactive\b/.test((await appTab.getAttribute('class')) ?? ''), 10_000);
+    await waitFor(
+      'the app covered',
+      async () => !/\bactive\b/.test((await appTab.getAttribute('class')) ?? ''),
+      10_000,
+    );
     await show.click();
-    await waitFor('the app shown again', async () => /\bactive\b/.test((await appTab.getAttribute('class')) ?? ''), 10_000);
+    await waitFor(
+      'the app shown again',
+      async () => /\bactive\b/.test((await appTab.getAttribute('class')) ?? ''),
+      10_000,
+    );
     await app.locator('#title', { hasText: 'Board: Sprint' }).waitFor({ timeout: 10_000 });
   });
 
@@ -116,50 +169,74 @@ describe('MCP Apps in a real VS Code', function () {
     const { page } = editor().workbench;
     await editor().workbench.runCommand('MCP Host: Run Tool…');
     await page.locator('.quick-input-widget input').fill('board');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'show-board' }).first().waitFor({ timeout: 10_000 });
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'show-board' })
+      .first()
+      .waitFor({ timeout: 10_000 });
     const rows = await page.locator('.quick-input-list .monaco-list-row').allTextContents();
     assert.equal(rows.filter((r) => r.includes('board-increment')).length, 0, `Run Tool lists: ${rows.join(' / ')}`);
     await page.keyboard.press('Escape');
   });
 
   it('lets the app call its app-only tool without asking (a destructive one after confirmation), open a link only with consent and go full size, and removes it when it navigates away', async () => {
-    void editor().control('invokeTool', { serverId: 'board', name: 'show-board', args: { title: 'Ops' } }).catch(() => undefined);
+    void editor()
+      .control('invokeTool', { serverId: 'board', name: 'show-board', args: { title: 'Ops' } })
+      .catch(() => undefined);
     await approve(/MCP server "board": run tool "show-board"/);
     const app = await appFrame('#increment');
     await app.locator('#status', { hasText: 'Got the result.' }).waitFor({ timeout: 30_000 });
     const before = Number(await app.locator('#count').textContent());
     await app.locator('#increment').click();
     await app.locator('#count', { hasText: String(before + 1) }).waitFor({ timeout: 10_000 });
-    assert.equal(await page().locator('.monaco-dialog-box').count(), 0, 'the app\'s own tool ran without a dialog');
+    assert.equal(await page().locator('.monaco-dialog-box').count(), 0, "the app's own tool ran without a dialog");
     await app.locator('#reset').click();
     await approve(/MCP server "board": run tool "board-reset"\?[\s\S]*The app of this server wants to run this tool\./);
     await app.locator('#status', { hasText: 'count is 0' }).waitFor({ timeout: 10_000 });
     await app.locator('#open-link').click();
     const consent = await editor().workbench.dialog();
-    assert.match((await consent.textContent()) ?? '', /The app of MCP server "board" wants to open a link\.[\s\S]*https:\/\/example\.com\/board-docs/);
+    assert.match(
+      (await consent.textContent()) ?? '',
+      /The app of MCP server "board" wants to open a link\.[\s\S]*https:\/\/example\.com\/board-docs/,
+    );
     await consent.getByRole('button', { name: 'Cancel' }).click();
     await app.locator('#status', { hasText: 'Link not opened.' }).waitFor({ timeout: 10_000 });
     // Full size, asked by the app (ui/request-display-mode), then back with the header's button.
     await app.locator('#fullscreen').click();
     await app.locator('#mode', { hasText: 'fullscreen' }).waitFor({ timeout: 10_000 });
     const host = await hostFrame();
-    assert.equal(await host.locator('body').getAttribute('class').then((c) => /fullscreen/.test(c ?? '')), true);
+    assert.equal(
+      await host
+        .locator('body')
+        .getAttribute('class')
+        .then((c) => /fullscreen/.test(c ?? '')),
+      true,
+    );
     await editor().workbench.screenshot('87-app-full-size');
     await host.locator('#app-mode', { hasText: 'Exit full size' }).click();
     await app.locator('#mode', { hasText: 'inline' }).waitFor({ timeout: 10_000 });
     // An app that navigates its frame away would leave its policy behind: the sandbox removes it.
     await app.locator('#leave').click();
-    await host.locator('#app-status', { hasText: 'The app tried to leave its page (a navigation), which would escape its policy; MCP Host removed it.' }).waitFor({ timeout: 10_000 });
+    await host
+      .locator('#app-status', {
+        hasText: 'The app tried to leave its page (a navigation), which would escape its policy; MCP Host removed it.',
+      })
+      .waitFor({ timeout: 10_000 });
     assert.equal(await host.locator('#app-frame').count(), 0);
   });
 
-  it('shows server-pdf\'s viewer: PDF.js runs its worker in the sandbox and the page\'s text is drawn, with no dialog for the app\'s own reads', async () => {
-    void editor().control('invokeTool', { serverId: 'pdf', name: 'display_pdf', args: { url: pdfFile } }).catch(() => undefined);
+  it("shows server-pdf's viewer: PDF.js runs its worker in the sandbox and the page's text is drawn, with no dialog for the app's own reads", async () => {
+    void editor()
+      .control('invokeTool', { serverId: 'pdf', name: 'display_pdf', args: { url: pdfFile } })
+      .catch(() => undefined);
     await approve(/MCP server "pdf": run tool "Display PDF"\?/);
     const app = await appFrame('#pdf-canvas');
     await app.locator('#text-layer span', { hasText: PDF_TEXT }).first().waitFor({ timeout: 60_000 });
     assert.equal((await app.locator('#total-pages').textContent())?.replace(/\D/g, ''), '1');
-    assert.equal(await app.locator('#error').isVisible(), false, `the viewer shows: ${await app.locator('#error').textContent()}`);
+    assert.equal(
+      await app.locator('#error').isVisible(),
+      false,
+      `the viewer shows: ${await app.locator('#error').textContent()}`,
+    );
     assert.equal(await page().locator('.monaco-dialog-box').count(), 0, 'its read_pdf_bytes calls asked nothing');
     // PDF.js's probe for eval is blocked and it goes on without: the panel shows no error for it.
     const status = (await hostFrame()).locator('#app-status');
@@ -168,15 +245,20 @@ describe('MCP Apps in a real VS Code', function () {
     await editor().workbench.screenshot('116-app-pdf-viewer');
   });
 
-  it('follows the editor\'s theme, hands its context to the next @mcp turn, and is torn down before it closes', async () => {
-    void editor().control('invokeTool', { serverId: 'board', name: 'show-board', args: { title: 'Theme' } }).catch(() => undefined);
+  it("follows the editor's theme, hands its context to the next @mcp turn, and is torn down before it closes", async () => {
+    void editor()
+      .control('invokeTool', { serverId: 'board', name: 'show-board', args: { title: 'Theme' } })
+      .catch(() => undefined);
     await approve(/MCP server "board": run tool "show-board"/);
     const app = await appFrame('#increment');
     await app.locator('#status', { hasText: 'Got the result.' }).waitFor({ timeout: 30_000 });
     const theme = app.locator('#theme');
     const first = await theme.textContent();
     assert.ok(first === 'dark' || first === 'light', first ?? '');
-    await editor().control('updateUserSetting', { section: 'workbench.colorTheme', value: first === 'dark' ? 'Default Light Modern' : 'Default Dark Modern' });
+    await editor().control('updateUserSetting', {
+      section: 'workbench.colorTheme',
+      value: first === 'dark' ? 'Default Light Modern' : 'Default Dark Modern',
+    });
     await theme.filter({ hasText: first === 'dark' ? 'light' : 'dark' }).waitFor({ timeout: 20_000 });
     await editor().workbench.screenshot('88-app-theme-switched');
     await editor().control('updateUserSetting', { section: 'workbench.colorTheme', value: undefined });
@@ -187,25 +269,59 @@ describe('MCP Apps in a real VS Code', function () {
     await app.locator('#tell-chat').click();
     await app.locator('#status', { hasText: 'Message sent.' }).waitFor({ timeout: 10_000 });
     const input = page().locator('.interactive-input-part .monaco-editor .view-lines').first();
-    await waitFor('the app\'s message in the chat input', async () => ((await input.textContent()) ?? '').replace(/\u00a0/g, ' ').includes('@mcp The board says hello.'), 10_000);
-    assert.equal((await editor().control<RecordedRequest[]>('modelRequests')).some((r) => r.texts.some((t) => t.includes('The board says hello.'))), false);
-    await editor().control('executeCommand', { command: 'workbench.action.chat.clearInput' }).catch(() => undefined);
+    await waitFor(
+      "the app's message in the chat input",
+      async () => ((await input.textContent()) ?? '').replace(/\u00a0/g, ' ').includes('@mcp The board says hello.'),
+      10_000,
+    );
+    assert.equal(
+      (await editor().control<RecordedRequest[]>('modelRequests')).some((r) =>
+        r.texts.some((t) => t.includes('The board says hello.')),
+      ),
+      false,
+    );
+    await editor()
+      .control('executeCommand', { command: 'workbench.action.chat.clearInput' })
+      .catch(() => undefined);
     await editor().workbench.sendChat('@mcp what does the board say?');
-    await editor().workbench.lastChatResponse(/Model saw: [\s\S]*Context from the app of tool "show-board" \(MCP server "board"\)[\s\S]*The board count is \d+\./);
+    await editor().workbench.lastChatResponse(
+      /Model saw: [\s\S]*Context from the app of tool "show-board" \(MCP server "board"\)[\s\S]*The board count is \d+\./,
+    );
     const host = await hostFrame();
     await host.locator('#app-close').click();
     const output = await showOutput('board');
-    await waitFor('the teardown in the server log', async () => (await output()).includes('app: board: teardown received (The user closed the app.)'), 20_000);
-    assert.match(await output(), /App ui:\/\/fixture\/board\.html of tool "show-board": sandbox Content-Security-Policy "default-src 'none'; script-src 'self' 'unsafe-inline' blob: data:; worker-src 'self' blob: data:;/);
-    assert.match(await output(), /the sandbox blocked https:\/\/cdn\.undeclared\.example\/evil\.js \(script-src-elem\)/);
+    await waitFor(
+      'the teardown in the server log',
+      async () => (await output()).includes('app: board: teardown received (The user closed the app.)'),
+      20_000,
+    );
+    assert.match(
+      await output(),
+      /App ui:\/\/fixture\/board\.html of tool "show-board": sandbox Content-Security-Policy "default-src 'none'; script-src 'self' 'unsafe-inline' blob: data:; worker-src 'self' blob: data:;/,
+    );
+    assert.match(
+      await output(),
+      /the sandbox blocked https:\/\/cdn\.undeclared\.example\/evil\.js \(script-src-elem\)/,
+    );
   });
 
   it('shows a text result only for a server with apps off, which is not told about apps', async () => {
     type Invocation = { outcome: string; result: { structuredContent: { appsDeclared: unknown } }; appViewId?: string };
-    const plain = await editor().control<Invocation>('invokeTool', { serverId: 'plain', name: 'show-board', args: { title: 'Plain' } });
-    assert.deepEqual([plain.outcome, plain.result.structuredContent.appsDeclared, plain.appViewId], ['ok', null, undefined]);
+    const plain = await editor().control<Invocation>('invokeTool', {
+      serverId: 'plain',
+      name: 'show-board',
+      args: { title: 'Plain' },
+    });
+    assert.deepEqual(
+      [plain.outcome, plain.result.structuredContent.appsDeclared, plain.appViewId],
+      ['ok', null, undefined],
+    );
     // The same tool on the server with apps on opens its app (the API says which).
-    const call = editor().control<Invocation>('invokeTool', { serverId: 'board', name: 'show-board', args: { title: 'Declared' } });
+    const call = editor().control<Invocation>('invokeTool', {
+      serverId: 'board',
+      name: 'show-board',
+      args: { title: 'Declared' },
+    });
     await approve(/MCP server "board": run tool "show-board"/);
     const board = await call;
     assert.deepEqual(board.result.structuredContent.appsDeclared, ['text/html;profile=mcp-app']);

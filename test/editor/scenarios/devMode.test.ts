@@ -8,8 +8,18 @@ import { scenarioEditor } from '../harness/scenarioEditor';
 import { waitFor } from '../../unit/support/fixtures';
 
 const servers = {
-  devsrv: { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js')], autoApprove: ['hang', 'echo'], dev: { watch: ['watched/**/*.txt'], debounceMs: 1000 } },
-  dbg: { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js')], autoApprove: ['echo'], dev: { debug: true } },
+  devsrv: {
+    command: process.execPath,
+    args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js')],
+    autoApprove: ['hang', 'echo'],
+    dev: { watch: ['watched/**/*.txt'], debounceMs: 1000 },
+  },
+  dbg: {
+    command: process.execPath,
+    args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js')],
+    autoApprove: ['echo'],
+    dev: { debug: true },
+  },
 };
 const FIXTURE_JS = path.join(OUT, 'test/fixtures/servers/fixtureServer.js');
 
@@ -21,13 +31,26 @@ describe('Dev mode in a real VS Code', function () {
   it('restarts the server when a watched file changes, and the call in flight says why', async () => {
     const output = async () => {
       await editor().control('executeCommand', { command: 'mcpHost.showOutput', args: ['devsrv'] });
-      return ((await editor().workbench.page.locator('.part.panel .monaco-editor .view-lines').textContent()) ?? '').replace(/\u00a0/g, ' ');
+      return (
+        (await editor().workbench.page.locator('.part.panel .monaco-editor .view-lines').textContent()) ?? ''
+      ).replace(/\u00a0/g, ' ');
     };
-    await waitFor('the watch in the log', async () => /Dev mode: watching watched\/\*\*\/\*\.txt under .*alpha; a change restarts the server\./.test(await output()), 20_000);
-    const before = await editor().control<{ result?: { content: { text: string }[] } }>('invokeTool', { serverId: 'devsrv', name: 'echo', args: { text: 'one' } });
+    await waitFor(
+      'the watch in the log',
+      async () =>
+        /Dev mode: watching watched\/\*\*\/\*\.txt under .*alpha; a change restarts the server\./.test(await output()),
+      20_000,
+    );
+    const before = await editor().control<{ result?: { content: { text: string }[] } }>('invokeTool', {
+      serverId: 'devsrv',
+      name: 'echo',
+      args: { text: 'one' },
+    });
     assert.equal(before.result?.content[0]?.text, 'one');
     let settled = false;
-    const inFlight = editor().control<{ outcome: string; error?: string }>('invokeTool', { serverId: 'devsrv', name: 'hang', args: {} }).finally(() => (settled = true));
+    const inFlight = editor()
+      .control<{ outcome: string; error?: string }>('invokeTool', { serverId: 'devsrv', name: 'hang', args: {} })
+      .finally(() => (settled = true));
     await new Promise((resolve) => setTimeout(resolve, 500));
     // A file outside the watched globs changes nothing; a watched one restarts the server. (The
     // editor's watcher may start a moment after the log line: the save is repeated until the
@@ -39,23 +62,44 @@ describe('Dev mode in a real VS Code', function () {
     }
     const ended = await inFlight;
     assert.equal(ended.outcome, 'protocolError');
-    assert.match(ended.error ?? '', /MCP server "devsrv" stopped before answering tools\/call "hang": restarting for a change in watched\/sub\/tools\.txt\./);
+    assert.match(
+      ended.error ?? '',
+      /MCP server "devsrv" stopped before answering tools\/call "hang": restarting for a change in watched\/sub\/tools\.txt\./,
+    );
     // It runs again (the watcher may report one save more than once: wait until a call goes through).
     let after: { result?: { content: { text: string }[] } } | undefined;
-    await waitFor('a call to the restarted server', async () => {
-      await editor().workbench.waitForServerDescription('devsrv', /^running · \d+ tools/, 60_000);
-      after = await editor().control<{ result?: { content: { text: string }[] } }>('invokeTool', { serverId: 'devsrv', name: 'echo', args: { text: 'two' } }).catch(() => undefined);
-      return after !== undefined;
-    }, 60_000);
+    await waitFor(
+      'a call to the restarted server',
+      async () => {
+        await editor().workbench.waitForServerDescription('devsrv', /^running · \d+ tools/, 60_000);
+        after = await editor()
+          .control<{ result?: { content: { text: string }[] } }>('invokeTool', {
+            serverId: 'devsrv',
+            name: 'echo',
+            args: { text: 'two' },
+          })
+          .catch(() => undefined);
+        return after !== undefined;
+      },
+      60_000,
+    );
     assert.equal(after?.result?.content[0]?.text, 'two');
     let log = '';
-    await waitFor('the restart in the log', async () => /Dev mode: restarting for a change in watched\/sub\/tools\.txt\./.test((log = await output())), 10_000);
+    await waitFor(
+      'the restart in the log',
+      async () => /Dev mode: restarting for a change in watched\/sub\/tools\.txt\./.test((log = await output())),
+      10_000,
+    );
     assert.doesNotMatch(log, /ignored\.txt/);
     await editor().workbench.screenshot('96-dev-mode-restart');
   });
 
   it('attaches the debugger to a Node server with dev.debug, and a breakpoint in the server stops its tool call', async () => {
-    await waitFor('the debug session', async () => (await editor().control<string[]>('debugSessions')).includes('MCP server dbg'), 60_000);
+    await waitFor(
+      'the debug session',
+      async () => (await editor().control<string[]>('debugSessions')).includes('MCP server dbg'),
+      60_000,
+    );
     // The line of echo's answer in the fixture, as built.
     const lines = readFileSync(FIXTURE_JS, 'utf8').split('\n');
     const echo = lines.findIndex((l) => l.includes("registerTool('echo'"));
@@ -69,7 +113,11 @@ describe('Dev mode in a real VS Code', function () {
     let call: Promise<{ outcome: string; result?: { content: { text: string }[] } }> | undefined;
     for (let attempt = 0; attempt < 5 && !(await stopped.isVisible()); attempt++) {
       let settled = false;
-      call = editor().control<{ outcome: string; result?: { content: { text: string }[] } }>('invokeTool', { serverId: 'dbg', name: 'echo', args: { text: 'paused' } });
+      call = editor().control<{ outcome: string; result?: { content: { text: string }[] } }>('invokeTool', {
+        serverId: 'dbg',
+        name: 'echo',
+        args: { text: 'paused' },
+      });
       void call.then(() => (settled = true));
       await waitFor('the call stopped at the breakpoint', async () => settled || (await stopped.isVisible()), 15_000);
     }

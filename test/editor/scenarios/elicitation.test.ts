@@ -7,8 +7,14 @@ import { OUT, REPO } from '../harness/editorSession';
 import { scenarioEditor } from '../harness/scenarioEditor';
 import { waitFor } from '../../unit/support/fixtures';
 
-const fixture = (script: string) => ({ command: process.execPath, args: [path.join(OUT, `test/fixtures/servers/${script}.js`), '--elicitation-tools'] });
-const everything = { command: process.execPath, args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] };
+const fixture = (script: string) => ({
+  command: process.execPath,
+  args: [path.join(OUT, `test/fixtures/servers/${script}.js`), '--elicitation-tools'],
+});
+const everything = {
+  command: process.execPath,
+  args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
+};
 const servers = { everything, fixture: fixture('legacyStdio'), modern: fixture('modernStdio') };
 
 interface ToolResult {
@@ -19,7 +25,8 @@ describe('Elicitation in a real VS Code', function () {
   this.timeout(180_000);
   const editor = scenarioEditor(servers);
 
-  const call = (serverId: string, name: string, args: Record<string, unknown>) => editor().control<ToolResult>('callTool', { serverId, name, args }, 120_000);
+  const call = (serverId: string, name: string, args: Record<string, unknown>) =>
+    editor().control<ToolResult>('callTool', { serverId, name, args }, 120_000);
   const textOf = (result: ToolResult) => result.content.map((c) => c.text ?? '').join('\n');
   const field = (id: string) => `#field_${id}`;
   const tabs = (title: string) => editor().workbench.page.locator('.tab', { hasText: title });
@@ -28,10 +35,14 @@ describe('Elicitation in a real VS Code', function () {
    * After our consent, VS Code's own link protection asks once more for domains the user has not
    * trusted; a user presses Open there too. Resolves with the browser tab that opened.
    */
-  async function openThroughEditor(consent: import('playwright-core').Locator): Promise<import('playwright-core').Page> {
+  async function openThroughEditor(
+    consent: import('playwright-core').Locator,
+  ): Promise<import('playwright-core').Page> {
     // No internet here: the browser tab gets a stand-in page, so its address is what was opened.
     const context = editor().workbench.page.context();
-    await context.route(/^https:\/\/(login\.)?example\.com\//, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>stand-in</title>' }));
+    await context.route(/^https:\/\/(login\.)?example\.com\//, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<title>stand-in</title>' }),
+    );
     const popup = context.waitForEvent('page', { timeout: 30_000 });
     await consent.getByRole('button', { name: 'Open in Browser', exact: true }).click();
     const protection = editor().workbench.page.locator('.monaco-dialog-box', { hasText: 'open the external website' });
@@ -42,17 +53,38 @@ describe('Elicitation in a real VS Code', function () {
     return opened;
   }
 
-  it('shows server-everything\'s form with every field, pre-fills defaults, and returns what the user submitted', async () => {
+  it("shows server-everything's form with every field, pre-fills defaults, and returns what the user submitted", async () => {
     const result = call('everything', 'trigger-elicitation-request', {});
     const form = await editor().workbench.webview('#decline');
     const page = (await form.locator('#app').textContent()) ?? '';
     assert.match(page, /MCP server "everything" asks for input/);
     assert.match(page, /Please provide inputs for the following fields:/);
-    assert.equal(await form.locator(field('check')).evaluate((e) => (e as unknown as { label: string }).label), 'Boolean', 'the boolean is a labelled checkbox');
-    for (const label of ['String', 'String with default', 'String with email format', 'String with uri format', 'String with date format', 'Integer', 'Number in range 1-1000', 'Untitled Single Select Enum', 'Untitled Multiple Select Enum', 'Titled Single Select Enum', 'Titled Multiple Select Enum', 'Legacy Titled Single Select Enum']) {
+    assert.equal(
+      await form.locator(field('check')).evaluate((e) => (e as unknown as { label: string }).label),
+      'Boolean',
+      'the boolean is a labelled checkbox',
+    );
+    for (const label of [
+      'String',
+      'String with default',
+      'String with email format',
+      'String with uri format',
+      'String with date format',
+      'Integer',
+      'Number in range 1-1000',
+      'Untitled Single Select Enum',
+      'Untitled Multiple Select Enum',
+      'Titled Single Select Enum',
+      'Titled Multiple Select Enum',
+      'Legacy Titled Single Select Enum',
+    ]) {
       assert.ok(page.includes(label), `the form shows "${label}"`);
     }
-    assert.equal(await form.locator(`${field('firstLine')} input`).inputValue(), 'It was a dark and stormy night.', 'defaults are pre-filled');
+    assert.equal(
+      await form.locator(`${field('firstLine')} input`).inputValue(),
+      'It was a dark and stormy night.',
+      'defaults are pre-filled',
+    );
     assert.equal(await form.locator(`${field('integer')} input`).inputValue(), '42');
     assert.equal(await form.locator(`${field('email')} input`).getAttribute('type'), 'email');
     await form.locator('#submit').click();
@@ -84,11 +116,17 @@ describe('Elicitation in a real VS Code', function () {
     await editor().workbench.webview('#decline');
     assert.match(textOf(await result), /elicitation failed: .*timed out/i);
     await waitFor('the form to close', async () => (await tabs('Input for fixture').count()) === 0);
-    await waitFor('nothing counted as waiting', async () => (await editor().workbench.page.locator('.statusbar-item', { hasText: 'MCP request' }).count()) === 0);
+    await waitFor(
+      'nothing counted as waiting',
+      async () => (await editor().workbench.page.locator('.statusbar-item', { hasText: 'MCP request' }).count()) === 0,
+    );
   });
 
   it('asks consent before opening a URL, shows its host, and opens it outside the editor', async () => {
-    const result = call('everything', 'trigger-url-elicitation', { url: 'https://example.com/authorize?state=42', message: 'Please authorize the demo.' });
+    const result = call('everything', 'trigger-url-elicitation', {
+      url: 'https://example.com/authorize?state=42',
+      message: 'Please authorize the demo.',
+    });
     const dialog = await editor().workbench.dialog();
     const shown = (await dialog.textContent()) ?? '';
     assert.match(shown, /MCP server "everything" asks you to open a web page/);
@@ -109,19 +147,33 @@ describe('Elicitation in a real VS Code', function () {
     const opened = await openThroughEditor(dialog);
     assert.equal(opened.url(), 'https://login.example.com/start?session=fixture');
     await opened.close();
-    await editor().workbench.page.locator('.notification-toast', { hasText: 'Finish in your browser what MCP server "fixture" asked for' }).waitFor();
+    await editor()
+      .workbench.page.locator('.notification-toast', {
+        hasText: 'Finish in your browser what MCP server "fixture" asked for',
+      })
+      .waitFor();
     await editor().workbench.screenshot('42-elicitation-waiting-for-browser');
-    assert.equal(textOf(await call('fixture', 'finish-login', {})), 'finished', 'the server reports the sign-in complete');
+    assert.equal(
+      textOf(await call('fixture', 'finish-login', {})),
+      'finished',
+      'the server reports the sign-in complete',
+    );
     assert.equal(textOf(await result), 'signed in, hello');
   });
 
   it('answers a 2026-07-28 server that asks for a form through input_required', async () => {
     const result = call('modern', 'ask', {});
     const form = await editor().workbench.webview('#decline');
-    assert.match((await form.locator('.description').textContent()) ?? '', /^Tell us about you\. See https:\/\/example\.com\/why \(not a link\)\.$/);
-    assert.equal(await form.locator('.description a').count(), 0, 'no link in the server\'s message is clickable');
+    assert.match(
+      (await form.locator('.description').textContent()) ?? '',
+      /^Tell us about you\. See https:\/\/example\.com\/why \(not a link\)\.$/,
+    );
+    assert.equal(await form.locator('.description a').count(), 0, "no link in the server's message is clickable");
     await form.locator(`${field('name')} input`).fill('Grace');
     await form.locator('#submit').click();
-    assert.deepEqual(JSON.parse(textOf(await result)), { action: 'accept', content: { name: 'Grace', color: 'green', subscribe: true } });
+    assert.deepEqual(JSON.parse(textOf(await result)), {
+      action: 'accept',
+      content: { name: 'Grace', color: 'green', subscribe: true },
+    });
   });
 });

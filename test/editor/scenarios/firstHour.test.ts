@@ -11,7 +11,8 @@ import { freePort, waitFor } from '../../unit/support/fixtures';
 
 const node = process.execPath;
 const pkg = (name: string) => path.join(REPO, 'node_modules/@modelcontextprotocol', name, 'dist/index.js');
-const PYTHON_SOURCE = '# a comment, not a heading\nclass Greeter:\n    def __init__(self, name):\n        self.name = name\n';
+const PYTHON_SOURCE =
+  '# a comment, not a heading\nclass Greeter:\n    def __init__(self, name):\n        self.name = name\n';
 
 describe('The first hour in a real VS Code', function () {
   this.timeout(180_000);
@@ -26,12 +27,20 @@ describe('The first hour in a real VS Code', function () {
       everything: { command: node, args: [pkg('server-everything'), 'stdio'] },
       thinking: { command: node, args: [pkg('server-sequential-thinking')] },
       files: { command: node, args: [pkg('server-filesystem'), files], roots: [files] },
-      broken: { command: node, args: ['-e', 'console.error("reading settings"); console.error("error: API_KEY is not set"); process.exit(1)'], restart: { enabled: false } },
+      broken: {
+        command: node,
+        args: ['-e', 'console.error("reading settings"); console.error("error: API_KEY is not set"); process.exit(1)'],
+        restart: { enabled: false },
+      },
       refused: { type: 'http', url: `http://127.0.0.1:${refusedPort}/mcp`, restart: { enabled: false } },
     };
-    editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, { trusted: true, userSettings: { 'mcpHost.servers': servers } });
+    editor = await EditorSession.start(
+      { folders: ['alpha'], settings: {} },
+      { trusted: true, userSettings: { 'mcpHost.servers': servers } },
+    );
     await editor.workbench.openMcpView();
-    for (const id of ['everything', 'thinking', 'files']) await editor.workbench.waitForServerDescription(id, /^running · \d+ tools?/, 90_000);
+    for (const id of ['everything', 'thinking', 'files'])
+      await editor.workbench.waitForServerDescription(id, /^running · \d+ tools?/, 90_000);
   });
 
   closeEverythingAfterEach(() => editor);
@@ -58,7 +67,10 @@ describe('The first hour in a real VS Code', function () {
 
   it('shows why a server failed in its row, and one notification offers Show Output, Open Settings and Restart', async () => {
     const row = await editor.workbench.waitForServerDescription('broken', /^error: /, 60_000);
-    assert.equal(row, 'error: the process exited with code 1 (last output: reading settings ⏎ error: API_KEY is not set)');
+    assert.equal(
+      row,
+      'error: the process exited with code 1 (last output: reading settings ⏎ error: API_KEY is not set)',
+    );
     assert.equal(
       await editor.workbench.waitForServerDescription('refused', /^error: /, 60_000),
       `error: connection refused: nothing is listening at 127.0.0.1:${refusedPort} (ECONNREFUSED); is the server running?`,
@@ -66,9 +78,11 @@ describe('The first hour in a real VS Code', function () {
     const notice = toast('MCP server "broken" failed: the process exited with code 1');
     await notice.waitFor({ timeout: 30_000 });
     assert.equal(await notice.count(), 1, 'one notification per failure');
-    for (const action of ['Show Output', 'Open Settings', 'Restart']) assert.equal(await notice.getByRole('button', { name: action }).count(), 1, action);
+    for (const action of ['Show Output', 'Open Settings', 'Restart'])
+      assert.equal(await notice.getByRole('button', { name: action }).count(), 1, action);
     // The failed servers' check boxes line up with the running ones' (see the on-demand scenario).
-    const checkboxAt = async (id: string) => (await editor.workbench.serverRow(id).locator('.custom-view-tree-node-item-checkbox').boundingBox())?.x;
+    const checkboxAt = async (id: string) =>
+      (await editor.workbench.serverRow(id).locator('.custom-view-tree-node-item-checkbox').boundingBox())?.x;
     assert.equal(await checkboxAt('broken'), await checkboxAt('refused'));
     await editor.workbench.screenshot('60-start-failure');
     await notice.getByRole('button', { name: 'Show Output' }).click();
@@ -78,7 +92,11 @@ describe('The first hour in a real VS Code', function () {
     await outputView.waitFor({ timeout: 30_000 });
     await editor.control('executeCommand', { command: 'workbench.action.toggleMaximizedPanel' });
     const output = async () => ((await outputView.textContent()) ?? '').replace(/\u00a0/g, ' ');
-    await waitFor('the story of the start', async () => (await output()).includes('Failed to start: the process exited with code 1'), 30_000);
+    await waitFor(
+      'the story of the start',
+      async () => (await output()).includes('Failed to start: the process exited with code 1'),
+      30_000,
+    );
     const story = await output();
     assert.match(story, /Starting: .*node -e /);
     assert.match(story, /Protocol: negotiating the era over stdio/);
@@ -137,14 +155,21 @@ describe('The first hour in a real VS Code', function () {
     await form.locator('#submit').click();
     await confirm('Deny');
     form = await editor.workbench.webview('#notice');
-    assert.match((await form.locator('#notice').textContent()) ?? '', /Not run: you denied the call\. Change the arguments and Run again, or Cancel\./);
+    assert.match(
+      (await form.locator('#notice').textContent()) ?? '',
+      /Not run: you denied the call\. Change the arguments and Run again, or Cancel\./,
+    );
     assert.equal(await form.locator('#field_a input').inputValue(), '19');
     assert.equal(await form.locator('#field_b input').inputValue(), '23');
     await editor.workbench.screenshot('64-form-after-deny');
     await form.locator('#field_b input').fill('1');
     await form.locator('#submit').click();
     assert.match(await confirm('Run'), /"b": 1/);
-    await (await editor.workbench.webview('#outcome')).locator('#items', { hasText: 'The sum of 19 and 1 is 20' }).waitFor();
+    await (
+      await editor.workbench.webview('#outcome')
+    )
+      .locator('#items', { hasText: 'The sum of 19 and 1 is 20' })
+      .waitFor();
   });
 
   it('shows a source file from server-filesystem as it is, with Rendered as a choice', async () => {
@@ -183,16 +208,25 @@ describe('A workspace with servers in .vscode/mcp.json', function () {
   it('says so in the Servers view and uses those servers after the user’s consent', async () => {
     const mcpJson = path.join(editor.root, 'alpha', '.vscode', 'mcp.json');
     mkdirSync(path.dirname(mcpJson), { recursive: true });
-    writeFileSync(mcpJson, `{\n  // written by "MCP: Add Server..."\n  "servers": {\n    "everything": { "type": "stdio", "command": ${JSON.stringify(node)}, "args": [${JSON.stringify(pkg('server-everything'))}, "stdio"] }\n  }\n}\n`);
+    writeFileSync(
+      mcpJson,
+      `{\n  // written by "MCP: Add Server..."\n  "servers": {\n    "everything": { "type": "stdio", "command": ${JSON.stringify(node)}, "args": [${JSON.stringify(pkg('server-everything'))}, "stdio"] }\n  }\n}\n`,
+    );
     // An empty view shows its welcome text instead of the tree.
     await editor.workbench.page.locator('.activitybar .action-label[aria-label^="MCP"]').first().click();
     const welcome = editor.workbench.serversPane().locator('.welcome-view-content');
     await welcome.filter({ hasText: '.vscode/mcp.json' }).waitFor({ timeout: 30_000 });
-    assert.match((await welcome.textContent()) ?? '', /This workspace lists MCP servers in \.vscode\/mcp\.json, the file of VS Code's built-in MCP support/);
+    assert.match(
+      (await welcome.textContent()) ?? '',
+      /This workspace lists MCP servers in \.vscode\/mcp\.json, the file of VS Code's built-in MCP support/,
+    );
     await editor.workbench.screenshot('66-mcp-json-welcome');
     await welcome.getByRole('button', { name: 'Use Servers from .vscode/mcp.json' }).click();
     // Every server is chosen at first; accept them.
-    await editor.workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: 'everything' }).first().waitFor();
+    await editor.workbench.page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'everything' })
+      .first()
+      .waitFor();
     await editor.workbench.page.keyboard.press('Enter');
     const consent = await editor.workbench.dialog(60_000);
     assert.match((await consent.textContent()) ?? '', /Allow MCP server "everything" from workspace settings to run\?/);
@@ -201,7 +235,10 @@ describe('A workspace with servers in .vscode/mcp.json', function () {
     // Both hosts now have it: the row says so, and its tooltip says where and what follows.
     await editor.workbench.waitForServerDescription('everything', /· also in VS Code's MCP$/, 10_000);
     const hover = await editor.workbench.tooltip(editor.workbench.serverRow('everything'), 'Also configured');
-    assert.match(((await hover.textContent()) ?? '').replace(/\s+/g, ' '), /Also configured in VS Code's built-in MCP support \(\.vscode\/mcp\.json, server "everything"\): when both start it, it runs twice\. Keep it in one place\./);
+    assert.match(
+      ((await hover.textContent()) ?? '').replace(/\s+/g, ' '),
+      /Also configured in VS Code's built-in MCP support \(\.vscode\/mcp\.json, server "everything"\): when both start it, it runs twice\. Keep it in one place\./,
+    );
     await editor.workbench.screenshot('67-also-in-vscode-mcp');
   });
 });

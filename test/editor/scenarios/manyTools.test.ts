@@ -13,7 +13,10 @@ interface RecordedRequest {
 }
 
 const INSTRUCTIONS = 'Use tool-97 when the user asks for ninety-seven.';
-const fixture = (...args: string[]) => ({ command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), ...args] });
+const fixture = (...args: string[]) => ({
+  command: process.execPath,
+  args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), ...args],
+});
 const servers: Record<string, unknown> = {
   s0: fixture('--extra-tools', '100', '--instructions', INSTRUCTIONS),
   ...Object.fromEntries(['s1', 's2', 's3'].map((id) => [id, fixture('--extra-tools', '100')])),
@@ -28,7 +31,7 @@ describe('Many tools and server instructions in a real VS Code', function () {
   const editor = scenarioEditor(servers, { 'chat.disableAIFeatures': false, 'mcpHost.agents.publish': false });
   const requests = () => editor().control<RecordedRequest[]>('modelRequests');
 
-  it('shows a server\'s instructions in its tooltip', async () => {
+  it("shows a server's instructions in its tooltip", async () => {
     const hover = await editor().workbench.tooltip(editor().workbench.serverRow('s0'), 'Instructions for models');
     assert.ok(((await hover.textContent()) ?? '').includes(INSTRUCTIONS));
     await editor().workbench.screenshot('78-server-instructions');
@@ -46,11 +49,16 @@ describe('Many tools and server instructions in a real VS Code', function () {
     // First the search tool alone; then the search's match is offered and called.
     assert.deepEqual(seen[0].tools, ['mcp_search_tools']);
     assert.deepEqual(seen[1].tools, ['mcp_search_tools', 's4_tool-97']);
-    assert.ok(seen[0].texts.includes(`Instructions from MCP server "s0" on using its tools (written by the server, not by the user):\n${INSTRUCTIONS}`), seen[0].texts.join(' / '));
+    assert.ok(
+      seen[0].texts.includes(
+        `Instructions from MCP server "s0" on using its tools (written by the server, not by the user):\n${INSTRUCTIONS}`,
+      ),
+      seen[0].texts.join(' / '),
+    );
     await editor().workbench.screenshot('79-chat-tool-search');
   });
 
-  it('keeps servers and tools unchecked in the view from the model, and refuses another agent\'s call to them', async () => {
+  it("keeps servers and tools unchecked in the view from the model, and refuses another agent's call to them", async () => {
     const { page } = editor().workbench;
     const checkbox = (row: Locator) => row.locator('.custom-view-tree-node-item-checkbox');
     const uncheck = async (row: Locator) => {
@@ -65,16 +73,32 @@ describe('Many tools and server instructions in a real VS Code', function () {
     // rows of s0–s4, so the click on fx's tool is not lost to a redraw of the whole view.
     const pane = editor().workbench.serversPane();
     await editor().workbench.serverRow('fx').locator('.monaco-tl-twistie').click();
-    await pane.locator('.monaco-list-row', { hasText: /^Tools \(\d+\)/ }).first().locator('.monaco-tl-twistie').click();
+    await pane
+      .locator('.monaco-list-row', { hasText: /^Tools \(\d+\)/ })
+      .first()
+      .locator('.monaco-tl-twistie')
+      .click();
     const echo = pane.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^echo$/ }) });
     await uncheck(echo);
     // The click reaches the extension host as an event of its own; a user types the next message
     // long after it has arrived, so wait until the host has it (and s0–s4) too.
-    const offered = async () => (JSON.parse(await editor().control<string>('invokeLmTool', { name: 'mcpHost_listTools', input: {} })) as { server: string; tool: string }[]).map((t) => `${t.server}/${t.tool}`);
+    const offered = async () =>
+      (
+        JSON.parse(await editor().control<string>('invokeLmTool', { name: 'mcpHost_listTools', input: {} })) as {
+          server: string;
+          tool: string;
+        }[]
+      ).map((t) => `${t.server}/${t.tool}`);
     for (let i = 0; ; i++) {
       const now = await offered();
       if (!now.includes('fx/echo') && !now.some((t) => /^s\d\//.test(t))) break;
-      if (i > 50) throw new Error(`the extension host never heard all six clicks: it still offers ${now.filter((t) => t === 'fx/echo' || /^s\d\//.test(t)).slice(0, 5).join(', ')}…`);
+      if (i > 50)
+        throw new Error(
+          `the extension host never heard all six clicks: it still offers ${now
+            .filter((t) => t === 'fx/echo' || /^s\d\//.test(t))
+            .slice(0, 5)
+            .join(', ')}…`,
+        );
       await page.waitForTimeout(200);
     }
     assert.equal(await checkbox(echo).getAttribute('aria-checked'), 'false', 'the view still shows echo unchecked');
@@ -86,27 +110,49 @@ describe('Many tools and server instructions in a real VS Code', function () {
     const [seen] = (await requests()).slice(before);
     assert.ok(seen.tools.includes('fx_add'), seen.tools.join(', '));
     assert.equal(seen.tools.includes('fx_echo'), false);
-    assert.deepEqual(seen.tools.filter((t) => /^s\d_|^mcp_search_tools$/.test(t)), []);
-    assert.equal(seen.texts.some((t) => t.startsWith('Instructions from MCP server')), false, 'no instructions from a server the model does not get');
+    assert.deepEqual(
+      seen.tools.filter((t) => /^s\d_|^mcp_search_tools$/.test(t)),
+      [],
+    );
+    assert.equal(
+      seen.texts.some((t) => t.startsWith('Instructions from MCP server')),
+      false,
+      'no instructions from a server the model does not get',
+    );
 
     // Another agent, through the language-model tools: the tool is not listed and its call is refused.
     const listed = (await offered()).filter((t) => t.startsWith('fx/'));
     assert.ok(listed.includes('fx/add') && !listed.includes('fx/echo'), listed.join(', '));
     await assert.rejects(
-      editor().control('invokeLmTool', { name: 'mcpHost_callTool', input: { server: 'fx', tool: 'echo', arguments: { text: 'hi' } } }),
+      editor().control('invokeLmTool', {
+        name: 'mcpHost_callTool',
+        input: { server: 'fx', tool: 'echo', arguments: { text: 'hi' } },
+      }),
       /The tool "echo" of MCP server "fx" is not offered to models: it is switched off in the MCP Servers view/,
     );
     // The user still runs it.
-    const byUser = await editor().control<{ content: { text: string }[] }>('callTool', { serverId: 'fx', name: 'echo', args: { text: 'still mine' } });
+    const byUser = await editor().control<{ content: { text: string }[] }>('callTool', {
+      serverId: 'fx',
+      name: 'echo',
+      args: { text: 'still mine' },
+    });
     assert.equal(byUser.content[0].text, 'still mine');
   });
-  it('hears every click on a tool\'s box while another server\'s tool list keeps changing', async () => {
+  it("hears every click on a tool's box while another server's tool list keeps changing", async () => {
     // Each change of s0's list redraws s0's row (its tool count) while the user clicks fx's tool:
     // every click must reach the extension host, and s0's row must end with its new count.
     const { page } = editor().workbench;
     const pane = editor().workbench.serversPane();
-    const box = pane.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^echo$/ }) }).locator('.custom-view-tree-node-item-checkbox');
-    const offersEcho = async () => (JSON.parse(await editor().control<string>('invokeLmTool', { name: 'mcpHost_listTools', input: { server: 'fx' } })) as { tool: string }[]).some((t) => t.tool === 'echo');
+    const box = pane
+      .locator('.monaco-list-row')
+      .filter({ has: page.locator('.label-name', { hasText: /^echo$/ }) })
+      .locator('.custom-view-tree-node-item-checkbox');
+    const offersEcho = async () =>
+      (
+        JSON.parse(
+          await editor().control<string>('invokeLmTool', { name: 'mcpHost_listTools', input: { server: 'fx' } }),
+        ) as { tool: string }[]
+      ).some((t) => t.tool === 'echo');
     const s0Tools = async () => ((await editor().control<unknown[]>('listTools', { serverId: 's0' })) ?? []).length;
     const before = await s0Tools();
     let churning = true;
@@ -123,7 +169,10 @@ describe('Many tools and server instructions in a real VS Code', function () {
         const on = click % 2 === 1;
         await box.click();
         for (let i = 0; (await offersEcho()) !== on; i++) {
-          if (i > 50) throw new Error(`click ${click} on echo's box (${on ? 'check' : 'uncheck'}) never reached the extension host; s0 had ${added} tools added meanwhile`);
+          if (i > 50)
+            throw new Error(
+              `click ${click} on echo's box (${on ? 'check' : 'uncheck'}) never reached the extension host; s0 had ${added} tools added meanwhile`,
+            );
           await page.waitForTimeout(200);
         }
         assert.equal(await box.getAttribute('aria-checked'), String(on));
@@ -137,6 +186,10 @@ describe('Many tools and server instructions in a real VS Code', function () {
       if (i > 50) throw new Error(`s0 lists ${await s0Tools()} tools, not ${before} + ${added}`);
       await page.waitForTimeout(200);
     }
-    await editor().workbench.waitForServerDescription('s0', new RegExp(`^running · ${before + added} tools · `), 15_000);
+    await editor().workbench.waitForServerDescription(
+      's0',
+      new RegExp(`^running · ${before + added} tools · `),
+      15_000,
+    );
   });
 });

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { scenarioEditor } from '../harness/scenarioEditor';
 import { startHttpFixture, waitFor, type RunningProcess } from '../../unit/support/fixtures';
 
-describe('An HTTP server behind the editor\'s proxy, in a real VS Code', function () {
+describe("An HTTP server behind the editor's proxy, in a real VS Code", function () {
   this.timeout(180_000);
   const servers: Record<string, unknown> = {};
   const userSettings: Record<string, unknown> = {};
@@ -32,9 +32,16 @@ describe('An HTTP server behind the editor\'s proxy, in a real VS Code', functio
 
   it('connects through the proxy "http.proxy" names: the proxy carries its requests', async () => {
     assert.match(await editor().workbench.serverDescription('remote'), /^running · \d+ tools/);
-    const result = await editor().control<{ content: { text: string }[] }>('callTool', { serverId: 'remote', name: 'echo', args: { text: 'through the proxy' } });
+    const result = await editor().control<{ content: { text: string }[] }>('callTool', {
+      serverId: 'remote',
+      name: 'echo',
+      args: { text: 'through the proxy' },
+    });
     assert.equal(result.content[0].text, 'through the proxy');
-    const tunnels = await waitFor('tunnels to the server', () => seen.filter((line) => line === `CONNECT 127.0.0.1:${fixture.port}`).length > 0 && seen);
+    const tunnels = await waitFor(
+      'tunnels to the server',
+      () => seen.filter((line) => line === `CONNECT 127.0.0.1:${fixture.port}`).length > 0 && seen,
+    );
     assert.ok(tunnels.length > 0);
     await editor().workbench.screenshot('77-server-behind-proxy');
   });

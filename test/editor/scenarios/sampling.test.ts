@@ -8,8 +8,14 @@ import { OUT, REPO } from '../harness/editorSession';
 import { scenarioEditor } from '../harness/scenarioEditor';
 import { waitFor } from '../../unit/support/fixtures';
 
-const fixture = (script: string) => ({ command: process.execPath, args: [path.join(OUT, `test/fixtures/servers/${script}.js`), '--sampling-tools'] });
-const everything = { command: process.execPath, args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] };
+const fixture = (script: string) => ({
+  command: process.execPath,
+  args: [path.join(OUT, `test/fixtures/servers/${script}.js`), '--sampling-tools'],
+});
+const everything = {
+  command: process.execPath,
+  args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
+};
 const servers = { everything, fixture: fixture('legacyStdio'), modern: fixture('modernStdio') };
 
 interface ToolResult {
@@ -38,7 +44,7 @@ describe('Sampling in a real VS Code', function () {
   const panel = () => editor().workbench.webview('#approve');
   const review = () => editor().workbench.webview('#send');
 
-  it('shows server-everything\'s request, sends the edited text to the model, and returns the reviewed answer', async () => {
+  it("shows server-everything's request, sends the edited text to the model, and returns the reviewed answer", async () => {
     const result = call('everything', 'trigger-sampling-request', { prompt: 'Hello there', maxTokens: 42 });
     const view = await panel();
     const shown = (await view.locator('#app').textContent()) ?? '';
@@ -58,10 +64,16 @@ describe('Sampling in a real VS Code', function () {
     const answer = await review();
     const text = answer.locator('#answer-text');
     await waitFor('the answer to arrive for review', async () => /Model saw:/.test(await text.evaluate(valueOf)));
-    assert.equal(await text.evaluate(valueOf), 'Model saw: You are a helpful test server. / Resource trigger-sampling-request context: Hello there (edited)');
+    assert.equal(
+      await text.evaluate(valueOf),
+      'Model saw: You are a helpful test server. / Resource trigger-sampling-request context: Hello there (edited)',
+    );
     await editor().workbench.screenshot('31-sampling-review');
     await answer.locator('#send').click();
-    assert.match(textOf(await result), /Model saw: You are a helpful test server\. \/ Resource trigger-sampling-request context: Hello there \(edited\)/);
+    assert.match(
+      textOf(await result),
+      /Model saw: You are a helpful test server\. \/ Resource trigger-sampling-request context: Hello there \(edited\)/,
+    );
   });
 
   const tabs = (title: string) => editor().workbench.page.locator('.tab', { hasText: title });
@@ -83,19 +95,31 @@ describe('Sampling in a real VS Code', function () {
     const result = call('fixture', 'sample', { prompt: 'Too slow', cancelAfterMs: 10_000 });
     const view = await panel();
     assert.match(textOf(await result), /sampling failed: .*timed out/i);
-    await view.locator('#status', { hasText: /MCP server "fixture" stopped waiting after \d+ s and withdrew its request/ }).waitFor({ timeout: 15_000 });
+    await view
+      .locator('#status', { hasText: /MCP server "fixture" stopped waiting after \d+ s and withdrew its request/ })
+      .waitFor({ timeout: 15_000 });
     assert.equal(await view.locator('#approve').count(), 0, 'nothing is left to approve');
     await waitFor('the tab to say so', async () => (await tabs('Withdrawn: fixture').count()) === 1);
     await editor().workbench.screenshot('115-sampling-withdrawn');
-    await waitFor('nothing counted as waiting', async () => (await editor().workbench.page.locator('.statusbar-item', { hasText: 'MCP request' }).count()) === 0);
+    await waitFor(
+      'nothing counted as waiting',
+      async () => (await editor().workbench.page.locator('.statusbar-item', { hasText: 'MCP request' }).count()) === 0,
+    );
   });
 
   it('offers the server\'s tools to the model and returns its tool call as tool_use with stopReason "toolUse"', async () => {
-    const result = call('fixture', 'sample', { prompt: 'use get_weather {"city":"Paris"}', tools: true, toolChoice: 'required' });
+    const result = call('fixture', 'sample', {
+      prompt: 'use get_weather {"city":"Paris"}',
+      tools: true,
+      toolChoice: 'required',
+    });
     const view = await panel();
     await view.locator('#tools', { hasText: 'get_weather — The weather in a city.' }).waitFor();
     assert.match((await view.locator('#parameters').textContent()) ?? '', /Tool choicerequired/);
-    assert.match((await view.locator('#parameters').textContent()) ?? '', /Model preferenceshint: fixture; intelligence priority: 0.5/);
+    assert.match(
+      (await view.locator('#parameters').textContent()) ?? '',
+      /Model preferenceshint: fixture; intelligence priority: 0.5/,
+    );
     await view.locator('#approve').click();
     const answer = await review();
     await answer.locator('.tool-use', { hasText: 'Tool call get_weather' }).waitFor();
@@ -104,7 +128,10 @@ describe('Sampling in a real VS Code', function () {
     const sampled = JSON.parse(textOf(await result));
     assert.equal(sampled.stopReason, 'toolUse');
     assert.equal(sampled.model, 'fixture-model');
-    assert.deepEqual(sampled.content.map((c: { type: string; name?: string; input?: unknown }) => [c.type, c.name, c.input]), [['tool_use', 'get_weather', { city: 'Paris' }]]);
+    assert.deepEqual(
+      sampled.content.map((c: { type: string; name?: string; input?: unknown }) => [c.type, c.name, c.input]),
+      [['tool_use', 'get_weather', { city: 'Paris' }]],
+    );
     const seen = await editor().control<{ tools: string[]; texts: string[] }[]>('modelRequests');
     assert.deepEqual(seen.at(-1)!.tools, ['get_weather']);
   });
@@ -113,28 +140,47 @@ describe('Sampling in a real VS Code', function () {
     const result = call('modern', 'sample', { prompt: 'From the modern era' });
     await (await panel()).locator('#approve').click();
     const answer = await review();
-    await waitFor('the answer', async () => /Model saw: From the modern era/.test(await answer.locator('#answer-text').evaluate(valueOf)));
+    await waitFor('the answer', async () =>
+      /Model saw: From the modern era/.test(await answer.locator('#answer-text').evaluate(valueOf)),
+    );
     await answer.locator('#send').click();
-    assert.deepEqual(JSON.parse(textOf(await result)).content, { type: 'text', text: 'Model saw: From the modern era' });
+    assert.deepEqual(JSON.parse(textOf(await result)).content, {
+      type: 'text',
+      text: 'Model saw: From the modern era',
+    });
   });
 
   it('queues requests from two servers visibly and answers each', async () => {
     const first = call('everything', 'trigger-sampling-request', { prompt: 'first' });
     await panel();
     const second = call('fixture', 'sample', { prompt: 'second' });
-    await waitFor('both requests counted', async () => /2 MCP requests waiting/.test(await editor().workbench.statusBarText('MCP request')));
+    await waitFor('both requests counted', async () =>
+      /2 MCP requests waiting/.test(await editor().workbench.statusBarText('MCP request')),
+    );
     await editor().workbench.webview('#server:has-text("MCP server \\"fixture\\"")');
     await editor().workbench.runCommand('MCP Host: Show Waiting Requests');
-    await editor().workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Sampling request from "everything"' }).waitFor();
+    await editor()
+      .workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Sampling request from "everything"' })
+      .waitFor();
     await editor().workbench.screenshot('33-sampling-queue');
     // A panel that finishes loading late can take focus, which closes a quick pick (as it would for
     // a user): then the list is opened again.
     let attempt = 0;
-    await waitFor('the fixture\'s request picked from the waiting list', async () => {
-      if (attempt++ > 0) await editor().workbench.runCommand('MCP Host: Show Waiting Requests');
-      const row = editor().workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Sampling request from "fixture"' }).filter({ visible: true }).first();
-      return row.click({ timeout: 5_000 }).then(() => true, () => false);
-    }, 90_000);
+    await waitFor(
+      "the fixture's request picked from the waiting list",
+      async () => {
+        if (attempt++ > 0) await editor().workbench.runCommand('MCP Host: Show Waiting Requests');
+        const row = editor()
+          .workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Sampling request from "fixture"' })
+          .filter({ visible: true })
+          .first();
+        return row.click({ timeout: 5_000 }).then(
+          () => true,
+          () => false,
+        );
+      },
+      90_000,
+    );
     for (const [pending, expected] of [
       [second, /Model saw: second/],
       [first, /Model saw: .*first/],
@@ -154,10 +200,16 @@ describe('Sampling in a real VS Code', function () {
     await (await review()).locator('#send').click();
     assert.match(textOf(await first), /Model saw: allow from now on/);
     await waitFor('the setting to be written', async () => {
-      const value = await editor().control<Record<string, { sampling?: { mode?: string } }>>('userSetting', { section: 'mcpHost.servers' });
+      const value = await editor().control<Record<string, { sampling?: { mode?: string } }>>('userSetting', {
+        section: 'mcpHost.servers',
+      });
       return value.fixture?.sampling?.mode === 'allowAlways';
     });
-    assert.match(await editor().workbench.serverDescription('fixture'), /^running/, 'changing the sampling policy does not restart the server');
+    assert.match(
+      await editor().workbench.serverDescription('fixture'),
+      /^running/,
+      'changing the sampling policy does not restart the server',
+    );
     const second = await call('fixture', 'sample', { prompt: 'no questions asked' });
     assert.match(textOf(second), /Model saw: no questions asked/);
   });
@@ -167,8 +219,14 @@ describe('Sampling in a real VS Code', function () {
     const rows = editor().workbench.page.locator('.quick-input-list .monaco-list-row');
     await rows.filter({ hasText: 'answered' }).first().waitFor();
     const texts = await rows.allTextContents();
-    assert.ok(texts.some((t) => /answered · fixture-model/.test(t) && /no questions asked/.test(t)), texts.join('\n'));
-    assert.ok(texts.some((t) => /rejected · fixture-model/.test(t) && /Deny me/.test(t)), texts.join('\n'));
+    assert.ok(
+      texts.some((t) => /answered · fixture-model/.test(t) && /no questions asked/.test(t)),
+      texts.join('\n'),
+    );
+    assert.ok(
+      texts.some((t) => /rejected · fixture-model/.test(t) && /Deny me/.test(t)),
+      texts.join('\n'),
+    );
     await editor().workbench.screenshot('34-sampling-history');
     await editor().workbench.page.keyboard.press('Escape');
   });

@@ -8,7 +8,10 @@ import type { McpServerInfo } from '../../../src/editor/publicApi';
 import { OUT } from '../harness/editorSession';
 import { scenarioEditor } from '../harness/scenarioEditor';
 
-const probe = (name: string) => ({ command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/modernStdio.js'), '--probe-tools', '--name', name] });
+const probe = (name: string) => ({
+  command: process.execPath,
+  args: [path.join(OUT, 'test/fixtures/servers/modernStdio.js'), '--probe-tools', '--name', name],
+});
 
 describe('A sandboxed server in a real VS Code', function () {
   this.timeout(180_000);
@@ -20,7 +23,10 @@ describe('A sandboxed server in a real VS Code', function () {
   // The repository may be under the home folder: the fixture's folder stays readable, as a user
   // allows the folder of a server that lives there.
   const repo = path.dirname(OUT);
-  const editor = scenarioEditor({ boxed: { ...probe('boxed'), sandbox: { filesystem: { allowRead: [repo] } } }, open: probe('open') });
+  const editor = scenarioEditor({
+    boxed: { ...probe('boxed'), sandbox: { filesystem: { allowRead: [repo] } } },
+    open: probe('open'),
+  });
   const folder = () => path.join(path.dirname(editor().workspaceFile), 'alpha');
   const call = async (serverId: string, name: string, args: Record<string, unknown>) =>
     (await editor().control<{ content: { text: string }[] }>('callTool', { serverId, name, args })).content[0].text;
@@ -33,16 +39,27 @@ describe('A sandboxed server in a real VS Code', function () {
     // The tooltip, as the user hovers the row.
     const hover = await editor().workbench.tooltip(editor().workbench.serverRow('boxed'), 'Sandbox');
     const tooltip = ((await hover.textContent()) ?? '').replace(/\s+/g, ' ');
-    assert.ok(tooltip.includes(`Sandbox: reads everything except ~ (but ${folder()}, ${repo} and the tool folders under home); writes ${folder()}; network none`), tooltip);
+    assert.ok(
+      tooltip.includes(
+        `Sandbox: reads everything except ~ (but ${folder()}, ${repo} and the tool folders under home); writes ${folder()}; network none`,
+      ),
+      tooltip,
+    );
     await editor().workbench.screenshot('76-sandboxed-server');
   });
 
   it('works in the workspace folder and is refused under home, where the unsandboxed one is not', async () => {
     writeFileSync(path.join(folder(), 'notes.txt'), 'workspace notes');
     assert.equal(await call('boxed', 'read-file', { path: path.join(folder(), 'notes.txt') }), 'read: workspace notes');
-    assert.equal(await call('boxed', 'write-file', { path: path.join(folder(), 'written.txt'), text: 'from the sandbox' }), 'written');
+    assert.equal(
+      await call('boxed', 'write-file', { path: path.join(folder(), 'written.txt'), text: 'from the sandbox' }),
+      'written',
+    );
     assert.equal(readFileSync(path.join(folder(), 'written.txt'), 'utf8'), 'from the sandbox');
-    assert.match(await call('boxed', 'read-file', { path: path.join(secretDir, 'id_rsa') }), /^refused: (ENOENT|EACCES|EPERM)$/);
+    assert.match(
+      await call('boxed', 'read-file', { path: path.join(secretDir, 'id_rsa') }),
+      /^refused: (ENOENT|EACCES|EPERM)$/,
+    );
     assert.match(await call('boxed', 'write-file', { path: path.join(secretDir, 'planted'), text: 'x' }), /^refused: /);
     assert.match(await call('boxed', 'http-get', { url: 'http://127.0.0.1:9/' }), /^status 403: /);
     assert.equal(await call('open', 'read-file', { path: path.join(secretDir, 'id_rsa') }), 'read: PRIVATE KEY');

@@ -28,7 +28,10 @@ describe('Signing in to a remote server in a real VS Code', function () {
       // Started by its own scenario, so its notification covers nothing else.
       bare: { type: 'http', url: fixture.bareUrl, restart: { enabled: false }, autoStart: false },
     };
-    editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, { trusted: true, userSettings: { 'mcpHost.servers': servers } });
+    editor = await EditorSession.start(
+      { folders: ['alpha'], settings: {} },
+      { trusted: true, userSettings: { 'mcpHost.servers': servers } },
+    );
     await editor.workbench.openMcpView();
   });
 
@@ -56,7 +59,13 @@ describe('Signing in to a remote server in a real VS Code', function () {
     await click();
     // VS Code may ask before it opens an outside address.
     const ask = page().locator('.monaco-dialog-box').filter({ hasText: 'open the external website' });
-    if (await ask.waitFor({ timeout: 3_000 }).then(() => true, () => false)) await ask.getByRole('button', { name: 'Open', exact: true }).click();
+    if (
+      await ask.waitFor({ timeout: 3_000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      await ask.getByRole('button', { name: 'Open', exact: true }).click();
     return popup;
   }
 
@@ -70,10 +79,17 @@ describe('Signing in to a remote server in a real VS Code', function () {
     await toast('Signing in to MCP server "remote": finish in your browser').waitFor({ timeout: 30_000 });
     await signInAtAuthorizationServer(popup);
     await popup.close();
-    assert.match(await editor.workbench.waitForServerDescription('remote', /^running · \d+ tools/, 60_000), /^running · \d+ tools/);
+    assert.match(
+      await editor.workbench.waitForServerDescription('remote', /^running · \d+ tools/, 60_000),
+      /^running · \d+ tools/,
+    );
     await toast('Signed in to MCP server "remote".').waitFor({ timeout: 30_000 });
     await editor.workbench.screenshot('72-signed-in-running');
-    const result = await editor.control<{ content: { text?: string }[] }>('callTool', { serverId: 'remote', name: 'echo', args: { text: 'signed in' } });
+    const result = await editor.control<{ content: { text?: string }[] }>('callTool', {
+      serverId: 'remote',
+      name: 'echo',
+      args: { text: 'signed in' },
+    });
     assert.equal(result.content[0].text, 'signed in');
   });
 
@@ -86,7 +102,11 @@ describe('Signing in to a remote server in a real VS Code', function () {
       await editor.workbench.openMcpView();
       await editor.workbench.waitForServerDescription('remote', /^running · \d+ tools/, 60_000);
       await new Promise((resolve) => setTimeout(resolve, 21_000)); // the fixture's access tokens live 20 s
-      const result = await editor.control<{ content: { text?: string }[] }>('callTool', { serverId: 'remote', name: 'add', args: { a: 20, b: 22 } });
+      const result = await editor.control<{ content: { text?: string }[] }>('callTool', {
+        serverId: 'remote',
+        name: 'add',
+        args: { a: 20, b: 22 },
+      });
       assert.equal(result.content[0].text, '42');
       assert.equal((await server('remote'))?.status, 'running');
       assert.equal(opened, 0, 'no browser page opened');
@@ -117,22 +137,36 @@ describe('Signing in to a remote server in a real VS Code', function () {
     await popup.getByText('MCP Host received the sign-in').waitFor({ timeout: 30_000 });
     await popup.close();
     await editor.workbench.waitForServerDescription('remote', /^running · \d+ tools/, 60_000);
-    const result = await editor.control<{ content: { text?: string }[] }>('callTool', { serverId: 'remote', name: 'pid', args: {} });
+    const result = await editor.control<{ content: { text?: string }[] }>('callTool', {
+      serverId: 'remote',
+      name: 'pid',
+      args: {},
+    });
     assert.match(result.content[0].text ?? '', /^\d+$/);
   });
 
   it('follows the server to a new authorization server: Refresh shows "needs sign-in", never "running · 0 tools", and Sign In goes to the new one', async () => {
     await fixture.migrate();
     await editor.control('executeCommand', { command: 'mcpHost.refresh' });
-    assert.equal(await editor.workbench.waitForServerDescription('remote', /^needs sign-in$|· 0 tools/, 60_000), 'needs sign-in');
+    assert.equal(
+      await editor.workbench.waitForServerDescription('remote', /^needs sign-in$|· 0 tools/, 60_000),
+      'needs sign-in',
+    );
     const notice = toast(`MCP server "remote" needs you to sign in to ${fixture.url}.`);
     await notice.waitFor({ timeout: 30_000 });
     const popup = await openedByEditor(() => notice.getByRole('button', { name: 'Sign In' }).click());
     await popup.waitForLoadState();
-    assert.equal(new URL(popup.url()).origin, fixture.secondIssuer, 'the sign-in opens the authorization server the metadata names now');
+    assert.equal(
+      new URL(popup.url()).origin,
+      fixture.secondIssuer,
+      'the sign-in opens the authorization server the metadata names now',
+    );
     await signInAtAuthorizationServer(popup);
     await popup.close();
-    assert.match(await editor.workbench.waitForServerDescription('remote', /^running · \d+ tools/, 60_000), /^running · [1-9]\d* tools/);
+    assert.match(
+      await editor.workbench.waitForServerDescription('remote', /^running · \d+ tools/, 60_000),
+      /^running · [1-9]\d* tools/,
+    );
   });
 
   it('lists what Manage Sign-ins shows, signs out from the palette, then nothing is stored', async () => {

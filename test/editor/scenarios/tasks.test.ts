@@ -9,7 +9,11 @@ import { OUT } from '../harness/editorSession';
 import { startHttpFixture, type RunningProcess } from '../../unit/support/fixtures';
 
 const taskTools = ['task-sleep', 'task-ask', 'task-fail', 'task-expire'];
-const stdio = { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/modernStdio.js'), '--task-tools', '--task-poll-ms', '200'], autoApprove: taskTools };
+const stdio = {
+  command: process.execPath,
+  args: [path.join(OUT, 'test/fixtures/servers/modernStdio.js'), '--task-tools', '--task-poll-ms', '200'],
+  autoApprove: taskTools,
+};
 
 describe('Tasks in a real VS Code', function () {
   this.timeout(240_000);
@@ -20,18 +24,24 @@ describe('Tasks in a real VS Code', function () {
   });
   after(() => http?.stop());
   const page = () => editor().workbench.page;
-  const tasksPane = () => page().locator('.pane').filter({ has: page().locator('.pane-header', { hasText: 'MCP Tasks' }) });
+  const tasksPane = () =>
+    page()
+      .locator('.pane')
+      .filter({ has: page().locator('.pane-header', { hasText: 'MCP Tasks' }) });
   async function openTasksView(): Promise<void> {
     const header = tasksPane().locator('.pane-header');
     if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
     await tasksPane().locator('.pane-header[aria-expanded="true"]').waitFor({ timeout: 10_000 });
   }
-  const taskRow = (pattern: RegExp): Locator => tasksPane().locator('.monaco-list-row').filter({ hasText: pattern }).first();
+  const taskRow = (pattern: RegExp): Locator =>
+    tasksPane().locator('.monaco-list-row').filter({ hasText: pattern }).first();
   const start = (serverId: string, name: string, args: Record<string, unknown>) =>
-    editor().control<{ content: { text: string }[] }>('callTool', { serverId, name, args }, 120_000).then(
-      (r) => r.content[0].text,
-      (e: Error) => `error: ${e.message}`,
-    );
+    editor()
+      .control<{ content: { text: string }[] }>('callTool', { serverId, name, args }, 120_000)
+      .then(
+        (r) => r.content[0].text,
+        (e: Error) => `error: ${e.message}`,
+      );
 
   it('lists a running task with its progress, then its result, a notification and Open Result', async () => {
     await openTasksView();
@@ -40,7 +50,9 @@ describe('Tasks in a real VS Code', function () {
     await editor().workbench.screenshot('81-task-running');
     await taskRow(/task-sleep.*tasks · completed/).waitFor({ timeout: 30_000 });
     assert.match(await call, /slept 6000 ms/);
-    const toast = page().locator('.notification-toast', { hasText: 'MCP task "task-sleep" on server "tasks" finished.' });
+    const toast = page().locator('.notification-toast', {
+      hasText: 'MCP task "task-sleep" on server "tasks" finished.',
+    });
     await toast.waitFor({ timeout: 10_000 });
     await toast.getByRole('button', { name: 'Open Result' }).click();
     const panel = await editor().workbench.webview('#outcome');
@@ -59,7 +71,7 @@ describe('Tasks in a real VS Code', function () {
     assert.match(await call, /error: .*Cancelled from the MCP Tasks view/);
   });
 
-  it('asks for a task\'s input through the form, then the task goes on to its result', async () => {
+  it("asks for a task's input through the form, then the task goes on to its result", async () => {
     await openTasksView();
     const call = start('tasks', 'task-ask', {});
     const form = await editor().workbench.webview('#submit', 30_000);
@@ -79,10 +91,14 @@ describe('Tasks in a real VS Code', function () {
     await editor().workbench.openMcpView();
     await openTasksView();
     // Resumed: still working, or already done when the reload took long.
-    await taskRow(/task-sleep.*remote · (working · \d+ of 15000 ms|completed) · \d+s · resumed after reload/).waitFor({ timeout: 60_000 });
+    await taskRow(/task-sleep.*remote · (working · \d+ of 15000 ms|completed) · \d+s · resumed after reload/).waitFor({
+      timeout: 60_000,
+    });
     await editor().workbench.screenshot('84-task-after-reload');
     await taskRow(/task-sleep.*remote · completed · \d+s · resumed after reload/).waitFor({ timeout: 60_000 });
-    const toast = page().locator('.notification-toast', { hasText: 'MCP task "task-sleep" on server "remote" finished.' });
+    const toast = page().locator('.notification-toast', {
+      hasText: 'MCP task "task-sleep" on server "remote" finished.',
+    });
     await toast.waitFor({ timeout: 10_000 });
   });
 });

@@ -8,7 +8,10 @@ import { EditorSession, OUT, REPO } from '../harness/editorSession';
 import { startHttpFixture, waitFor, type RunningProcess } from '../../unit/support/fixtures';
 
 const fixtureServer = { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js')] };
-const everything = { command: process.execPath, args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] };
+const everything = {
+  command: process.execPath,
+  args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
+};
 
 interface RecordedRequest {
   texts: string[];
@@ -28,15 +31,23 @@ describe('Tools, prompts and chat in a real VS Code', function () {
       fixture: { ...fixtureServer, publish: false },
       everything,
       'modern-http': { type: 'http', url: `http://127.0.0.1:${http.port}/mcp` },
-      clock: { ...fixtureServer, args: [...fixtureServer.args, '--name', 'clock', '--clock-tools'], autoApprove: ['get-time'] },
+      clock: {
+        ...fixtureServer,
+        args: [...fixtureServer.args, '--name', 'clock', '--clock-tools'],
+        autoApprove: ['get-time'],
+      },
     };
-    editor = await EditorSession.start({ folders: ['alpha'], settings: {} }, {
-      trusted: true,
-      // The harness turns AI features off for the other scenarios; chat needs them.
-      userSettings: { 'mcpHost.servers': servers, 'chat.disableAIFeatures': false },
-    });
+    editor = await EditorSession.start(
+      { folders: ['alpha'], settings: {} },
+      {
+        trusted: true,
+        // The harness turns AI features off for the other scenarios; chat needs them.
+        userSettings: { 'mcpHost.servers': servers, 'chat.disableAIFeatures': false },
+      },
+    );
     await editor.workbench.openMcpView();
-    for (const id of Object.keys(servers)) await editor.workbench.waitForServerDescription(id, /^running · \d+ tools/, 90_000);
+    for (const id of Object.keys(servers))
+      await editor.workbench.waitForServerDescription(id, /^running · \d+ tools/, 90_000);
   });
 
   closeEverythingAfterEach(() => editor);
@@ -78,7 +89,10 @@ describe('Tools, prompts and chat in a real VS Code', function () {
     assert.match((await result.locator('#outcome').textContent()) ?? '', /^Succeeded · \d+ ms$/);
     assert.match((await result.locator('#items').textContent()) ?? '', /The sum of 19 and 23 is 42/);
     // A call this quick shows no progress notification: VS Code would keep it (and its Cancel) on screen beside the result.
-    assert.equal(await editor.workbench.page.locator('.notification-toast', { hasText: 'Running Get Sum Tool' }).count(), 0);
+    assert.equal(
+      await editor.workbench.page.locator('.notification-toast', { hasText: 'Running Get Sum Tool' }).count(),
+      0,
+    );
     await editor.workbench.screenshot('21-tool-result-get-sum');
   });
 
@@ -109,7 +123,11 @@ describe('Tools, prompts and chat in a real VS Code', function () {
     await field(form, 'nights').fill('40');
     // Validation has run since the item came (the number's problem shows): the item has none.
     await problem(form, 'nights').filter({ hasText: 'Must be at most 14.' }).waitFor();
-    assert.equal((await problem(form, 'companions/0/name').textContent()) ?? '', '', 'no problem on an item the user has not typed in');
+    assert.equal(
+      (await problem(form, 'companions/0/name').textContent()) ?? '',
+      '',
+      'no problem on an item the user has not typed in',
+    );
     await form.locator('[data-path="/companions"] .remove').first().click();
     await form.locator('#submit').click();
     await problem(form, 'guest').filter({ hasText: 'Required.' }).waitFor();
@@ -145,11 +163,21 @@ describe('Tools, prompts and chat in a real VS Code', function () {
     await (await editor.workbench.webview('#outcome')).locator('#items', { hasText: 'shifty changed' }).waitFor();
     await editor.control('executeCommand', { command: 'workbench.action.closeAllEditors' });
     await waitFor('the new description to arrive', async () =>
-      (await editor.control<{ name: string; description?: string }[]>('listTools', { serverId: 'fixture' })).some((t) => t.name === 'shifty' && /uploads/.test(t.description ?? '')),
+      (await editor.control<{ name: string; description?: string }[]>('listTools', { serverId: 'fixture' })).some(
+        (t) => t.name === 'shifty' && /uploads/.test(t.description ?? ''),
+      ),
     );
 
     await runShifty();
-    const again = await approve('Deny', [/This tool changed since you allowed it:/, /description was: Reads a note\./, /now: Reads a note and uploads it somewhere\./], '28-tool-changed-since-approval');
+    const again = await approve(
+      'Deny',
+      [
+        /This tool changed since you allowed it:/,
+        /description was: Reads a note\./,
+        /now: Reads a note and uploads it somewhere\./,
+      ],
+      '28-tool-changed-since-approval',
+    );
     assert.match(again, /run tool "shifty"/);
     // Denied: nothing ran, and the form is back with what the user typed.
     const back = await editor.workbench.webview('#notice');
@@ -159,21 +187,36 @@ describe('Tools, prompts and chat in a real VS Code', function () {
   });
 
   it('lets another agent list and call MCP tools through the language-model tools, confirmed by the user', async () => {
-    const listing = JSON.parse(await editor.control<string>('invokeLmTool', { name: 'mcpHost_listTools', input: { server: 'fixture' } })) as { server: string; tool: string }[];
-    assert.ok(listing.length === 16 && listing.every((t) => t.server === 'fixture'), JSON.stringify(listing.map((t) => t.tool)));
-    const call = editor.control<string>('invokeLmTool', { name: 'mcpHost_callTool', input: { server: 'fixture', tool: 'echo', arguments: { text: 'from an agent' } } });
-    await approve('Run', [/A chat model wants to run this tool\./, /MCP server "fixture": run tool "echo"/, /"text": "from an agent"/]);
+    const listing = JSON.parse(
+      await editor.control<string>('invokeLmTool', { name: 'mcpHost_listTools', input: { server: 'fixture' } }),
+    ) as { server: string; tool: string }[];
+    assert.ok(
+      listing.length === 16 && listing.every((t) => t.server === 'fixture'),
+      JSON.stringify(listing.map((t) => t.tool)),
+    );
+    const call = editor.control<string>('invokeLmTool', {
+      name: 'mcpHost_callTool',
+      input: { server: 'fixture', tool: 'echo', arguments: { text: 'from an agent' } },
+    });
+    await approve('Run', [
+      /A chat model wants to run this tool\./,
+      /MCP server "fixture": run tool "echo"/,
+      /"text": "from an agent"/,
+    ]);
     assert.equal(await call, 'from an agent');
   });
 
-  it('shows a running tool\'s progress and cancels it from the notification, which the server hears', async () => {
+  it("shows a running tool's progress and cancels it from the notification, which the server hears", async () => {
     await runToolFromPalette('slow', 'fixture');
     const form = await editor.workbench.webview('#field_ms');
     await field(form, 'ms').fill('60000');
     await form.locator('#submit').click();
     await approve('Run', [/run tool "slow"/, /"ms": 60000/]);
     const toast = editor.workbench.page.locator('.notification-toast', { hasText: 'Running slow on fixture' });
-    await toast.locator('.notification-list-item-details-row, .notification-list-item-message', { hasText: /\d+ \/ 60000/ }).first().waitFor();
+    await toast
+      .locator('.notification-list-item-details-row, .notification-list-item-message', { hasText: /\d+ \/ 60000/ })
+      .first()
+      .waitFor();
     await editor.workbench.screenshot('23-tool-progress');
     await toast.getByRole('button', { name: 'Cancel' }).click();
     const result = await editor.workbench.webview('#outcome');
@@ -197,10 +240,16 @@ describe('Tools, prompts and chat in a real VS Code', function () {
     await editor.workbench.sendChat('@mcp /everything.args-prompt city=Paris state=Texas');
     const response = await editor.workbench.lastChatResponse(/Model saw: [\s\S]*Paris.*Texas/);
     // server-everything's instructions (a third-party server's) reach the model ahead of the prompt.
-    assert.match(response, /Model saw: Instructions from MCP server "everything" on using its tools \(written by the server, not by the user\):/);
+    assert.match(
+      response,
+      /Model saw: Instructions from MCP server "everything" on using its tools \(written by the server, not by the user\):/,
+    );
     assert.match(response, /Prompt args-prompt from everything: 1 message\(s\)\./);
     const requests = await editor.control<RecordedRequest[]>('modelRequests');
-    assert.ok(requests.at(-1)!.texts.some((t) => /Paris/.test(t) && /Texas/.test(t)), JSON.stringify(requests.at(-1)));
+    assert.ok(
+      requests.at(-1)!.texts.some((t) => /Paris/.test(t) && /Texas/.test(t)),
+      JSON.stringify(requests.at(-1)),
+    );
     await editor.workbench.screenshot('25-chat-prompt');
   });
 
@@ -210,24 +259,39 @@ describe('Tools, prompts and chat in a real VS Code', function () {
     await picker.locator('.quick-input-title', { hasText: 'Team Management (everything): name *' }).waitFor();
     const rows = picker.locator('.quick-input-list .monaco-list-row');
     await rows.filter({ hasText: 'Frank' }).waitFor();
-    const labels = await rows.evaluateAll((els) => els.map((el) => el.querySelector('.label-name')?.textContent?.trim()));
+    const labels = await rows.evaluateAll((els) =>
+      els.map((el) => el.querySelector('.label-name')?.textContent?.trim()),
+    );
     assert.deepEqual(labels, ['David', 'Eve', 'Frank'], 'the Sales team, from the server');
     await editor.workbench.screenshot('26-prompt-argument-completion');
     await editor.workbench.page.keyboard.type('E');
-    await waitFor('the suggestions narrowed to Eve', async () => (await rows.evaluateAll((els) => els.map((el) => el.querySelector('.label-name')?.textContent?.trim()))).join() === 'Eve,E');
+    await waitFor(
+      'the suggestions narrowed to Eve',
+      async () =>
+        (
+          await rows.evaluateAll((els) => els.map((el) => el.querySelector('.label-name')?.textContent?.trim()))
+        ).join() === 'Eve,E',
+    );
     await editor.workbench.page.keyboard.press('Enter');
     await editor.workbench.lastChatResponse(/Model saw: [\s\S]*Please promote Eve to the head of the Sales team\./);
   });
 
   it('lets the chat model call an MCP tool after the user confirms it, and shows the answer', async () => {
     await editor.workbench.sendChat('@mcp use get-sum {"a":20,"b":22}');
-    const shown = await approve('Run', [/A chat model wants to run this tool\./, /MCP server "everything": run tool "Get Sum Tool"/, /"a": 20/], '27-chat-tool-confirmation');
+    const shown = await approve(
+      'Run',
+      [/A chat model wants to run this tool\./, /MCP server "everything": run tool "Get Sum Tool"/, /"a": 20/],
+      '27-chat-tool-confirmation',
+    );
     assert.match(shown, /"b": 22/);
     const response = await editor.workbench.lastChatResponse(/Tool results: The sum of 20 and 22 is 42/);
     assert.match(response, /everything\/get-sum returned: The sum of 20 and 22 is 42\./);
     const requests = await editor.control<RecordedRequest[]>('modelRequests');
     assert.ok(requests.at(-2)!.tools.includes('everything_get-sum'), requests.at(-2)!.tools.join(', '));
-    assert.ok(requests.at(-2)!.tools.includes('fixture_echo') && requests.at(-2)!.tools.includes('modern-http_echo'), 'both servers\' tools, prefixed apart');
+    assert.ok(
+      requests.at(-2)!.tools.includes('fixture_echo') && requests.at(-2)!.tools.includes('modern-http_echo'),
+      "both servers' tools, prefixed apart",
+    );
     await editor.workbench.screenshot('29-chat-tool-call');
   });
 });

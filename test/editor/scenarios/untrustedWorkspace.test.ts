@@ -5,7 +5,10 @@ import { EditorSession, OUT } from '../harness/editorSession';
 import type { McpServerInfo } from '../../../src/editor/publicApi';
 import { waitFor } from '../../unit/support/fixtures';
 
-const fixtureServer = (name: string) => ({ command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--name', name] });
+const fixtureServer = (name: string) => ({
+  command: process.execPath,
+  args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--name', name],
+});
 
 describe('An untrusted workspace in a real VS Code', function () {
   this.timeout(180_000);
@@ -16,12 +19,19 @@ describe('An untrusted workspace in a real VS Code', function () {
     editor = await EditorSession.start(
       { folders: ['repo'], settings: { 'mcpHost.servers': { 'from-repo': fixtureServer('repo-server') } } },
       // The user opened the repository in Restricted Mode (the startup prompt, when shown, offers the same).
-      { trusted: false, userSettings: { 'security.workspace.trust.startupPrompt': 'never', 'mcpHost.servers': { mine: fixtureServer('my-server') } } },
+      {
+        trusted: false,
+        userSettings: {
+          'security.workspace.trust.startupPrompt': 'never',
+          'mcpHost.servers': { mine: fixtureServer('my-server') },
+        },
+      },
     );
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await editor?.workbench.screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`);
+    if (this.currentTest?.state === 'failed')
+      await editor?.workbench.screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`);
   });
 
   after(async () => {
@@ -32,7 +42,10 @@ describe('An untrusted workspace in a real VS Code', function () {
     const page = editor.workbench.page;
     await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).waitFor({ timeout: 60_000 });
     await editor.workbench.openMcpView();
-    assert.equal(await editor.workbench.waitForServerDescription('mine', /^running/), 'running · 16 tools · 1 prompt · 2 resources');
+    assert.equal(
+      await editor.workbench.waitForServerDescription('mine', /^running/),
+      'running · 16 tools · 1 prompt · 2 resources',
+    );
     assert.equal(await editor.workbench.waitForServerDescription('from-repo', /^untrusted$/), 'untrusted');
     assert.equal(await editor.control('isTrusted'), false);
     const repo = await server('from-repo');
@@ -46,7 +59,10 @@ describe('An untrusted workspace in a real VS Code', function () {
 
   it('asks for consent and starts the workspace server once the user trusts the workspace', async () => {
     await editor.workbench.runCommand('Workspaces: Manage Workspace Trust');
-    await editor.workbench.page.locator('.workspace-trust-editor .workspace-trust-buttons-row .monaco-button', { hasText: /^Trust$/ }).first().click();
+    await editor.workbench.page
+      .locator('.workspace-trust-editor .workspace-trust-buttons-row .monaco-button', { hasText: /^Trust$/ })
+      .first()
+      .click();
     // The consent comes up over the trust editor; a key pressed before it shows could dismiss it,
     // so the trust editor is closed only after the user has answered.
     const consent = editor.workbench.page.locator('.monaco-dialog-box', { hasText: 'Allow MCP server "from-repo"' });

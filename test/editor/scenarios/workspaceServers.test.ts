@@ -11,7 +11,10 @@ import { startHttpFixture, waitFor, type RunningProcess } from '../../unit/suppo
 
 const FOLDERS = ['alpha'];
 const fixtureServer = { command: process.execPath, args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js')] };
-const everything = { command: process.execPath, args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] };
+const everything = {
+  command: process.execPath,
+  args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
+};
 
 describe('Workspace servers in a real VS Code', function () {
   this.timeout(180_000);
@@ -20,16 +23,25 @@ describe('Workspace servers in a real VS Code', function () {
   let servers: Record<string, unknown>;
 
   const server = async (id: string) => (await editor.control<McpServerInfo[]>('listServers')).find((s) => s.id === id);
-  const text = (result: { content: { type: string; text?: string }[] }) => result.content.map((c) => c.text ?? '').join('\n');
+  const text = (result: { content: { type: string; text?: string }[] }) =>
+    result.content.map((c) => c.text ?? '').join('\n');
 
   before(async () => {
     http = await startHttpFixture();
-    servers = { fixture: fixtureServer, everything, 'modern-http': { type: 'http', url: `http://127.0.0.1:${http.port}/mcp` } };
-    editor = await EditorSession.start({ folders: FOLDERS, settings: { 'mcpHost.servers': servers } }, { trusted: true });
+    servers = {
+      fixture: fixtureServer,
+      everything,
+      'modern-http': { type: 'http', url: `http://127.0.0.1:${http.port}/mcp` },
+    };
+    editor = await EditorSession.start(
+      { folders: FOLDERS, settings: { 'mcpHost.servers': servers } },
+      { trusted: true },
+    );
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await editor?.workbench.screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`);
+    if (this.currentTest?.state === 'failed')
+      await editor?.workbench.screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`);
   });
 
   after(async () => {
@@ -50,10 +62,16 @@ describe('Workspace servers in a real VS Code', function () {
 
   it('shows each server running in the MCP Servers view with the tool count the server reports', async () => {
     await editor.workbench.openMcpView();
-    assert.equal(await editor.workbench.waitForServerDescription('fixture', /^running/), 'running · 16 tools · 1 prompt · 2 resources');
+    assert.equal(
+      await editor.workbench.waitForServerDescription('fixture', /^running/),
+      'running · 16 tools · 1 prompt · 2 resources',
+    );
     const everythingRow = await editor.workbench.waitForServerDescription('everything', /^running · \d+ tools/);
     const reported = await editor.control<unknown[]>('listTools', { serverId: 'everything' });
-    assert.ok(everythingRow.startsWith(`running · ${reported.length} tools`), `${everythingRow} vs ${reported.length} tools`);
+    assert.ok(
+      everythingRow.startsWith(`running · ${reported.length} tools`),
+      `${everythingRow} vs ${reported.length} tools`,
+    );
     await editor.workbench.waitForServerDescription('modern-http', /^running · 16 tools/);
     const modern = await server('modern-http');
     assert.equal(modern?.protocolVersion, '2026-07-28');
@@ -68,7 +86,9 @@ describe('Workspace servers in a real VS Code', function () {
     await editor.workbench.page.locator('.pane .monaco-list-row', { hasText: 'Prompts (1)' }).waitFor();
     await editor.workbench.screenshot('03-server-tools');
     // A tool's description is its tooltip, made as the row is hovered.
-    const echo = editor.workbench.page.locator('.pane .monaco-list-row').filter({ has: editor.workbench.page.locator('.label-name', { hasText: /^echo$/ }) });
+    const echo = editor.workbench.page
+      .locator('.pane .monaco-list-row')
+      .filter({ has: editor.workbench.page.locator('.label-name', { hasText: /^echo$/ }) });
     const hover = await editor.workbench.tooltip(echo, 'Returns its text');
     assert.equal((await hover.innerText()).replace(/\s+/g, ' ').trim(), 'Returns its text argument.');
     await editor.workbench.page.mouse.move(0, 0);
@@ -86,7 +106,9 @@ describe('Workspace servers in a real VS Code', function () {
     await editor.control('addWorkspaceFolder', { path: beta });
     const betaUri = pathToFileURL(beta).toString();
     const second = await waitFor('the new roots list', async () => {
-      const listed = text(await editor.control('callTool', { serverId: 'everything', name: 'get-roots-list', args: {} }));
+      const listed = text(
+        await editor.control('callTool', { serverId: 'everything', name: 'get-roots-list', args: {} }),
+      );
       return listed.includes(betaUri) && listed;
     });
     assert.ok(second.includes(alpha), second);
@@ -94,10 +116,24 @@ describe('Workspace servers in a real VS Code', function () {
   });
 
   it('passes the in-editor suite that uses the public API from a second extension', async () => {
-    const result = await editor.control<SuiteResult>('runSuite', { index: path.join(OUT, 'test/editor/suite/index.js') }, 120_000);
-    for (const test of result.tests) process.stdout.write(`      [in editor] ${test.state === 'passed' ? '✔' : '✘'} ${test.title}\n${test.error ? `${test.error}\n` : ''}`);
+    const result = await editor.control<SuiteResult>(
+      'runSuite',
+      { index: path.join(OUT, 'test/editor/suite/index.js') },
+      120_000,
+    );
+    for (const test of result.tests)
+      process.stdout.write(
+        `      [in editor] ${test.state === 'passed' ? '✔' : '✘'} ${test.title}\n${test.error ? `${test.error}\n` : ''}`,
+      );
     recordInEditorResult(result);
-    assert.equal(result.failed, 0, result.tests.filter((t) => t.error).map((t) => `${t.title}: ${t.error}`).join('\n'));
+    assert.equal(
+      result.failed,
+      0,
+      result.tests
+        .filter((t) => t.error)
+        .map((t) => `${t.title}: ${t.error}`)
+        .join('\n'),
+    );
     assert.ok(result.passed >= 6);
   });
 
@@ -116,9 +152,15 @@ describe('Workspace servers in a real VS Code', function () {
 
   it('shows an invalid entry’s error naming the server and the field, and leaves the others running', async () => {
     const pid = (await server('fixture'))!.pid;
-    editor.writeSettings(['alpha', path.join(editor.root, 'beta')], { 'mcpHost.servers': { ...servers, broken: { command: 42 } } });
+    editor.writeSettings(['alpha', path.join(editor.root, 'beta')], {
+      'mcpHost.servers': { ...servers, broken: { command: 42 } },
+    });
     const message = 'MCP server "broken": "command" must be a string (got number 42)';
-    await waitFor('the error notification', async () => (await editor.workbench.notifications()).some((n) => n.includes(message)), 30_000);
+    await waitFor(
+      'the error notification',
+      async () => (await editor.workbench.notifications()).some((n) => n.includes(message)),
+      30_000,
+    );
     assert.equal(await editor.workbench.waitForServerDescription('broken', /^invalid$/), 'invalid');
     assert.equal((await server('broken'))?.reason, message);
     assert.equal((await server('fixture'))?.pid, pid);
@@ -140,9 +182,20 @@ describe('Workspace servers in a real VS Code', function () {
 
   it('shows a server’s log with its stderr and the connection details', async () => {
     await editor.workbench.runCommand('MCP Host: Show Server Output');
-    await editor.workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: 'everything' }).first().click();
-    const output = async () => ((await editor.workbench.page.locator('.part.panel .monaco-editor .view-lines').textContent()) ?? '').replace(/\u00a0/g, ' ');
-    await waitFor('the connection line', async () => (await output()).includes('Connected: mcp-servers/everything'), 30_000);
+    await editor.workbench.page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'everything' })
+      .first()
+      .click();
+    const output = async () =>
+      ((await editor.workbench.page.locator('.part.panel .monaco-editor .view-lines').textContent()) ?? '').replace(
+        /\u00a0/g,
+        ' ',
+      );
+    await waitFor(
+      'the connection line',
+      async () => (await output()).includes('Connected: mcp-servers/everything'),
+      30_000,
+    );
     assert.match(await output(), /\[stderr\] Starting default \(STDIO\) server/);
     assert.match(await output(), /protocol 2025-11-25 \(legacy era\) over stdio, pid \d+/);
     await editor.workbench.screenshot('09-server-output');
@@ -166,10 +219,14 @@ describe('Workspace servers in a real VS Code', function () {
     await editor.workbench.screenshot('13-consent-env-changed');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     // The row says "stopped" while the dialog is open as well: wait for the answer to be taken.
-    const refused = await waitFor('the refusal to reach the server', async () => {
-      const info = await server('everything');
-      return info && info.held !== 'consent' ? info : undefined;
-    }, 15_000);
+    const refused = await waitFor(
+      'the refusal to reach the server',
+      async () => {
+        const info = await server('everything');
+        return info && info.held !== 'consent' ? info : undefined;
+      },
+      15_000,
+    );
     assert.equal(refused.status, 'stopped');
     assert.equal(refused.held, 'declined');
     assert.match(refused.reason ?? '', /you did not allow this workspace server to run/);

@@ -20,9 +20,15 @@ export function run(options: { grep?: string } = {}): Promise<SuiteResult> {
   const tests: SuiteResult['tests'] = [];
   return new Promise((resolve) => {
     const runner = mocha.run(() => {
-      resolve({ passed: tests.filter((t) => t.state === 'passed').length, failed: tests.filter((t) => t.state === 'failed').length, tests });
+      resolve({
+        passed: tests.filter((t) => t.state === 'passed').length,
+        failed: tests.filter((t) => t.state === 'failed').length,
+        tests,
+      });
     });
     runner.on('pass', (test) => tests.push({ title: test.fullTitle(), state: 'passed' }));
-    runner.on('fail', (test, error) => tests.push({ title: test.fullTitle(), state: 'failed', error: String(error?.stack ?? error) }));
+    runner.on('fail', (test, error) =>
+      tests.push({ title: test.fullTitle(), state: 'failed', error: String(error?.stack ?? error) }),
+    );
   });
 }

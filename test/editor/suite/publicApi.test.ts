@@ -10,7 +10,10 @@ async function api(): Promise<McpHostApi> {
 }
 
 function text(result: { content: unknown[] }): string {
-  return (result.content as { type: string; text?: string }[]).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+  return (result.content as { type: string; text?: string }[])
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('\n');
 }
 
 async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
@@ -60,28 +63,49 @@ describe('MCP Host public API, from a second extension', () => {
 
   it('offers completion/complete suggestions for prompt arguments, using earlier arguments as context', async () => {
     const host = await api();
-    assert.deepEqual(await host.completePromptArgument('everything', 'completable-prompt', 'department', 'S'), ['Sales', 'Support']);
-    assert.deepEqual(await host.completePromptArgument('everything', 'completable-prompt', 'name', '', { department: 'Marketing' }), ['Grace', 'Henry', 'Iris']);
-    assert.deepEqual(await host.completePromptArgument('fixture', 'greet', 'who', 'A'), [], 'a server without completions offers none');
+    assert.deepEqual(await host.completePromptArgument('everything', 'completable-prompt', 'department', 'S'), [
+      'Sales',
+      'Support',
+    ]);
+    assert.deepEqual(
+      await host.completePromptArgument('everything', 'completable-prompt', 'name', '', { department: 'Marketing' }),
+      ['Grace', 'Henry', 'Iris'],
+    );
+    assert.deepEqual(
+      await host.completePromptArgument('fixture', 'greet', 'who', 'A'),
+      [],
+      'a server without completions offers none',
+    );
   });
 
   it('cancels a call when the caller cancels its token', async () => {
     const host = await api();
     const source = new vscode.CancellationTokenSource();
     setTimeout(() => source.cancel(), 300);
-    await assert.rejects(host.callTool('fixture', 'hang', {}, source.token), /tools\/call "hang" on MCP server "fixture" was cancelled/);
+    await assert.rejects(
+      host.callTool('fixture', 'hang', {}, source.token),
+      /tools\/call "hang" on MCP server "fixture" was cancelled/,
+    );
   });
 
   it('fires onDidChangeServers as a server stops and starts again', async () => {
     const host = await api();
     const states: string[] = [];
-    const listener = host.onDidChangeServers(() => states.push(host.listServers().find((s) => s.id === 'fixture')!.status));
+    const listener = host.onDidChangeServers(() =>
+      states.push(host.listServers().find((s) => s.id === 'fixture')!.status),
+    );
     try {
       await host.stopServer('fixture');
       assert.equal(host.listServers().find((s) => s.id === 'fixture')?.status, 'stopped');
       await host.startServer('fixture');
       await until('fixture running', () => host.listServers().find((s) => s.id === 'fixture')?.status === 'running');
-      assert.ok(states.includes('stopping') && states.includes('stopped') && states.includes('starting') && states.includes('running'), states.join(','));
+      assert.ok(
+        states.includes('stopping') &&
+          states.includes('stopped') &&
+          states.includes('starting') &&
+          states.includes('running'),
+        states.join(','),
+      );
     } finally {
       listener.dispose();
     }
@@ -90,6 +114,9 @@ describe('MCP Host public API, from a second extension', () => {
   it('rejects calls to unknown servers and unknown tools with errors that name them', async () => {
     const host = await api();
     await assert.rejects(host.callTool('nope', 'echo', {}), /There is no MCP server "nope" in settings\./);
-    await assert.rejects(host.callTool('fixture', 'no-such-tool', {}), /MCP server "fixture": tools\/call "no-such-tool" failed/);
+    await assert.rejects(
+      host.callTool('fixture', 'no-such-tool', {}),
+      /MCP server "fixture": tools\/call "no-such-tool" failed/,
+    );
   });
 });

@@ -21,7 +21,8 @@ const operations: Record<string, Operation> = {
   listServers: async () => (await hostApi()).listServers(),
   listTools: async ({ serverId }) => (await hostApi()).listTools(serverId),
   callTool: async ({ serverId, name, args }) => (await hostApi()).callTool(serverId, name, args),
-  workspaceFolders: async () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, uri: f.uri.toString() })),
+  workspaceFolders: async () =>
+    (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, uri: f.uri.toString() })),
   addWorkspaceFolder: async ({ path }) => {
     const count = vscode.workspace.workspaceFolders?.length ?? 0;
     const changed = new Promise<void>((resolve) => {
@@ -30,7 +31,8 @@ const operations: Record<string, Operation> = {
         resolve();
       });
     });
-    if (!vscode.workspace.updateWorkspaceFolders(count, 0, { uri: vscode.Uri.file(path) })) throw new Error('updateWorkspaceFolders refused');
+    if (!vscode.workspace.updateWorkspaceFolders(count, 0, { uri: vscode.Uri.file(path) }))
+      throw new Error('updateWorkspaceFolders refused');
     await changed;
     return (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString());
   },
@@ -46,7 +48,8 @@ const operations: Record<string, Operation> = {
   },
   executeCommand: async ({ command, args }) => vscode.commands.executeCommand(command, ...(args ?? [])),
   readFile: async ({ uri }) => Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.parse(uri))).toString('utf8'),
-  openDocument: async ({ uri }) => (await vscode.workspace.openTextDocument(vscode.Uri.parse(uri))).getText().slice(0, 40),
+  openDocument: async ({ uri }) =>
+    (await vscode.workspace.openTextDocument(vscode.Uri.parse(uri))).getText().slice(0, 40),
   stat: async ({ uri }) => vscode.workspace.fs.stat(vscode.Uri.parse(uri)),
   activeEditor: async () => {
     const document = vscode.window.activeTextEditor?.document;
@@ -56,12 +59,16 @@ const operations: Record<string, Operation> = {
   lmTools: async () => vscode.lm.tools.map((t) => t.name),
   // The language-model tools whose names match, with what an agent sees of each.
   lmToolInfo: async ({ pattern }: { pattern: string }) =>
-    vscode.lm.tools.filter((t) => new RegExp(pattern).test(t.name)).map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, tags: t.tags })),
+    vscode.lm.tools
+      .filter((t) => new RegExp(pattern).test(t.name))
+      .map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, tags: t.tags })),
   // Side by side with VS Code's built-in MCP support (bench/builtInComparison.ts), timed in here.
   builtInStart: async ({ ids }: { ids: string[] }) => {
     for (const id of ids) await vscode.commands.executeCommand('workbench.mcp.stopServer', id);
     const start = performance.now();
-    await Promise.all(ids.map((id) => vscode.commands.executeCommand('workbench.mcp.startServer', id, { waitForLiveTools: true })));
+    await Promise.all(
+      ids.map((id) => vscode.commands.executeCommand('workbench.mcp.startServer', id, { waitForLiveTools: true })),
+    );
     return performance.now() - start;
   },
   // VS Code starting MCP Host's published servers (its ids `<extension>/<label>`) after MCP Host stopped them: the gateway starts them.
@@ -72,13 +79,20 @@ const operations: Record<string, Operation> = {
       await api.stopServer(id);
     }
     const start = performance.now();
-    await Promise.all(ids.map((id) => vscode.commands.executeCommand('workbench.mcp.startServer', `mcp-host.mcp-host/${id} (MCP Host)`, { waitForLiveTools: true })));
+    await Promise.all(
+      ids.map((id) =>
+        vscode.commands.executeCommand('workbench.mcp.startServer', `mcp-host.mcp-host/${id} (MCP Host)`, {
+          waitForLiveTools: true,
+        }),
+      ),
+    );
     return performance.now() - start;
   },
   hostStart: async ({ ids }: { ids: string[] }) => {
     const api = await hostApi();
     for (const id of ids) await api.stopServer(id);
-    const ready = () => ids.every((id) => api.listServers().some((s) => s.id === id && s.status === 'running' && s.toolCount > 0));
+    const ready = () =>
+      ids.every((id) => api.listServers().some((s) => s.id === id && s.status === 'running' && s.toolCount > 0));
     const start = performance.now();
     const listed = new Promise<void>((resolve) => {
       const listener = api.onDidChangeServers(() => {
@@ -91,7 +105,19 @@ const operations: Record<string, Operation> = {
     if (!ready()) await listed;
     return performance.now() - start;
   },
-  apiCalls: async ({ via, serverId, name, args, count }: { via: 'callTool' | 'invokeTool'; serverId: string; name: string; args: Record<string, unknown>; count: number }) => {
+  apiCalls: async ({
+    via,
+    serverId,
+    name,
+    args,
+    count,
+  }: {
+    via: 'callTool' | 'invokeTool';
+    serverId: string;
+    name: string;
+    args: Record<string, unknown>;
+    count: number;
+  }) => {
     const api = await hostApi();
     const samples: number[] = [];
     for (let i = 0; i < count; i++) {
@@ -117,11 +143,20 @@ const operations: Record<string, Operation> = {
       last = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
     }
     samples.sort((a, b) => a - b);
-    return { medianMs: samples[Math.floor(samples.length / 2)], totalMs: samples.reduce((a, b) => a + b, 0), lastLength: last.length, lastStart: last.slice(0, 80) };
+    return {
+      medianMs: samples[Math.floor(samples.length / 2)],
+      totalMs: samples.reduce((a, b) => a + b, 0),
+      lastLength: last.length,
+      lastStart: last.slice(0, 80),
+    };
   },
-  updateUserSetting: async ({ section, value }) => vscode.workspace.getConfiguration().update(section, value, vscode.ConfigurationTarget.Global),
+  updateUserSetting: async ({ section, value }) =>
+    vscode.workspace.getConfiguration().update(section, value, vscode.ConfigurationTarget.Global),
   // Dev mode's debugging: a breakpoint as the user would click it into the gutter, and the session's name.
-  addBreakpoint: async ({ file, line }) => vscode.debug.addBreakpoints([new vscode.SourceBreakpoint(new vscode.Location(vscode.Uri.file(file), new vscode.Position(line, 0)))]),
+  addBreakpoint: async ({ file, line }) =>
+    vscode.debug.addBreakpoints([
+      new vscode.SourceBreakpoint(new vscode.Location(vscode.Uri.file(file), new vscode.Position(line, 0))),
+    ]),
   debugSessions: async () => [...debugSessions],
   chatModels: async () => (await vscode.lm.selectChatModels({ vendor: 'mcp-host-test' })).map((m) => m.id),
   invokeTool: async ({ serverId, name, args }) => (await hostApi()).invokeTool(serverId, name, args),
@@ -143,7 +178,9 @@ const operations: Record<string, Operation> = {
     const session = new inspector.Session();
     session.connect();
     const post = (method: string, params?: object) =>
-      new Promise<any>((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+      new Promise<any>((resolve, reject) =>
+        session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+      );
     try {
       await post('Profiler.enable');
       await post('Profiler.setSamplingInterval', { interval: 500 });
@@ -155,7 +192,11 @@ const operations: Record<string, Operation> = {
     }
   },
   // In a window without MCP Host (the built-in's side of a benchmark) only the process is known.
-  activation: async () => ({ mcpHostMs: vscode.extensions.getExtension('mcp-host.mcp-host') ? (await hostApi()).activationMs : undefined, minimalMs: ownActivationMs, pid: process.pid }),
+  activation: async () => ({
+    mcpHostMs: vscode.extensions.getExtension('mcp-host.mcp-host') ? (await hostApi()).activationMs : undefined,
+    minimalMs: ownActivationMs,
+    pid: process.pid,
+  }),
   runSuite: async ({ index, grep }) => {
     const suite = require(index) as { run(options?: { grep?: string }): Promise<unknown> };
     return suite.run({ grep });
@@ -168,7 +209,9 @@ async function collectGarbage(): Promise<void> {
   const session = new inspector.Session();
   session.connect();
   try {
-    await new Promise((resolve, reject) => session.post('HeapProfiler.collectGarbage', (error) => (error ? reject(error) : resolve(undefined))));
+    await new Promise((resolve, reject) =>
+      session.post('HeapProfiler.collectGarbage', (error) => (error ? reject(error) : resolve(undefined))),
+    );
   } finally {
     session.disconnect();
   }
@@ -188,7 +231,8 @@ export function activate(context: vscode.ExtensionContext): void {
   // extension tools costs by itself (the floor under MCP Host's mcpHost_callTool).
   context.subscriptions.push(
     vscode.lm.registerTool<{ message: string }>('mcpHostTest_echo', {
-      invoke: async (options) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(`Echo: ${options.input.message}`)]),
+      invoke: async (options) =>
+        new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(`Echo: ${options.input.message}`)]),
     }),
   );
   const port = Number(process.env.MCPHOST_TEST_CONTROL_PORT);

@@ -31,7 +31,8 @@ const INFO = {
 export function registerFixtureChatModel(): vscode.Disposable {
   return vscode.lm.registerLanguageModelChatProvider('mcp-host-test', {
     provideLanguageModelChatInformation: () => [INFO],
-    provideTokenCount: async (_model, text) => (typeof text === 'string' ? text.length : JSON.stringify(text).length) / 4,
+    provideTokenCount: async (_model, text) =>
+      (typeof text === 'string' ? text.length : JSON.stringify(text).length) / 4,
     provideLanguageModelChatResponse: async (_model, messages, options, progress) => {
       const texts: string[] = [];
       let images = 0;
@@ -44,9 +45,18 @@ export function registerFixtureChatModel(): vscode.Disposable {
       const tools = (options.tools ?? []).map((t) => t.name);
       recorded.push({ texts, tools, images });
       const last = messages[messages.length - 1];
-      const textOf = (m: vscode.LanguageModelChatRequestMessage) => m.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
-      const at = messages.map((m, i) => (m.role === vscode.LanguageModelChatMessageRole.User && textOf(m) ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
-      const calledNow = messages.slice(at + 1).flatMap((m) => m.content.filter((p): p is vscode.LanguageModelToolCallPart => p instanceof vscode.LanguageModelToolCallPart).map((p) => p.name));
+      const textOf = (m: vscode.LanguageModelChatRequestMessage) =>
+        m.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+      const at = messages
+        .map((m, i) => (m.role === vscode.LanguageModelChatMessageRole.User && textOf(m) ? i : -1))
+        .reduce((a, b) => Math.max(a, b), -1);
+      const calledNow = messages
+        .slice(at + 1)
+        .flatMap((m) =>
+          m.content
+            .filter((p): p is vscode.LanguageModelToolCallPart => p instanceof vscode.LanguageModelToolCallPart)
+            .map((p) => p.name),
+        );
       const use = at >= 0 ? /use (\S+) (\{.*\})/.exec(textOf(messages[at])) : null;
       const tool = use && tools.find((name) => name === use[1] || name.endsWith(`_${use[1]}`));
       if (use && tool && !calledNow.includes(tool)) {
@@ -58,9 +68,13 @@ export function registerFixtureChatModel(): vscode.Disposable {
         progress.report(new vscode.LanguageModelToolCallPart(`call-${recorded.length}`, search, { query: use[1] }));
         return;
       }
-      const results = last.content.filter((p): p is vscode.LanguageModelToolResultPart => p instanceof vscode.LanguageModelToolResultPart);
+      const results = last.content.filter(
+        (p): p is vscode.LanguageModelToolResultPart => p instanceof vscode.LanguageModelToolResultPart,
+      );
       if (results.length) {
-        const said = results.map((r) => r.content.map((c) => (c instanceof vscode.LanguageModelTextPart ? c.value : '')).join('')).join(' | ');
+        const said = results
+          .map((r) => r.content.map((c) => (c instanceof vscode.LanguageModelTextPart ? c.value : '')).join(''))
+          .join(' | ');
         progress.report(new vscode.LanguageModelTextPart(`Tool results: ${said}`));
         return;
       }

@@ -16,10 +16,14 @@ import { entries, harness, hosts, legacy, modern, running } from '../support/hos
 
 afterEach(async () => Promise.all(hosts.splice(0).map((h) => h.dispose())));
 
-const tool = (meta?: Record<string, unknown>): Tool => ({ name: 't', inputSchema: { type: 'object' }, ...(meta ? { _meta: meta } : {}) });
+const tool = (meta?: Record<string, unknown>): Tool => ({
+  name: 't',
+  inputSchema: { type: 'object' },
+  ...(meta ? { _meta: meta } : {}),
+});
 
 describe('MCP Apps: the sandbox policy from _meta.ui.csp', () => {
-  it('uses the specification\'s default CSP when ui.csp is omitted, letting the app run its own blob: and data: scripts and workers', () => {
+  it("uses the specification's default CSP when ui.csp is omitted, letting the app run its own blob: and data: scripts and workers", () => {
     const policy = appSandboxPolicy(undefined, undefined);
     assert.equal(
       policy.csp,
@@ -30,8 +34,16 @@ describe('MCP Apps: the sandbox policy from _meta.ui.csp', () => {
   });
 
   it('maps each declared field to its directives, and frames and base URIs to their restrictive defaults when absent', () => {
-    const policy = appSandboxPolicy({ connectDomains: ['https://api.example.com', 'wss://live.example.com'], resourceDomains: ['https://*.cdn.example'] }, undefined);
-    const directives = Object.fromEntries(policy.csp.split('; ').map((d) => [d.split(' ')[0], d.slice(d.indexOf(' ') + 1)]));
+    const policy = appSandboxPolicy(
+      {
+        connectDomains: ['https://api.example.com', 'wss://live.example.com'],
+        resourceDomains: ['https://*.cdn.example'],
+      },
+      undefined,
+    );
+    const directives = Object.fromEntries(
+      policy.csp.split('; ').map((d) => [d.split(' ')[0], d.slice(d.indexOf(' ') + 1)]),
+    );
     assert.deepEqual(directives, {
       'default-src': "'none'",
       'script-src': "'self' 'unsafe-inline' blob: data: https://*.cdn.example",
@@ -49,23 +61,42 @@ describe('MCP Apps: the sandbox policy from _meta.ui.csp', () => {
       // "If baseUriDomains is provided, allow base URIs from declared origins; otherwise use base-uri 'self'"
       'base-uri': "'self'",
     });
-    const framed = appSandboxPolicy({ frameDomains: ['https://www.youtube.com'], baseUriDomains: ['https://cdn.example.com'] }, undefined);
+    const framed = appSandboxPolicy(
+      { frameDomains: ['https://www.youtube.com'], baseUriDomains: ['https://cdn.example.com'] },
+      undefined,
+    );
     assert.match(framed.csp, /frame-src https:\/\/www\.youtube\.com;/);
     assert.match(framed.csp, /base-uri https:\/\/cdn\.example\.com$/);
     assert.match(framed.csp, /connect-src 'self';/);
   });
 
   it('never lets a declared entry add a domain or keyword the server did not declare as a source ("MUST NOT allow undeclared domains")', () => {
-    const hostile = ["'unsafe-eval'", '*', 'https:', 'data:', 'https://a.example; script-src *', 'https://b.example https://c.example', 42, 'javascript:alert(1)'];
-    const policy = appSandboxPolicy({ resourceDomains: [...hostile, 'https://ok.example'], connectDomains: 'https://not-a-list.example' }, undefined);
+    const hostile = [
+      "'unsafe-eval'",
+      '*',
+      'https:',
+      'data:',
+      'https://a.example; script-src *',
+      'https://b.example https://c.example',
+      42,
+      'javascript:alert(1)',
+    ];
+    const policy = appSandboxPolicy(
+      { resourceDomains: [...hostile, 'https://ok.example'], connectDomains: 'https://not-a-list.example' },
+      undefined,
+    );
     assert.deepEqual(policy.approved, { resourceDomains: ['https://ok.example'] });
     assert.equal(policy.refused.length, hostile.length + 1);
-    for (const bad of ["'unsafe-eval'", ' * ', 'c.example', 'not-a-list', 'javascript', 'https: ']) assert.ok(!policy.csp.includes(bad), `${bad} in ${policy.csp}`);
+    for (const bad of ["'unsafe-eval'", ' * ', 'c.example', 'not-a-list', 'javascript', 'https: '])
+      assert.ok(!policy.csp.includes(bad), `${bad} in ${policy.csp}`);
     assert.match(policy.csp, /connect-src 'self'; /);
   });
 
-  it('maps declared permissions to the inner frame\'s allow attribute, and nothing undeclared', () => {
-    assert.equal(appSandboxPolicy(undefined, { camera: {}, clipboardWrite: {}, usb: {}, microphone: true }).allow, 'camera; clipboard-write');
+  it("maps declared permissions to the inner frame's allow attribute, and nothing undeclared", () => {
+    assert.equal(
+      appSandboxPolicy(undefined, { camera: {}, clipboardWrite: {}, usb: {}, microphone: true }).allow,
+      'camera; clipboard-write',
+    );
     assert.equal(appSandboxPolicy(undefined, undefined).allow, '');
   });
 });
@@ -76,15 +107,36 @@ describe('MCP Apps: tool visibility', () => {
     assert.equal(appResourceUri(tool({ 'ui/resourceUri': 'ui://flat' })), 'ui://flat');
     assert.equal(appResourceUri(tool()), undefined);
     assert.throws(() => appResourceUri(tool({ ui: { resourceUri: 'https://x' } })), /not a ui:\/\/ URI/);
-    assert.throws(() => appResourceUri(tool({ ui: { resourceUri: null } })), /names its app as null, which is not a ui:\/\/ URI/);
-    assert.throws(() => appResourceUri(tool({ 'ui/resourceUri': 7 })), /names its app as 7, which is not a ui:\/\/ URI/);
+    assert.throws(
+      () => appResourceUri(tool({ ui: { resourceUri: null } })),
+      /names its app as null, which is not a ui:\/\/ URI/,
+    );
+    assert.throws(
+      () => appResourceUri(tool({ 'ui/resourceUri': 7 })),
+      /names its app as 7, which is not a ui:\/\/ URI/,
+    );
     assert.deepEqual([offeredToModel(tool()), callableFromApp(tool())], [true, true]);
-    assert.deepEqual([offeredToModel(tool({ ui: { visibility: ['app'] } })), callableFromApp(tool({ ui: { visibility: ['app'] } }))], [false, true]);
-    assert.deepEqual([offeredToModel(tool({ ui: { visibility: ['model'] } })), callableFromApp(tool({ ui: { visibility: ['model'] } }))], [true, false]);
-    assert.deepEqual([offeredToModel(tool({ ui: { visibility: [] } })), callableFromApp(tool({ ui: { visibility: [] } }))], [false, false]);
+    assert.deepEqual(
+      [offeredToModel(tool({ ui: { visibility: ['app'] } })), callableFromApp(tool({ ui: { visibility: ['app'] } }))],
+      [false, true],
+    );
+    assert.deepEqual(
+      [
+        offeredToModel(tool({ ui: { visibility: ['model'] } })),
+        callableFromApp(tool({ ui: { visibility: ['model'] } })),
+      ],
+      [true, false],
+    );
+    assert.deepEqual(
+      [offeredToModel(tool({ ui: { visibility: [] } })), callableFromApp(tool({ ui: { visibility: [] } }))],
+      [false, false],
+    );
   });
 
-  for (const [era, server] of [['2025-11-25', legacy], ['2026-07-28', modern]] as const) {
+  for (const [era, server] of [
+    ['2025-11-25', legacy],
+    ['2026-07-28', modern],
+  ] as const) {
     it(`declares the extension (${era}), keeps app-only tools from models, and refuses app calls to model-only tools`, async () => {
       const { host } = harness({ apps: true });
       hosts.push(host);
@@ -92,12 +144,16 @@ describe('MCP Apps: tool visibility', () => {
       const snapshot = await running(host, 'fx');
       const declared = await host.callTool('fx', 'show-board', { title: 'x' });
       // "mimeTypes: Array of supported content types (REQUIRED)"
-      assert.deepEqual((declared.structuredContent as { appsDeclared: unknown }).appsDeclared, ['text/html;profile=mcp-app']);
+      assert.deepEqual((declared.structuredContent as { appsDeclared: unknown }).appsDeclared, [
+        'text/html;profile=mcp-app',
+      ]);
       // "Host MUST NOT include tools in the agent's tool list when their visibility does not include model"
       const catalogue = toolCatalogue([snapshot], () => true).map((e) => e.toolName);
       assert.ok(catalogue.includes('show-board') && !catalogue.includes('board-increment'), catalogue.join(','));
       const asked: string[] = [];
-      const invoker = new ToolInvoker(host, approvals(host), { confirm: async (request) => (asked.push(`${request.origin}:${request.tool.name}`), 'once') });
+      const invoker = new ToolInvoker(host, approvals(host), {
+        confirm: async (request) => (asked.push(`${request.origin}:${request.tool.name}`), 'once'),
+      });
       await assert.rejects(invoker.invoke('fx', 'board-increment', {}, { origin: 'model' }), /for its app only/);
       // The app's own tool runs without asking (the user opened the app); a destructive one, or a
       // tool the model may call too, is confirmed.
@@ -108,13 +164,30 @@ describe('MCP Apps: tool visibility', () => {
       assert.equal((await invoker.invoke('fx', 'show-board', { title: 'y' }, { origin: 'app' })).outcome, 'ok');
       assert.deepEqual(asked, ['app:board-reset', 'app:show-board']);
       // The tool that opened the app, called again by that app (more of what it shows), asks nothing.
-      assert.equal((await invoker.invoke('fx', 'show-board', { title: 'z' }, { origin: 'app', appOpenedBy: 'show-board' })).outcome, 'ok');
-      assert.equal((await invoker.invoke('fx', 'echo', { text: 'z' }, { origin: 'app', appOpenedBy: 'show-board' })).outcome, 'ok');
+      assert.equal(
+        (await invoker.invoke('fx', 'show-board', { title: 'z' }, { origin: 'app', appOpenedBy: 'show-board' }))
+          .outcome,
+        'ok',
+      );
+      assert.equal(
+        (await invoker.invoke('fx', 'echo', { text: 'z' }, { origin: 'app', appOpenedBy: 'show-board' })).outcome,
+        'ok',
+      );
       assert.deepEqual(asked, ['app:board-reset', 'app:show-board', 'app:echo']);
       // A tool that leaves "app" out is refused to apps ("Host MUST reject tools/call requests from apps").
-      const modelOnly: Tool = { ...snapshot.tools.find((t) => t.name === 'echo')!, _meta: { ui: { visibility: ['model'] } } };
-      const onlyModel = new ToolInvoker({ server: () => ({ ...snapshot, tools: [modelOnly] }), callTool: host.callTool.bind(host) } as never, approvals(host), { confirm: async () => 'once' });
-      await assert.rejects(onlyModel.invoke('fx', 'echo', { text: 'x' }, { origin: 'app' }), /not callable from its app/);
+      const modelOnly: Tool = {
+        ...snapshot.tools.find((t) => t.name === 'echo')!,
+        _meta: { ui: { visibility: ['model'] } },
+      };
+      const onlyModel = new ToolInvoker(
+        { server: () => ({ ...snapshot, tools: [modelOnly] }), callTool: host.callTool.bind(host) } as never,
+        approvals(host),
+        { confirm: async () => 'once' },
+      );
+      await assert.rejects(
+        onlyModel.invoke('fx', 'echo', { text: 'x' }, { origin: 'app' }),
+        /not callable from its app/,
+      );
     });
   }
 
@@ -141,8 +214,15 @@ describe('MCP Apps: reading the app', () => {
     assert.equal(app.prefersBorder, true);
     await assert.rejects(loadAppResource(read, 'fx', 'fixture://readme'), /app resources use the ui:\/\/ scheme/);
     const textPlain = async () => ({ contents: [{ uri: 'ui://x', mimeType: 'text/plain', text: 'hi' }] });
-    await assert.rejects(loadAppResource(textPlain, 'fx', 'ui://x'), /MIME type is "text\/plain"; an MCP App must be "text\/html;profile=mcp-app"/);
-    const blob = async () => ({ contents: [{ uri: 'ui://x', mimeType: 'text/html;profile=mcp-app', blob: Buffer.from('<p>b</p>').toString('base64') }] });
+    await assert.rejects(
+      loadAppResource(textPlain, 'fx', 'ui://x'),
+      /MIME type is "text\/plain"; an MCP App must be "text\/html;profile=mcp-app"/,
+    );
+    const blob = async () => ({
+      contents: [
+        { uri: 'ui://x', mimeType: 'text/html;profile=mcp-app', blob: Buffer.from('<p>b</p>').toString('base64') },
+      ],
+    });
     assert.equal((await loadAppResource(blob, 'fx', 'ui://x')).html, '<p>b</p>');
   });
 });
@@ -181,7 +261,12 @@ describe('MCP Apps: the session between host and app (ext-apps App over a real J
       ...portsOverride,
     };
     const resource = { uri: 'ui://t', html: '', policy: appSandboxPolicy(undefined, undefined) };
-    const session = new AppSession(hostSide, ports, { hostInfo: { name: 'MCP Host', version: '0' }, hostContext: { theme: 'dark', displayMode: 'inline', availableDisplayModes: ['inline', 'fullscreen'] }, resource, ...options });
+    const session = new AppSession(hostSide, ports, {
+      hostInfo: { name: 'MCP Host', version: '0' },
+      hostContext: { theme: 'dark', displayMode: 'inline', availableDisplayModes: ['inline', 'fullscreen'] },
+      resource,
+      ...options,
+    });
     return { session, appSide, toApp, events, teardowns };
   }
 
@@ -211,14 +296,29 @@ describe('MCP Apps: the session between host and app (ext-apps App over a real J
     assert.deepEqual(seen.slice(2), ['teardown:{}']);
     assert.deepEqual(teardowns, [{ reason: 'the user closed the panel' }]);
     // "The Host MUST NOT send any request or notification to the View before it receives an initialized notification."
-    assert.deepEqual(toApp.filter((m) => m.startsWith('before:')), ['before:response']);
-    assert.deepEqual(toApp.filter((m) => m !== 'after:response'), ['before:response', 'after:ui/notifications/tool-input', 'after:ui/notifications/tool-result', 'after:ui/resource-teardown']);
+    assert.deepEqual(
+      toApp.filter((m) => m.startsWith('before:')),
+      ['before:response'],
+    );
+    assert.deepEqual(
+      toApp.filter((m) => m !== 'after:response'),
+      [
+        'before:response',
+        'after:ui/notifications/tool-input',
+        'after:ui/notifications/tool-result',
+        'after:ui/resource-teardown',
+      ],
+    );
   });
 
-  it('answers the app\'s tool calls, links, messages, context, logs and size through the ports', async () => {
+  it("answers the app's tool calls, links, messages, context, logs and size through the ports", async () => {
     const { session, appSide, events } = connectPair();
     await session.start();
-    const app = new App({ name: 'test-app', version: '1' }, { availableDisplayModes: ['inline', 'fullscreen'] }, { autoResize: false });
+    const app = new App(
+      { name: 'test-app', version: '1' },
+      { availableDisplayModes: ['inline', 'fullscreen'] },
+      { autoResize: false },
+    );
     await app.connect(appSide);
     const called = await app.callServerTool({ name: 'board-increment', arguments: { by: 1 } });
     assert.deepEqual(called.content, [{ type: 'text', text: 'board-increment {"by":1}' }]);
@@ -228,7 +328,10 @@ describe('MCP Apps: the session between host and app (ext-apps App over a real J
     await app.updateModelContext({ content: [{ type: 'text', text: 'count 3' }] });
     await app.sendLog({ level: 'info', data: 'hello' });
     await app.sendSizeChanged({ width: 10, height: 240 });
-    await waitFor('log and size', () => events.some((e) => e.startsWith('size:')) && events.some((e) => e.startsWith('log:info:app: hello')));
+    await waitFor(
+      'log and size',
+      () => events.some((e) => e.startsWith('size:')) && events.some((e) => e.startsWith('log:info:app: hello')),
+    );
     assert.ok(events.includes('context:[{"type":"text","text":"count 3"}]'), events.join('\n'));
     assert.equal(app.getHostContext()?.displayMode, 'fullscreen');
     await session.close('done');
@@ -238,7 +341,11 @@ describe('MCP Apps: the session between host and app (ext-apps App over a real J
     let asked = 0;
     const { session, appSide } = connectPair({ requestDisplayMode: async (mode) => (asked++, mode) });
     await session.start();
-    const app = new App({ name: 'test-app', version: '1' }, { availableDisplayModes: ['inline'] }, { autoResize: false });
+    const app = new App(
+      { name: 'test-app', version: '1' },
+      { availableDisplayModes: ['inline'] },
+      { autoResize: false },
+    );
     await app.connect(appSide);
     assert.deepEqual(await app.requestDisplayMode({ mode: 'fullscreen' }), { mode: 'inline' });
     assert.equal(asked, 0);
@@ -250,14 +357,20 @@ describe('MCP Apps: the session between host and app (ext-apps App over a real J
     await session.start();
     session.sendToolInput({});
     await waitFor('failed', () => events.some((e) => e.startsWith('failed:')));
-    assert.ok(events.includes('failed:The app did not start: it sent no ui/notifications/initialized within 0.2 s.'), events.join('\n'));
+    assert.ok(
+      events.includes('failed:The app did not start: it sent no ui/notifications/initialized within 0.2 s.'),
+      events.join('\n'),
+    );
     await session.close('gone');
     assert.deepEqual(toApp, []);
   });
 });
 
 function approvals(host: { toolPolicy(id: string): ReturnType<McpHostType['toolPolicy']> }) {
-  return new ToolApprovals({ session: new MemoryApprovalStore(), workspace: new MemoryApprovalStore(), always: new MemoryApprovalStore() }, (id) => host.toolPolicy(id));
+  return new ToolApprovals(
+    { session: new MemoryApprovalStore(), workspace: new MemoryApprovalStore(), always: new MemoryApprovalStore() },
+    (id) => host.toolPolicy(id),
+  );
 }
 
 describe('MCP Apps: a misbehaving app', () => {
@@ -266,7 +379,11 @@ describe('MCP Apps: a misbehaving app', () => {
     const flooded: string[] = [];
     const errors: string[] = [];
     const received: unknown[] = [];
-    const transport = new AppRelayTransport(() => undefined, (reason) => flooded.push(reason), () => now);
+    const transport = new AppRelayTransport(
+      () => undefined,
+      (reason) => flooded.push(reason),
+      () => now,
+    );
     transport.onmessage = (m) => void received.push(m);
     transport.onerror = (e) => void errors.push(e.message);
     // What arrives before the bridge starts is kept for it (the page may be quicker than the host).
@@ -276,13 +393,17 @@ describe('MCP Apps: a misbehaving app', () => {
     assert.equal(received.length, 1);
     received.length = 0;
     now = 1;
-    for (let i = 0; i < MAX_APP_MESSAGES_PER_SECOND + 50; i++) transport.receive({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: i } });
+    for (let i = 0; i < MAX_APP_MESSAGES_PER_SECOND + 50; i++)
+      transport.receive({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: i } });
     assert.equal(received.length, MAX_APP_MESSAGES_PER_SECOND - 1, 'the early message counted in the same second');
-    assert.deepEqual(flooded, [`The app sent more than ${MAX_APP_MESSAGES_PER_SECOND} messages in a second; MCP Host drops what comes beyond that.`]);
+    assert.deepEqual(flooded, [
+      `The app sent more than ${MAX_APP_MESSAGES_PER_SECOND} messages in a second; MCP Host drops what comes beyond that.`,
+    ]);
     now = 1_000;
     transport.receive({ jsonrpc: '2.0', method: 'ping', id: 1 });
     assert.equal(received.length, MAX_APP_MESSAGES_PER_SECOND, 'a new second lets messages through again');
-    for (const bad of ['hello', { jsonrpc: '1.0', method: 'x' }, { jsonrpc: '2.0', id: {}, result: {} }, null]) transport.receive(bad);
+    for (const bad of ['hello', { jsonrpc: '1.0', method: 'x' }, { jsonrpc: '2.0', id: {}, result: {} }, null])
+      transport.receive(bad);
     assert.equal(errors.length, 4);
     assert.match(errors[0], /not a JSON-RPC 2\.0 message: "hello"/);
     assert.equal(flooded.length, 1);
@@ -290,11 +411,15 @@ describe('MCP Apps: a misbehaving app', () => {
 
   it('tells an app its tool call was cancelled, after the input, and nothing after that', async () => {
     const [hostSide, appSide] = InMemoryTransport.createLinkedPair();
-    const session = new AppSession(hostSide, { log: () => undefined, failed: () => undefined, initialized: () => undefined } as unknown as AppHostPorts, {
-      hostInfo: { name: 'MCP Host', version: '0' },
-      hostContext: {},
-      resource: { uri: 'ui://t', html: '', policy: appSandboxPolicy(undefined, undefined) },
-    });
+    const session = new AppSession(
+      hostSide,
+      { log: () => undefined, failed: () => undefined, initialized: () => undefined } as unknown as AppHostPorts,
+      {
+        hostInfo: { name: 'MCP Host', version: '0' },
+        hostContext: {},
+        resource: { uri: 'ui://t', html: '', policy: appSandboxPolicy(undefined, undefined) },
+      },
+    );
     await session.start();
     const seen: string[] = [];
     const app = new App({ name: 'a', version: '1' }, {}, { autoResize: false });
@@ -312,12 +437,17 @@ describe('MCP Apps: a misbehaving app', () => {
 });
 
 describe('MCP Apps: context for the model', () => {
-  it('keeps each app\'s latest update, bounded, for its server\'s tools only', () => {
+  it("keeps each app's latest update, bounded, for its server's tools only", () => {
     const context = new AppModelContext();
     context.set('a1', 'board', 'show-board', { content: [{ type: 'text', text: 'old' }] });
-    context.set('a1', 'board', 'show-board', { content: [{ type: 'text', text: 'count 3' }], structuredContent: { count: 3 } });
+    context.set('a1', 'board', 'show-board', {
+      content: [{ type: 'text', text: 'count 3' }],
+      structuredContent: { count: 3 },
+    });
     context.set('a2', 'other', 'x', { content: [{ type: 'text', text: 'y'.repeat(MODEL_CONTEXT_PER_APP + 10) }] });
-    assert.deepEqual(context.forModel(new Set(['board'])), ['Context from the app of tool "show-board" (MCP server "board"), which the user has open (written by the app, not by the user):\ncount 3\n{"count":3}']);
+    assert.deepEqual(context.forModel(new Set(['board'])), [
+      'Context from the app of tool "show-board" (MCP server "board"), which the user has open (written by the app, not by the user):\ncount 3\n{"count":3}',
+    ]);
     assert.match(context.forModel(new Set(['other']))[0], /y… \[cut\]$/);
     context.delete('a1');
     assert.deepEqual(context.forModel(new Set(['board'])), []);

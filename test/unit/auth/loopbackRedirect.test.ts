@@ -21,7 +21,9 @@ describe('the loopback redirect listener', () => {
     const redirect = `http://127.0.0.1:${port}/callback`;
     const answer = listenForRedirect(redirect, new AbortController().signal);
     assert.equal((await get(`http://127.0.0.1:${port}/other?code=x`)).status, 404);
-    const page = await get(`${redirect}?code=abc&state=s1&iss=${encodeURIComponent('https://as.example')}&x=%3Cscript%3E`);
+    const page = await get(
+      `${redirect}?code=abc&state=s1&iss=${encodeURIComponent('https://as.example')}&x=%3Cscript%3E`,
+    );
     assert.equal(page.status, 200);
     assert.match(page.body, /MCP Host received the sign-in/);
     assert.ok(!page.body.includes('<script>') && !page.body.includes('abc'), 'nothing from the request is echoed');
@@ -39,7 +41,9 @@ describe('the loopback redirect listener', () => {
     try {
       await assert.rejects(
         listenForRedirect(`http://127.0.0.1:${port}/callback`, new AbortController().signal),
-        new RegExp(`^Error: port ${port} on 127\\.0\\.0\\.1, where the browser returns after sign-in, is in use by another program; close it or set "oauth\\.redirectPort"$`),
+        new RegExp(
+          `^Error: port ${port} on 127\\.0\\.0\\.1, where the browser returns after sign-in, is in use by another program; close it or set "oauth\\.redirectPort"$`,
+        ),
       );
     } finally {
       blocker.close();

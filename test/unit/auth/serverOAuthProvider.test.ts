@@ -7,7 +7,15 @@ const A = 'https://login.a.example';
 const B = 'https://login.b.example';
 
 function provider(store = new MemoryCredentialStore(), settings = {}) {
-  return { store, provider: new ServerOAuthProvider({ resource: RESOURCE, settings, records: new SignInRecords(store), clientName: 'MCP Host' }) };
+  return {
+    store,
+    provider: new ServerOAuthProvider({
+      resource: RESOURCE,
+      settings,
+      records: new SignInRecords(store),
+      clientName: 'MCP Host',
+    }),
+  };
 }
 
 describe('ServerOAuthProvider (credentials per resource and issuer)', () => {
@@ -40,7 +48,11 @@ describe('ServerOAuthProvider (credentials per resource and issuer)', () => {
   });
 
   it('uses a pre-registered client from settings and never a metadata document with it', async () => {
-    const { provider: p } = provider(undefined, { clientId: 'pre', clientSecret: 's3cret', clientMetadataUrl: 'https://example.com/meta.json' });
+    const { provider: p } = provider(undefined, {
+      clientId: 'pre',
+      clientSecret: 's3cret',
+      clientMetadataUrl: 'https://example.com/meta.json',
+    });
     assert.deepEqual(await p.clientInformation({ issuer: A }), { client_id: 'pre', client_secret: 's3cret' });
     assert.equal(p.clientMetadataUrl, undefined);
     assert.equal(p.registersDynamically, false);
@@ -71,7 +83,13 @@ describe('ServerOAuthProvider (credentials per resource and issuer)', () => {
   it('binds tokens to a DPoP key per authorization server when it offers DPoP, kept for the next window, and not when it does not or the setting is off', async () => {
     const discovery = (issuer: string, algs?: string[]) => ({
       authorizationServerUrl: issuer,
-      authorizationServerMetadata: { issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, response_types_supported: ['code'], ...(algs ? { dpop_signing_alg_values_supported: algs } : {}) },
+      authorizationServerMetadata: {
+        issuer,
+        authorization_endpoint: `${issuer}/authorize`,
+        token_endpoint: `${issuer}/token`,
+        response_types_supported: ['code'],
+        ...(algs ? { dpop_signing_alg_values_supported: algs } : {}),
+      },
     });
     const { provider: p, store } = provider();
     await p.saveDiscoveryState(discovery(A));
@@ -86,7 +104,11 @@ describe('ServerOAuthProvider (credentials per resource and issuer)', () => {
     assert.equal(record.dpopKeys[A].privateJwk.kty, 'EC');
     const reread = provider(store).provider;
     assert.equal((await reread.dpop())?.thumbprint, atA!.thumbprint);
-    const proof = await (await reread.dpop())!.buildProof({ htm: 'POST', htu: 'https://mcp.example.com/mcp?x=1', accessToken: 't' });
+    const proof = await (await reread.dpop())!.buildProof({
+      htm: 'POST',
+      htu: 'https://mcp.example.com/mcp?x=1',
+      accessToken: 't',
+    });
     const header = JSON.parse(Buffer.from(proof.split('.')[0], 'base64url').toString('utf8'));
     assert.equal(header.typ, 'dpop+jwt');
     assert.deepEqual(header.jwk, atA!.publicJwk);

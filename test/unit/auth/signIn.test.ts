@@ -7,10 +7,14 @@ import { entries, harness } from '../support/hostHarness';
 import { LoginBrowser, startOAuthFixture, type OAuthFixture } from '../support/oauthFixture';
 
 const settled = (host: McpHost, id: string) =>
-  waitFor(`${id} to settle`, () => {
-    const s = host.server(id);
-    return s && !['starting', 'stopping', 'restarting'].includes(s.status) && s;
-  }, 20_000);
+  waitFor(
+    `${id} to settle`,
+    () => {
+      const s = host.server(id);
+      return s && !['starting', 'stopping', 'restarting'].includes(s.status) && s;
+    },
+    20_000,
+  );
 
 describe('sign-in against a real authorization server (oidc-provider on loopback)', function () {
   this.timeout(90_000);
@@ -66,7 +70,10 @@ describe('sign-in against a real authorization server (oidc-provider on loopback
     assert.equal(record.dpopKeys[fixture.issuer].privateJwk.kty, 'EC');
     const everything = [...logs.values()].map((log) => log.text()).join('\n');
     assert.ok(!everything.includes(token), 'the access token must not reach the log');
-    assert.ok(!everything.includes(record.tokens[fixture.issuer].refresh_token), 'the refresh token must not reach the log');
+    assert.ok(
+      !everything.includes(record.tokens[fixture.issuer].refresh_token),
+      'the refresh token must not reach the log',
+    );
   });
 
   it('refreshes an expired access token without asking, and a new host (a reloaded window) needs no browser', async () => {
@@ -83,7 +90,9 @@ describe('sign-in against a real authorization server (oidc-provider on loopback
     assert.notEqual(second, first, 'a refreshed token was stored');
     assert.equal(browser.requests.length, 1);
 
-    const reloaded = harness({ authorization: new HostAuthorization({ store, browser, clientName: 'MCP Host tests' }) });
+    const reloaded = harness({
+      authorization: new HostAuthorization({ store, browser, clientName: 'MCP Host tests' }),
+    });
     try {
       await reloaded.host.applySettings(entries({ remote: { type: 'http', url: fixture.url } }));
       assert.equal((await settled(reloaded.host, 'remote')).status, 'running');
@@ -99,7 +108,10 @@ describe('sign-in against a real authorization server (oidc-provider on loopback
     await settled(host, 'remote');
     await host.signIn('remote', AbortSignal.timeout(60_000));
     await settled(host, 'remote');
-    await assert.rejects(host.callTool('remote', 'pid', {}), /MCP server "remote" needs you to sign in again with more permission \(scope "mcp:tools mcp:admin offline_access"\)/);
+    await assert.rejects(
+      host.callTool('remote', 'pid', {}),
+      /MCP server "remote" needs you to sign in again with more permission \(scope "mcp:tools mcp:admin offline_access"\)/,
+    );
     assert.equal(host.server('remote')?.status, 'needs-sign-in');
     await host.signIn('remote', AbortSignal.timeout(60_000));
     assert.equal((await settled(host, 'remote')).status, 'running');
@@ -107,8 +119,15 @@ describe('sign-in against a real authorization server (oidc-provider on loopback
     assert.match((result.content[0] as { text: string }).text, /^\d+$/);
     assert.equal(browser.requests.length, 2);
     // The first client was registered for the smaller scope: the host registered a new one first.
-    assert.notEqual(browser.requests[1].searchParams.get('client_id'), browser.requests[0].searchParams.get('client_id'));
-    assert.deepEqual(browser.requests[1].searchParams.get('scope')?.split(' ').sort(), ['mcp:admin', 'mcp:tools', 'offline_access']);
+    assert.notEqual(
+      browser.requests[1].searchParams.get('client_id'),
+      browser.requests[0].searchParams.get('client_id'),
+    );
+    assert.deepEqual(browser.requests[1].searchParams.get('scope')?.split(' ').sort(), [
+      'mcp:admin',
+      'mcp:tools',
+      'offline_access',
+    ]);
   });
 
   it('follows a server to its new authorization server (SEP-2352): a refused list says "needs sign-in", and signing in registers with the new one', async () => {
@@ -130,9 +149,16 @@ describe('sign-in against a real authorization server (oidc-provider on loopback
     assert.ok(moved.tools.length > 0);
     assert.equal(browser.requests.length, 2);
     assert.equal(browser.requests[0].origin, fixture.issuer);
-    assert.equal(browser.requests[1].origin, fixture.secondIssuer, 'the second sign-in goes to the server the metadata names now');
+    assert.equal(
+      browser.requests[1].origin,
+      fixture.secondIssuer,
+      'the second sign-in goes to the server the metadata names now',
+    );
     // Registered anew there; the first server's registration is kept apart, never shown to the second.
-    assert.notEqual(browser.requests[1].searchParams.get('client_id'), browser.requests[0].searchParams.get('client_id'));
+    assert.notEqual(
+      browser.requests[1].searchParams.get('client_id'),
+      browser.requests[0].searchParams.get('client_id'),
+    );
     const record = JSON.parse(store.entries.get(`mcpHost.oauth:${fixture.url}`) ?? '{}');
     assert.deepEqual(Object.keys(record.clients).sort(), [fixture.issuer, fixture.secondIssuer].sort());
     assert.equal(record.lastIssuer, fixture.secondIssuer);
@@ -142,7 +168,11 @@ describe('sign-in against a real authorization server (oidc-provider on loopback
     const { host } = setup;
     await host.applySettings(entries({ remote: { type: 'http', url: fixture.url } }));
     await settled(host, 'remote');
-    await Promise.all([host.signIn('remote', AbortSignal.timeout(60_000)), host.signIn('remote', AbortSignal.timeout(60_000)), host.signIn('remote', AbortSignal.timeout(60_000))]);
+    await Promise.all([
+      host.signIn('remote', AbortSignal.timeout(60_000)),
+      host.signIn('remote', AbortSignal.timeout(60_000)),
+      host.signIn('remote', AbortSignal.timeout(60_000)),
+    ]);
     assert.equal((await settled(host, 'remote')).status, 'running');
     assert.equal(browser.requests.length, 1);
     await host.signOut('remote');
@@ -162,7 +192,10 @@ describe('sign-in against a real authorization server (oidc-provider on loopback
     setup = { ...setup, host: harness({ authorization: forged }).host };
     await setup.host.applySettings(entries({ remote: { type: 'http', url: fixture.url } }));
     await settled(setup.host, 'remote');
-    await assert.rejects(setup.host.signIn('remote', AbortSignal.timeout(30_000)), /does not belong to this sign-in \(its "state" differs\); nothing was saved/);
+    await assert.rejects(
+      setup.host.signIn('remote', AbortSignal.timeout(30_000)),
+      /does not belong to this sign-in \(its "state" differs\); nothing was saved/,
+    );
     const record = JSON.parse(store.entries.get(`mcpHost.oauth:${fixture.url}`) ?? '{"tokens":{}}');
     assert.deepEqual(record.tokens, {});
   });

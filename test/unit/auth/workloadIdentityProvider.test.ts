@@ -4,13 +4,19 @@ import * as path from 'node:path';
 import { WorkloadIdentityProvider } from '../../../src/core/auth/workloadIdentityProvider';
 import { tempDir } from '../../support/tempDir';
 
-const jwt = (subject: string) => `${Buffer.from('{"alg":"ES256"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: subject })).toString('base64url')}.c2ln`;
+const jwt = (subject: string) =>
+  `${Buffer.from('{"alg":"ES256"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: subject })).toString('base64url')}.c2ln`;
 
 describe('The workload-identity grant (RFC 7523 JWT bearer, SEP-1933)', () => {
-  it('asks for a token with the workload\'s JWT as the assertion, read from its file at every request (it rotates), and no secret', async () => {
+  it("asks for a token with the workload's JWT as the assertion, read from its file at every request (it rotates), and no secret", async () => {
     const file = path.join(tempDir('mcp-wif-'), 'token');
     writeFileSync(file, `${jwt('first')}\n`);
-    const provider = new WorkloadIdentityProvider({ clientId: 'workload', clientName: 'MCP Host', assertionFile: file, scope: 'mcp:tools' });
+    const provider = new WorkloadIdentityProvider({
+      clientId: 'workload',
+      clientName: 'MCP Host',
+      assertionFile: file,
+      scope: 'mcp:tools',
+    });
     const first = await provider.prepareTokenRequest();
     assert.equal(first.get('grant_type'), 'urn:ietf:params:oauth:grant-type:jwt-bearer');
     assert.equal(first.get('assertion'), jwt('first'));
@@ -23,10 +29,27 @@ describe('The workload-identity grant (RFC 7523 JWT bearer, SEP-1933)', () => {
   });
 
   it('says what is wrong with its settings or its file, naming them', async () => {
-    assert.throws(() => new WorkloadIdentityProvider({ clientId: 'w', clientName: 'x' }), /"oauth.assertion" or "oauth.assertionFile" is required for the workloadIdentity grant/);
+    assert.throws(
+      () => new WorkloadIdentityProvider({ clientId: 'w', clientName: 'x' }),
+      /"oauth.assertion" or "oauth.assertionFile" is required for the workloadIdentity grant/,
+    );
     const dir = tempDir('mcp-wif-');
-    await assert.rejects(new WorkloadIdentityProvider({ clientId: 'w', clientName: 'x', assertionFile: path.join(dir, 'missing') }).prepareTokenRequest(), /cannot read the workload's token from "oauth.assertionFile" \(.*missing\)/);
+    await assert.rejects(
+      new WorkloadIdentityProvider({
+        clientId: 'w',
+        clientName: 'x',
+        assertionFile: path.join(dir, 'missing'),
+      }).prepareTokenRequest(),
+      /cannot read the workload's token from "oauth.assertionFile" \(.*missing\)/,
+    );
     writeFileSync(path.join(dir, 'not-a-jwt'), 'hello');
-    await assert.rejects(new WorkloadIdentityProvider({ clientId: 'w', clientName: 'x', assertionFile: path.join(dir, 'not-a-jwt') }).prepareTokenRequest(), /does not hold a JWT/);
+    await assert.rejects(
+      new WorkloadIdentityProvider({
+        clientId: 'w',
+        clientName: 'x',
+        assertionFile: path.join(dir, 'not-a-jwt'),
+      }).prepareTokenRequest(),
+      /does not hold a JWT/,
+    );
   });
 });

@@ -34,7 +34,10 @@ describe('a chat request while the model is still loading', () => {
   it('waits for the model and sends once it is there, saying once that it waits', async () => {
     const models = loadingModels();
     let waitingNotices = 0;
-    const answer = whenModelAvailable(models.send, models.availability, { timeoutMs: 10_000, onWaiting: () => waitingNotices++ });
+    const answer = whenModelAvailable(models.send, models.availability, {
+      timeoutMs: 10_000,
+      onWaiting: () => waitingNotices++,
+    });
     await new Promise((r) => setTimeout(r, 50));
     models.load();
     assert.equal(await answer, 'answer');
@@ -44,7 +47,10 @@ describe('a chat request while the model is still loading', () => {
 
   it('gives up after its time limit with what the model said and what to do', async () => {
     const models = loadingModels();
-    await assert.rejects(whenModelAvailable(models.send, models.availability, { timeoutMs: 200 }), /^Error: The chat model is still unavailable after 200 ms: Language model unavailable\. Pick another model, or try again once it has loaded\.$/);
+    await assert.rejects(
+      whenModelAvailable(models.send, models.availability, { timeoutMs: 200 }),
+      /^Error: The chat model is still unavailable after 200 ms: Language model unavailable\. Pick another model, or try again once it has loaded\.$/,
+    );
   });
 
   it('passes any other failure through at once', async () => {

@@ -8,7 +8,7 @@ const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '../../../../pa
 };
 const declared = manifest.contributes.configuration.properties;
 
-describe('the global settings\' one home', () => {
+describe("the global settings' one home", () => {
   it('knows every mcpHost.* setting package.json declares, with the same default', () => {
     const known = Object.values(HOST_SETTINGS);
     assert.deepEqual(known.map((s) => s.key).sort(), Object.keys(declared).sort());

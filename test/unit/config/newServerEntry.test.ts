@@ -1,7 +1,14 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { newServerEntry, parseNames, secretNamesProblem, splitCommandLine, suggestServerId, targetProblem } from '../../../src/core/config/newServerEntry';
+import {
+  newServerEntry,
+  parseNames,
+  secretNamesProblem,
+  splitCommandLine,
+  suggestServerId,
+  targetProblem,
+} from '../../../src/core/config/newServerEntry';
 import { validateServerEntry } from '../../../src/core/config/validateServerEntry';
 import { probeMcpUrl } from '../../../src/core/connection/urlProbe';
 import { freePort, startHttpFixture, type RunningProcess } from '../support/fixtures';
@@ -13,21 +20,56 @@ const valid = (id: string, raw: unknown) => {
 
 describe('Add Server: the entry from the answers', () => {
   it('runs npm packages with npx -y, Python packages with uvx and images with docker run -i --rm, secrets by name only', () => {
-    const npm = newServerEntry('github', { kind: 'npm', target: '@modelcontextprotocol/server-github@2025.4.8', extraArgs: '--read-only', secretNames: ['GITHUB_TOKEN'] });
-    assert.deepEqual(npm, { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github@2025.4.8', '--read-only'], env: { GITHUB_TOKEN: '${input:github.GITHUB_TOKEN}' } });
+    const npm = newServerEntry('github', {
+      kind: 'npm',
+      target: '@modelcontextprotocol/server-github@2025.4.8',
+      extraArgs: '--read-only',
+      secretNames: ['GITHUB_TOKEN'],
+    });
+    assert.deepEqual(npm, {
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-github@2025.4.8', '--read-only'],
+      env: { GITHUB_TOKEN: '${input:github.GITHUB_TOKEN}' },
+    });
     const pypi = newServerEntry('fetch', { kind: 'pypi', target: 'mcp-server-fetch==2025.1.17', extraArgs: '' });
     assert.deepEqual(pypi, { command: 'uvx', args: ['mcp-server-fetch==2025.1.17'] });
-    const docker = newServerEntry('gh', { kind: 'docker', target: 'ghcr.io/github/github-mcp-server:v0.6', extraArgs: 'stdio --toolsets "repos issues"', secretNames: ['GITHUB_PERSONAL_ACCESS_TOKEN'] });
+    const docker = newServerEntry('gh', {
+      kind: 'docker',
+      target: 'ghcr.io/github/github-mcp-server:v0.6',
+      extraArgs: 'stdio --toolsets "repos issues"',
+      secretNames: ['GITHUB_PERSONAL_ACCESS_TOKEN'],
+    });
     assert.deepEqual(docker, {
       command: 'docker',
-      args: ['run', '-i', '--rm', '-e', 'GITHUB_PERSONAL_ACCESS_TOKEN', 'ghcr.io/github/github-mcp-server:v0.6', 'stdio', '--toolsets', 'repos issues'],
+      args: [
+        'run',
+        '-i',
+        '--rm',
+        '-e',
+        'GITHUB_PERSONAL_ACCESS_TOKEN',
+        'ghcr.io/github/github-mcp-server:v0.6',
+        'stdio',
+        '--toolsets',
+        'repos issues',
+      ],
       env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${input:gh.GITHUB_PERSONAL_ACCESS_TOKEN}' },
     });
-    const command = newServerEntry('local', { kind: 'command', target: `node "/home/me/My Servers/server.js" --root '\${workspaceFolder}'` });
-    assert.deepEqual(command, { command: 'node', args: ['/home/me/My Servers/server.js', '--root', '${workspaceFolder}'] });
-    const http = newServerEntry('remote', { kind: 'http', target: 'https://example.com/mcp', secretNames: ['X-Api-Key'] });
+    const command = newServerEntry('local', {
+      kind: 'command',
+      target: `node "/home/me/My Servers/server.js" --root '\${workspaceFolder}'`,
+    });
+    assert.deepEqual(command, {
+      command: 'node',
+      args: ['/home/me/My Servers/server.js', '--root', '${workspaceFolder}'],
+    });
+    const http = newServerEntry('remote', {
+      kind: 'http',
+      target: 'https://example.com/mcp',
+      secretNames: ['X-Api-Key'],
+    });
     assert.deepEqual(http, { url: 'https://example.com/mcp', headers: { 'X-Api-Key': '${input:remote.X-Api-Key}' } });
-    for (const [id, entry] of Object.entries({ github: npm, fetch: pypi, gh: docker, local: command, remote: http })) valid(id, entry);
+    for (const [id, entry] of Object.entries({ github: npm, fetch: pypi, gh: docker, local: command, remote: http }))
+      valid(id, entry);
   });
 
   it('says what is wrong with a package, image, command, URL or secret name, and writes nothing for it', () => {
@@ -47,7 +89,10 @@ describe('Add Server: the entry from the answers', () => {
     assert.equal(secretNamesProblem('npm', ['API-KEY', '1X']), 'Not an environment variable name: API-KEY, 1X.');
     assert.equal(secretNamesProblem('http', ['Authorization', 'X-Key']), 'Name one header (e.g. Authorization).');
     assert.throws(() => newServerEntry('x', { kind: 'npm', target: 'Not A Package' }), /is not an npm package name/);
-    assert.throws(() => newServerEntry('x', { kind: 'npm', target: 'pkg', extraArgs: "'open" }), /The arguments cannot be read: The quote ' is not closed\./);
+    assert.throws(
+      () => newServerEntry('x', { kind: 'npm', target: 'pkg', extraArgs: "'open" }),
+      /The arguments cannot be read: The quote ' is not closed\./,
+    );
   });
 
   it('splits command lines like a shell for words and quotes', () => {
@@ -73,7 +118,11 @@ describe('Add Server: checking a URL before it is written', () => {
     fixture = await startHttpFixture();
     plain = createServer((req, res) => {
       if (req.url === '/protected') {
-        res.writeHead(401, { 'www-authenticate': 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"' }).end();
+        res
+          .writeHead(401, {
+            'www-authenticate': 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"',
+          })
+          .end();
       } else if (req.url === '/page') res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hello</html>');
       else res.writeHead(404).end('not here');
     });
@@ -86,13 +135,28 @@ describe('Add Server: checking a URL before it is written', () => {
   });
 
   it('knows an MCP server, one that needs sign-in, a wrong path, a web page and a closed port', async () => {
-    assert.deepEqual(await probeMcpUrl(`http://127.0.0.1:${fixture.port}/mcp`, fetch), { ok: true, summary: `http://127.0.0.1:${fixture.port}/mcp answers as an MCP server` });
-    assert.deepEqual(await probeMcpUrl(`${plainUrl}/protected`, fetch), { ok: true, summary: `${plainUrl}/protected is an MCP server that needs sign-in: MCP Host asks you to sign in when it starts` });
-    assert.deepEqual(await probeMcpUrl(`${plainUrl}/wrong`, fetch), { ok: false, summary: `no MCP endpoint at ${plainUrl}/wrong (HTTP 404); check the path in "url"` });
+    assert.deepEqual(await probeMcpUrl(`http://127.0.0.1:${fixture.port}/mcp`, fetch), {
+      ok: true,
+      summary: `http://127.0.0.1:${fixture.port}/mcp answers as an MCP server`,
+    });
+    assert.deepEqual(await probeMcpUrl(`${plainUrl}/protected`, fetch), {
+      ok: true,
+      summary: `${plainUrl}/protected is an MCP server that needs sign-in: MCP Host asks you to sign in when it starts`,
+    });
+    assert.deepEqual(await probeMcpUrl(`${plainUrl}/wrong`, fetch), {
+      ok: false,
+      summary: `no MCP endpoint at ${plainUrl}/wrong (HTTP 404); check the path in "url"`,
+    });
     const page = await probeMcpUrl(`${plainUrl}/page`, fetch);
-    assert.deepEqual(page, { ok: false, summary: `${plainUrl}/page answered HTTP 200 with text/html, not as an MCP server; is this the server's MCP endpoint (often …/mcp)?` });
+    assert.deepEqual(page, {
+      ok: false,
+      summary: `${plainUrl}/page answered HTTP 200 with text/html, not as an MCP server; is this the server's MCP endpoint (often …/mcp)?`,
+    });
     const port = await freePort();
     const closed = await probeMcpUrl(`http://127.0.0.1:${port}/mcp`, fetch);
-    assert.deepEqual(closed, { ok: false, summary: `connection refused: nothing is listening at 127.0.0.1:${port} (ECONNREFUSED); is the server running?` });
+    assert.deepEqual(closed, {
+      ok: false,
+      summary: `connection refused: nothing is listening at 127.0.0.1:${port} (ECONNREFUSED); is the server running?`,
+    });
   });
 });

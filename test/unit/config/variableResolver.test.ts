@@ -50,7 +50,10 @@ describe('resolveDefinition', () => {
 
   it('asks for each input once per resolution, even when used twice', async () => {
     const input = sinon.stub<[string, string], Promise<string>>().resolves('s3cret');
-    const def = definition({ url: 'https://x.test/mcp?k=${input:tok}', headers: { Authorization: 'Bearer ${input:tok}' } });
+    const def = definition({
+      url: 'https://x.test/mcp?k=${input:tok}',
+      headers: { Authorization: 'Bearer ${input:tok}' },
+    });
     const resolved = await resolveDefinition(def, context({ input }));
     assert.equal(resolved.headers.Authorization, 'Bearer s3cret');
     assert.equal(input.callCount, 2, 'once per field; the editor caches the secret itself');
@@ -58,7 +61,10 @@ describe('resolveDefinition', () => {
   });
 
   it('uses the defining folder for a folder-scoped server', async () => {
-    const def = definition({ command: 'x', args: ['${workspaceFolder}'], roots: ['${workspaceFolder}/src'] }, { name: 'lib', path: '/work/lib' });
+    const def = definition(
+      { command: 'x', args: ['${workspaceFolder}'], roots: ['${workspaceFolder}/src'] },
+      { name: 'lib', path: '/work/lib' },
+    );
     const resolved = await resolveDefinition(def, context());
     assert.deepEqual(resolved.args, ['/work/lib']);
     assert.equal(resolved.cwd, '/work/lib');
@@ -68,7 +74,10 @@ describe('resolveDefinition', () => {
   it('fails with the server and field for unknown variables, missing folders and refused inputs', async () => {
     // Unknown variables are caught when settings are applied; the resolver still refuses one that got past.
     const unchecked = { ...definition({ command: 'x' }), args: ['${foo}'] };
-    await assert.rejects(resolveDefinition(unchecked, context()), /MCP server "srv": "args\[0\]" uses the unknown variable \$\{foo\}/);
+    await assert.rejects(
+      resolveDefinition(unchecked, context()),
+      /MCP server "srv": "args\[0\]" uses the unknown variable \$\{foo\}/,
+    );
     await assert.rejects(
       resolveDefinition(definition({ command: 'x', cwd: '${workspaceFolder:nope}' }), context()),
       /MCP server "srv": "cwd" uses \$\{workspaceFolder:nope\} but no open folder is named "nope"/,
@@ -78,7 +87,10 @@ describe('resolveDefinition', () => {
       /"args\[0\]" uses \$\{workspaceFolder\} but no folder is open/,
     );
     await assert.rejects(
-      resolveDefinition(definition({ command: 'x', env: { K: '${input:key}' } }), context({ input: async () => Promise.reject(new Error('no value was entered')) })),
+      resolveDefinition(
+        definition({ command: 'x', env: { K: '${input:key}' } }),
+        context({ input: async () => Promise.reject(new Error('no value was entered')) }),
+      ),
       /MCP server "srv": "env.K" needs \$\{input:key\}: no value was entered/,
     );
   });

@@ -18,10 +18,20 @@ describe('servers from VS Code’s .vscode/mcp.json', () => {
     assert.deepEqual(servers, [
       {
         id: 'everything',
-        entry: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'], env: { TOKEN: '${input:gh-token}' }, envFile: '${workspaceFolder}/.env', cwd: '${workspaceFolder}' },
+        entry: {
+          command: 'npx',
+          args: ['-y', '@modelcontextprotocol/server-everything'],
+          env: { TOKEN: '${input:gh-token}' },
+          envFile: '${workspaceFolder}/.env',
+          cwd: '${workspaceFolder}',
+        },
         skipped: ['"dev" has no equivalent in MCP Host'],
       },
-      { id: 'remote', entry: { type: 'http', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer ${input:gh-token}' } }, skipped: [] },
+      {
+        id: 'remote',
+        entry: { type: 'http', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer ${input:gh-token}' } },
+        skipped: [],
+      },
       { id: 'my-server-', entry: { command: 'node', args: ['s.js'] }, skipped: [] },
     ]);
     for (const server of servers) {
@@ -31,7 +41,10 @@ describe('servers from VS Code’s .vscode/mcp.json', () => {
   });
 
   it('says what is wrong with a file it cannot read', () => {
-    assert.deepEqual(convertVsCodeMcpJson('{ "servers": '), { servers: [], problems: ['not valid JSON: ValueExpected at offset 13'] });
+    assert.deepEqual(convertVsCodeMcpJson('{ "servers": '), {
+      servers: [],
+      problems: ['not valid JSON: ValueExpected at offset 13'],
+    });
     assert.deepEqual(convertVsCodeMcpJson('{ "mcp": {} }').problems, ['it has no "servers" object']);
   });
 });

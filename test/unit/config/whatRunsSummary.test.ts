@@ -28,7 +28,8 @@ function context(files: Record<string, string> = {}): VariableContext & { input:
   };
 }
 
-const shown = (fields: { field: string; shown: string; warning?: string }[]) => fields.map((f) => `${f.field}: ${f.shown}${f.warning ? ` [${f.warning}]` : ''}`);
+const shown = (fields: { field: string; shown: string; warning?: string }[]) =>
+  fields.map((f) => `${f.field}: ${f.shown}${f.warning ? ` [${f.warning}]` : ''}`);
 
 describe('what a server runs, as consent shows it', () => {
   it('shows command, args, cwd and every env key; values as written, secrets masked, code-loading variables in full and flagged', async () => {
@@ -70,18 +71,34 @@ describe('what a server runs, as consent shows it', () => {
     assert.ok(!JSON.stringify(fields).includes('ghp_realsecret'), 'an ${env:} value is not resolved for display');
   });
 
-  it('shows what a value\'s ${workspaceFolder} or ${userHome} resolves to beside it, and never resolves ${env:} or ${input:} there', async () => {
-    const fields = await summarizeWhatRuns(definition({ command: 'node', env: { DATA: '${workspaceFolder}/data', CACHE: '${userHome}/.cache', MIXED: '${workspaceFolder}:${env:GITHUB_TOKEN}' } }), context());
-    assert.deepEqual(shown(fields).filter((f) => f.startsWith('env.')), [
-      'env.CACHE: ${userHome}/.cache (= /home/me/.cache)',
-      'env.DATA: ${workspaceFolder}/data (= /work/app/data)',
-      'env.MIXED: ${workspaceFolder}:${env:GITHUB_TOKEN}',
-    ]);
+  it("shows what a value's ${workspaceFolder} or ${userHome} resolves to beside it, and never resolves ${env:} or ${input:} there", async () => {
+    const fields = await summarizeWhatRuns(
+      definition({
+        command: 'node',
+        env: {
+          DATA: '${workspaceFolder}/data',
+          CACHE: '${userHome}/.cache',
+          MIXED: '${workspaceFolder}:${env:GITHUB_TOKEN}',
+        },
+      }),
+      context(),
+    );
+    assert.deepEqual(
+      shown(fields).filter((f) => f.startsWith('env.')),
+      [
+        'env.CACHE: ${userHome}/.cache (= /home/me/.cache)',
+        'env.DATA: ${workspaceFolder}/data (= /work/app/data)',
+        'env.MIXED: ${workspaceFolder}:${env:GITHUB_TOKEN}',
+      ],
+    );
   });
 
   it('shows the env file with the keys it sets (values hidden but code-loading ones), or why it cannot be read', async () => {
     const def = definition({ command: '/usr/bin/node', envFile: '${workspaceFolder}/.env' });
-    const fields = await summarizeWhatRuns(def, context({ '/work/app/.env': 'TOKEN=abc\nexport PYTHONPATH=/tmp/evil\n' }));
+    const fields = await summarizeWhatRuns(
+      def,
+      context({ '/work/app/.env': 'TOKEN=abc\nexport PYTHONPATH=/tmp/evil\n' }),
+    );
     assert.deepEqual(shown(fields), [
       'command: /usr/bin/node',
       'args: (none)',
@@ -91,21 +108,50 @@ describe('what a server runs, as consent shows it', () => {
       'envFile.TOKEN: (set by the file)',
     ]);
     const missing = await summarizeWhatRuns(def, context());
-    assert.equal(shown(missing)[3], "envFile: ${workspaceFolder}/.env (cannot be read: ENOENT: no such file, open '/work/app/.env')");
+    assert.equal(
+      shown(missing)[3],
+      "envFile: ${workspaceFolder}/.env (cannot be read: ENOENT: no such file, open '/work/app/.env')",
+    );
   });
 
   it('shows an HTTP server’s transport, URL and header names, never header values', async () => {
-    const fields = await summarizeWhatRuns(definition({ type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer sk-live-123', 'X-Key': '${input:key}' } }), context());
-    assert.deepEqual(shown(fields), ['type: http', 'url: https://mcp.example.com/mcp', 'headers.Authorization: (value hidden)', 'headers.X-Key: ${input:key}']);
+    const fields = await summarizeWhatRuns(
+      definition({
+        type: 'http',
+        url: 'https://mcp.example.com/mcp',
+        headers: { Authorization: 'Bearer sk-live-123', 'X-Key': '${input:key}' },
+      }),
+      context(),
+    );
+    assert.deepEqual(shown(fields), [
+      'type: http',
+      'url: https://mcp.example.com/mcp',
+      'headers.Authorization: (value hidden)',
+      'headers.X-Key: ${input:key}',
+    ]);
   });
 
   it('names each changed field with before and after, and notices a masked value that changed', async () => {
     const ctx = context();
-    const before = await summarizeWhatRuns(definition({ command: 'node', args: ['a.js'], env: { API_KEY: 'first-secret-value', OLD: '1' } }), ctx);
-    const after = await summarizeWhatRuns(definition({ command: 'node', args: ['b.js'], env: { API_KEY: 'other-secret-value', NODE_OPTIONS: '--inspect' } }), ctx);
+    const before = await summarizeWhatRuns(
+      definition({ command: 'node', args: ['a.js'], env: { API_KEY: 'first-secret-value', OLD: '1' } }),
+      ctx,
+    );
+    const after = await summarizeWhatRuns(
+      definition({
+        command: 'node',
+        args: ['b.js'],
+        env: { API_KEY: 'other-secret-value', NODE_OPTIONS: '--inspect' },
+      }),
+      ctx,
+    );
     assert.deepEqual(changedFields(before, after), [
       { field: 'args', before: 'a.js', after: 'b.js' },
-      { field: 'env.API_KEY', before: '•••••• (hidden, 18 characters) (an earlier value)', after: '•••••• (hidden, 18 characters)' },
+      {
+        field: 'env.API_KEY',
+        before: '•••••• (hidden, 18 characters) (an earlier value)',
+        after: '•••••• (hidden, 18 characters)',
+      },
       { field: 'env.NODE_OPTIONS', before: undefined, after: '--inspect', warning: 'loads code into Node.js' },
       { field: 'env.OLD', before: '1' },
     ]);
@@ -114,11 +160,21 @@ describe('what a server runs, as consent shows it', () => {
 
   it('shows the sandbox settings of a sandboxed server, and a sandbox dropped as a change', async () => {
     const ctx = context();
-    const boxed = await summarizeWhatRuns(definition({ command: 'node', sandbox: { network: { allowedDomains: ['api.example.com'] } } }), ctx);
-    assert.ok(shown(boxed).includes('sandbox: on: {"network":{"allowedDomains":["api.example.com"]}}'), shown(boxed).join('\n'));
-    assert.ok(shown(await summarizeWhatRuns(definition({ command: 'node', sandbox: true }), ctx)).includes('sandbox: on'));
+    const boxed = await summarizeWhatRuns(
+      definition({ command: 'node', sandbox: { network: { allowedDomains: ['api.example.com'] } } }),
+      ctx,
+    );
+    assert.ok(
+      shown(boxed).includes('sandbox: on: {"network":{"allowedDomains":["api.example.com"]}}'),
+      shown(boxed).join('\n'),
+    );
+    assert.ok(
+      shown(await summarizeWhatRuns(definition({ command: 'node', sandbox: true }), ctx)).includes('sandbox: on'),
+    );
     const open = await summarizeWhatRuns(definition({ command: 'node' }), ctx);
-    assert.deepEqual(changedFields(boxed, open), [{ field: 'sandbox', before: 'on: {"network":{"allowedDomains":["api.example.com"]}}' }]);
+    assert.deepEqual(changedFields(boxed, open), [
+      { field: 'sandbox', before: 'on: {"network":{"allowedDomains":["api.example.com"]}}' },
+    ]);
   });
 });
 
@@ -130,8 +186,16 @@ describe('paths as the user reads them', () => {
     mkdirSync(path.join(root, 'elsewhere', 'inner'), { recursive: true });
     symlinkSync(path.join(root, 'elsewhere', 'inner'), path.join(root, 'link'));
     assert.equal(plainPath(path.join(root, 'demo') + '/../out'), path.join(root, 'out'));
-    assert.equal(plainPath(`${root}/link/..`), path.join(root, 'elsewhere'), 'the link\'s parent, not the folder that holds the link');
-    assert.equal(plainPath(`${root}/missing/../out`), `${root}/missing/../out`, 'a path that does not exist stays as written');
+    assert.equal(
+      plainPath(`${root}/link/..`),
+      path.join(root, 'elsewhere'),
+      "the link's parent, not the folder that holds the link",
+    );
+    assert.equal(
+      plainPath(`${root}/missing/../out`),
+      `${root}/missing/../out`,
+      'a path that does not exist stays as written',
+    );
     assert.equal(plainPath('./relative/../x'), './relative/../x');
     assert.equal(plainPath('--flag=/a/../b'), '--flag=/a/../b');
   });

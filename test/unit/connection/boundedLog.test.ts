@@ -32,12 +32,26 @@ describe('a server’s log has limits', () => {
     this.timeout(30_000);
     const { host, env } = harness();
     hosts.push(host);
-    await host.applySettings(entries({ loud: { command: node, args: [fixture('legacyStdio'), '--stderr-flood', '5000', '--stderr-long-line', '2000000'] } }));
+    await host.applySettings(
+      entries({
+        loud: {
+          command: node,
+          args: [fixture('legacyStdio'), '--stderr-flood', '5000', '--stderr-long-line', '2000000'],
+        },
+      }),
+    );
     await running(host, 'loud');
     const log = env.logFor('loud') as RecordingLog;
-    await waitFor('the dropped-lines count', () => /log line\(s\) dropped: more than 200 in a second/.test(log.text()), 5_000);
+    await waitFor(
+      'the dropped-lines count',
+      () => /log line\(s\) dropped: more than 200 in a second/.test(log.text()),
+      5_000,
+    );
     const lines = log.lines;
-    assert.ok(lines.every((line) => line.length < 8_200), `longest line: ${Math.max(...lines.map((l) => l.length))}`);
+    assert.ok(
+      lines.every((line) => line.length < 8_200),
+      `longest line: ${Math.max(...lines.map((l) => l.length))}`,
+    );
     assert.ok(lines.length < 1_000, `${lines.length} lines`);
     assert.match(log.text(), /fixture: long x+… \(\d+ more characters\)/);
   });

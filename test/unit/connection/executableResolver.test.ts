@@ -32,7 +32,10 @@ describe('ExecutableResolver', () => {
     const resolver = new ExecutableResolver({ SHELL: shell, PATH: '/usr/bin' }, 'linux');
     await assert.rejects(resolver.resolve('npx-missing', undefined), (error: unknown) => {
       assert.ok(error instanceof CommandNotFoundError);
-      assert.equal(error.message, `command \`npx-missing\` not found (searched PATH: ${bin}:/usr/bin:/bin). Install it, or set "command" to its full path.`);
+      assert.equal(
+        error.message,
+        `command \`npx-missing\` not found (searched PATH: ${bin}:/usr/bin:/bin). Install it, or set "command" to its full path.`,
+      );
       return true;
     });
     await assert.rejects(resolver.resolve('not-executable', undefined), CommandNotFoundError);

@@ -5,7 +5,10 @@ import { HostWaits } from '../../../src/core/connection/hostWaits';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Resolves when `signal` aborts; the idle deadlines under test abort within a few periods. */
-const aborted = (signal: AbortSignal) => new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+const aborted = (signal: AbortSignal) =>
+  new Promise<void>((resolve) =>
+    signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
 
 describe('HostWaits (idle deadlines of a connection’s requests)', () => {
   it('aborts only the request whose idle period passed, with "idle timeout", and keeps the others', async () => {
@@ -79,7 +82,10 @@ describe('HostWaits (idle deadlines of a connection’s requests)', () => {
       armed.push(ms ?? 0);
       return setTimeoutBefore(fn, ms);
     }) as typeof setTimeout;
-    const timers = () => (process as unknown as { getActiveResourcesInfo(): string[] }).getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const timers = () =>
+      (process as unknown as { getActiveResourcesInfo(): string[] })
+        .getActiveResourcesInfo()
+        .filter((r) => r === 'Timeout').length;
     const before = timers();
     try {
       const waits = new HostWaits();

@@ -65,7 +65,7 @@ describe('LinearReadBuffer (stdio lines in linear time)', () => {
     assert.throws(() => buffer.readMessage());
   });
 
-  it('is what the host\'s stdio transport reads with', async () => {
+  it("is what the host's stdio transport reads with", async () => {
     const created = await createTransport(stdioDefinition('s', fixture('legacyStdio')), new ExecutableResolver());
     assert.equal((created.stdio as unknown as { readsLinearly: boolean }).readsLinearly, true);
   });
@@ -88,7 +88,13 @@ describe('LinearReadBuffer (stdio lines in linear time)', () => {
     await all;
     await created.transport.close();
     assert.deepEqual(seen.slice(0, 3), [0, 1, 2]);
-    assert.ok(seen.every((n, i) => n === i), 'in order');
-    assert.ok(seenWhenLoopRan !== undefined && seenWhenLoopRan < 50_000, `the event loop ran after ${seenWhenLoopRan} of 50,000 messages`);
+    assert.ok(
+      seen.every((n, i) => n === i),
+      'in order',
+    );
+    assert.ok(
+      seenWhenLoopRan !== undefined && seenWhenLoopRan < 50_000,
+      `the event loop ran after ${seenWhenLoopRan} of 50,000 messages`,
+    );
   });
 });

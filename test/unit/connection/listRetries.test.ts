@@ -7,7 +7,9 @@ describe('lists that fail at start', function () {
   afterEach(disposeConnections);
 
   it('asks again for a tools/list that failed at start, and says why the list is empty meanwhile', async () => {
-    const { connection, log } = connect(stdioDefinition('warming', fixture('legacyStdio'), { args: ['--fail-tools-list', '1'] }));
+    const { connection, log } = connect(
+      stdioDefinition('warming', fixture('legacyStdio'), { args: ['--fail-tools-list', '1'] }),
+    );
     await connection.start();
     assert.equal(connection.snapshot().status, 'running');
     assert.deepEqual(connection.snapshot().tools, []);
@@ -18,7 +20,9 @@ describe('lists that fail at start', function () {
   });
 
   it('gives up after a few tries, keeping the reason in view', async () => {
-    const { connection, log } = connect(stdioDefinition('broken-list', fixture('legacyStdio'), { args: ['--fail-tools-list', '99'] }));
+    const { connection, log } = connect(
+      stdioDefinition('broken-list', fixture('legacyStdio'), { args: ['--fail-tools-list', '99'] }),
+    );
     await connection.start();
     await waitFor('the last try', () => /tools\/list failed 4 times; Refresh asks again\./.test(log.text()), 15_000);
     assert.match(connection.snapshot().listProblems?.['tools/list'] ?? '', /fixture: tools are not ready yet/);

@@ -8,7 +8,8 @@ import { connect, disposeConnections } from '../support/connections';
 import { fixture, stdioDefinition, waitFor, type RecordingLog } from '../support/fixtures';
 import { tempDir } from '../../support/tempDir';
 
-const helperPids = (log: RecordingLog) => [...log.text().matchAll(/fixture: helper pid (\d+)/g)].map((m) => Number(m[1]));
+const helperPids = (log: RecordingLog) =>
+  [...log.text().matchAll(/fixture: helper pid (\d+)/g)].map((m) => Number(m[1]));
 /** A window whose extension host is gone: a process that already exited. */
 function crashedWindow(): { pid: number; started: string } {
   const { pid } = spawnSync(process.execPath, ['-e', '']);
@@ -26,7 +27,13 @@ describe('processes left by a window that crashed', function () {
   it('the next window ends a server that ignores SIGTERM, and its helper, that a crashed window left running', async () => {
     const dir = tempDir('mcp-ledger-');
     const crashed = new ProcessLedger(dir, crashedWindow());
-    const { connection, log } = connect(stdioDefinition('stubborn', fixture('legacyStdio'), { args: ['--ignore-sigterm', '--spawn-helper'], restart: noRestart }), { ledger: crashed });
+    const { connection, log } = connect(
+      stdioDefinition('stubborn', fixture('legacyStdio'), {
+        args: ['--ignore-sigterm', '--spawn-helper'],
+        restart: noRestart,
+      }),
+      { ledger: crashed },
+    );
     await connection.start();
     const pid = connection.snapshot().pid!;
     const [helper] = await waitFor('the helper', () => helperPids(log).length > 0 && helperPids(log), 10_000);
@@ -38,13 +45,15 @@ describe('processes left by a window that crashed', function () {
     const ended = await new ProcessLedger(dir).endLeftovers();
     assert.deepEqual(ended, [{ serverId: 'stubborn', pid }]);
     await waitFor('the server and its helper to end', () => !isAlive(pid) && !isAlive(helper), 10_000);
-    assert.equal(existsSync(path.join(dir, file)), false, 'the crashed window\'s record is gone');
+    assert.equal(existsSync(path.join(dir, file)), false, "the crashed window's record is gone");
   });
 
   it('leaves alone the servers of a window that still runs, and forgets a server once it exits', async () => {
     const dir = tempDir('mcp-ledger-');
     const running = new ProcessLedger(dir, { pid: process.pid, started: startTimeOf(process.pid)! });
-    const { connection } = connect(stdioDefinition('live', fixture('legacyStdio'), { restart: noRestart }), { ledger: running });
+    const { connection } = connect(stdioDefinition('live', fixture('legacyStdio'), { restart: noRestart }), {
+      ledger: running,
+    });
     await connection.start();
     const pid = connection.snapshot().pid!;
     await running.flushed();
@@ -60,15 +69,38 @@ describe('processes left by a window that crashed', function () {
     const dir = tempDir('mcp-ledger-');
     const ledger = new ProcessLedger(dir, { pid: process.pid, started: startTimeOf(process.pid)! });
     const ids = Array.from({ length: 8 }, (_, i) => `s${i}`);
-    const connections = ids.map((id) => connect(stdioDefinition(id, fixture('legacyStdio'), { restart: noRestart }), { ledger }).connection);
+    const connections = ids.map(
+      (id) => connect(stdioDefinition(id, fixture('legacyStdio'), { restart: noRestart }), { ledger }).connection,
+    );
     await Promise.all(connections.map((c) => c.start()));
     await ledger.flushed();
-    const recorded = () => JSON.parse(readFileSync(path.join(dir, `server-processes-${process.pid}.json`), 'utf8')) as { processes: { pid: number; serverId: string }[] };
-    assert.deepEqual(recorded().processes.map((p) => p.serverId).sort(), ids);
+    const recorded = () =>
+      JSON.parse(readFileSync(path.join(dir, `server-processes-${process.pid}.json`), 'utf8')) as {
+        processes: { pid: number; serverId: string }[];
+      };
+    assert.deepEqual(
+      recorded()
+        .processes.map((p) => p.serverId)
+        .sort(),
+      ids,
+    );
     await Promise.all(connections.slice(0, 5).map((c) => c.stop()));
     await ledger.flushed();
-    assert.deepEqual(recorded().processes.map((p) => p.serverId).sort(), ids.slice(5));
-    assert.deepEqual(recorded().processes.map((p) => p.pid).sort(), connections.slice(5).map((c) => c.snapshot().pid).sort());
+    assert.deepEqual(
+      recorded()
+        .processes.map((p) => p.serverId)
+        .sort(),
+      ids.slice(5),
+    );
+    assert.deepEqual(
+      recorded()
+        .processes.map((p) => p.pid)
+        .sort(),
+      connections
+        .slice(5)
+        .map((c) => c.snapshot().pid)
+        .sort(),
+    );
     await Promise.all(connections.slice(5).map((c) => c.stop()));
     await ledger.flushed();
     assert.deepEqual(readdirSync(dir), [], 'nothing is recorded once every server exited');
@@ -78,7 +110,10 @@ describe('processes left by a window that crashed', function () {
     const dir = tempDir('mcp-ledger-');
     // What a crashed window left: a server whose pid this test process now has (another start time).
     const owner = crashedWindow();
-    writeFileSync(path.join(dir, `server-processes-${owner.pid}.json`), JSON.stringify({ owner, processes: [{ pid: process.pid, started: 'an earlier start', serverId: 'old' }] }));
+    writeFileSync(
+      path.join(dir, `server-processes-${owner.pid}.json`),
+      JSON.stringify({ owner, processes: [{ pid: process.pid, started: 'an earlier start', serverId: 'old' }] }),
+    );
     assert.deepEqual(await new ProcessLedger(dir).endLeftovers(), []);
     assert.deepEqual(readdirSync(dir), [], 'the stale record is forgotten');
   });

@@ -5,7 +5,10 @@ import { DEFAULT_RESTART } from '../../../src/core/config/serverDefinition';
 describe('RestartPolicy', () => {
   it('backs off exponentially up to the cap and gives up after maxRestarts within the window', () => {
     let now = 0;
-    const policy = new RestartPolicy({ ...DEFAULT_RESTART, initialDelayMs: 1_000, maxDelayMs: 5_000, maxRestarts: 4 }, () => now);
+    const policy = new RestartPolicy(
+      { ...DEFAULT_RESTART, initialDelayMs: 1_000, maxDelayMs: 5_000, maxRestarts: 4 },
+      () => now,
+    );
     const delays = [1, 2, 3, 4].map(() => {
       const d = policy.onUnexpectedExit();
       now += 1_000;

@@ -59,10 +59,22 @@ describe('sandboxed stdio servers (the sandbox runtime: bubblewrap and its proxy
   // The repository may be under the home folder (a clone in ~/src): its fixtures stay readable, as
   // a user allows the folder of a server that lives there.
   const withRepo = (settings: SandboxSettings | undefined): SandboxSettings | undefined =>
-    settings && { ...settings, filesystem: { ...settings.filesystem, allowRead: [...(settings.filesystem?.allowRead ?? []), REPO] } };
-  const start = async (name: string, settings: SandboxSettings | undefined, runtime = sandbox, script = fixture('modernStdio'), args = ['--probe-tools', '--name', name]) => {
+    settings && {
+      ...settings,
+      filesystem: { ...settings.filesystem, allowRead: [...(settings.filesystem?.allowRead ?? []), REPO] },
+    };
+  const start = async (
+    name: string,
+    settings: SandboxSettings | undefined,
+    runtime = sandbox,
+    script = fixture('modernStdio'),
+    args = ['--probe-tools', '--name', name],
+  ) => {
     const def = stdioDefinition(name, script, { args, sandbox: withRepo(settings) });
-    const { connection, log } = connect(def, { sandbox: runtime, roots: () => [{ uri: pathToFileURL(currentRoot ?? root).href, name: 'root' }] });
+    const { connection, log } = connect(def, {
+      sandbox: runtime,
+      roots: () => [{ uri: pathToFileURL(currentRoot ?? root).href, name: 'root' }],
+    });
     await connection.start();
     return { connection, log };
   };
@@ -75,36 +87,67 @@ describe('sandboxed stdio servers (the sandbox runtime: bubblewrap and its proxy
   it('reads and writes its roots; cannot read under home, nor write outside its roots', async () => {
     const { connection, log } = await start('boxed-files', {});
     assert.equal(connection.snapshot().status, 'running');
-    assert.ok(log.text().includes(`Sandboxed: reads everything except ~ (but ${root}, ${REPO} and the tool folders under home)`), log.text());
+    assert.ok(
+      log
+        .text()
+        .includes(`Sandboxed: reads everything except ~ (but ${root}, ${REPO} and the tool folders under home)`),
+      log.text(),
+    );
     assert.ok(log.text().includes(`writes ${root}; network none.`), log.text());
     assert.equal(await call(connection, 'read-file', { path: path.join(root, 'notes.txt') }), 'read: in the root');
-    assert.match(await call(connection, 'read-file', { path: path.join(home, 'id_rsa') }), /^refused: (ENOENT|EACCES|EPERM)$/);
-    assert.equal(await call(connection, 'read-file', { path: path.join(outside, 'other.txt') }), 'read: outside the roots, not under home');
-    assert.equal(await call(connection, 'write-file', { path: path.join(root, 'made.txt'), text: 'made inside' }), 'written');
+    assert.match(
+      await call(connection, 'read-file', { path: path.join(home, 'id_rsa') }),
+      /^refused: (ENOENT|EACCES|EPERM)$/,
+    );
+    assert.equal(
+      await call(connection, 'read-file', { path: path.join(outside, 'other.txt') }),
+      'read: outside the roots, not under home',
+    );
+    assert.equal(
+      await call(connection, 'write-file', { path: path.join(root, 'made.txt'), text: 'made inside' }),
+      'written',
+    );
     assert.equal(readFileSync(path.join(root, 'made.txt'), 'utf8'), 'made inside');
-    assert.match(await call(connection, 'write-file', { path: path.join(outside, 'made.txt'), text: 'x' }), /^refused: (EROFS|EACCES|EPERM)$/);
+    assert.match(
+      await call(connection, 'write-file', { path: path.join(outside, 'made.txt'), text: 'x' }),
+      /^refused: (EROFS|EACCES|EPERM)$/,
+    );
     assert.equal(existsSync(path.join(outside, 'made.txt')), false);
   });
 
   it('the settings add to the defaults: a path to read under home, a folder to write, and no more', async () => {
     mkdirSync(path.join(home, 'shared'), { recursive: true });
     writeFileSync(path.join(home, 'shared', 'ok.txt'), 'shared on purpose');
-    const { connection } = await start('boxed-extra', { filesystem: { allowRead: [path.join(home, 'shared')], allowWrite: [outside] } });
-    assert.equal(await call(connection, 'read-file', { path: path.join(home, 'shared', 'ok.txt') }), 'read: shared on purpose');
+    const { connection } = await start('boxed-extra', {
+      filesystem: { allowRead: [path.join(home, 'shared')], allowWrite: [outside] },
+    });
+    assert.equal(
+      await call(connection, 'read-file', { path: path.join(home, 'shared', 'ok.txt') }),
+      'read: shared on purpose',
+    );
     assert.match(await call(connection, 'read-file', { path: path.join(home, 'id_rsa') }), /^refused: /);
-    assert.equal(await call(connection, 'write-file', { path: path.join(outside, 'allowed.txt'), text: 'y' }), 'written');
+    assert.equal(
+      await call(connection, 'write-file', { path: path.join(outside, 'allowed.txt'), text: 'y' }),
+      'written',
+    );
     assert.equal(readFileSync(path.join(outside, 'allowed.txt'), 'utf8'), 'y');
   });
 
   it('reaches only the hosts its settings allow, through the proxy; nothing directly', async () => {
     const { connection } = await start('boxed-net', { network: { allowedDomains: [`127.0.0.1:${port}`] } });
-    assert.equal(await call(connection, 'http-get', { url: `http://127.0.0.1:${port}/` }), 'status 200: hello from loopback');
+    assert.equal(
+      await call(connection, 'http-get', { url: `http://127.0.0.1:${port}/` }),
+      'status 200: hello from loopback',
+    );
     // Another port of the same address, and a name that resolves to loopback: not allowed.
     assert.match(await call(connection, 'http-get', { url: `http://localhost:${port}/` }), /^status 403: /);
     const other = http.createServer((_req, res) => res.end('should not be reached'));
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
     try {
-      assert.match(await call(connection, 'http-get', { url: `http://127.0.0.1:${(other.address() as AddressInfo).port}/` }), /^status 403: /);
+      assert.match(
+        await call(connection, 'http-get', { url: `http://127.0.0.1:${(other.address() as AddressInfo).port}/` }),
+        /^status 403: /,
+      );
     } finally {
       other.close();
     }
@@ -116,9 +159,15 @@ describe('sandboxed stdio servers (the sandbox runtime: bubblewrap and its proxy
     const { connection } = await start('boxed-moved', {});
     currentRoot = outside;
     try {
-      assert.match(connection.snapshot().sandbox ?? '', new RegExp(`writes ${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}; network none$`));
+      assert.match(
+        connection.snapshot().sandbox ?? '',
+        new RegExp(`writes ${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}; network none$`),
+      );
       await connection.stop();
-      assert.match(connection.snapshot().sandbox ?? '', new RegExp(`writes ${outside.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}; network none$`));
+      assert.match(
+        connection.snapshot().sandbox ?? '',
+        new RegExp(`writes ${outside.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}; network none$`),
+      );
     } finally {
       currentRoot = undefined;
     }
@@ -134,8 +183,14 @@ describe('sandboxed stdio servers (the sandbox runtime: bubblewrap and its proxy
   it('ends the whole sandbox (bubblewrap and the server inside it) on stop', async () => {
     const marker = `boxed-stop-${process.pid}`;
     const { connection } = await start(marker, {});
-    assert.ok(processesWith(marker).some((line) => line.includes('bwrap')), 'bubblewrap runs the server');
-    assert.ok(processesWith(marker).some((line) => !line.includes('bwrap') && line.includes('modernStdio')), 'the server runs inside it');
+    assert.ok(
+      processesWith(marker).some((line) => line.includes('bwrap')),
+      'bubblewrap runs the server',
+    );
+    assert.ok(
+      processesWith(marker).some((line) => !line.includes('bwrap') && line.includes('modernStdio')),
+      'the server runs inside it',
+    );
     await connection.stop();
     await waitFor('every process of the sandbox to end', () => processesWith(marker).length === 0, 5_000);
   });
@@ -143,13 +198,19 @@ describe('sandboxed stdio servers (the sandbox runtime: bubblewrap and its proxy
   it('says what is missing when the sandbox cannot run, and starts nothing', async () => {
     const { connection } = await start('boxed-elsewhere', {}, new SrtProcessSandbox(undefined, 'win32'));
     assert.equal(connection.snapshot().status, 'error');
-    assert.match(connection.snapshot().reason ?? '', /"sandbox" needs Linux or macOS \(this is win32\); remove it to run the server unsandboxed/);
+    assert.match(
+      connection.snapshot().reason ?? '',
+      /"sandbox" needs Linux or macOS \(this is win32\); remove it to run the server unsandboxed/,
+    );
     const savedPath = process.env.PATH;
     process.env.PATH = tempDir('mcp-empty-path-');
     try {
       const { connection: missing } = await start('boxed-nobwrap', {}, new SrtProcessSandbox());
       assert.equal(missing.snapshot().status, 'error');
-      assert.match(missing.snapshot().reason ?? '', /the sandbox cannot run here: ripgrep \(rg\) not found; bubblewrap \(bwrap\) not installed; socat not installed: install them \(for example `sudo apt-get install bubblewrap socat ripgrep`\) and restart the server, or remove "sandbox"/);
+      assert.match(
+        missing.snapshot().reason ?? '',
+        /the sandbox cannot run here: ripgrep \(rg\) not found; bubblewrap \(bwrap\) not installed; socat not installed: install them \(for example `sudo apt-get install bubblewrap socat ripgrep`\) and restart the server, or remove "sandbox"/,
+      );
     } finally {
       process.env.PATH = savedPath;
     }

@@ -11,7 +11,9 @@ describe('secrets a definition resolves stay out of logs and errors', function (
   let port: number;
   before(async () => {
     // A server that answers 404 with the URL it was asked for, as some error pages do.
-    echo = createServer((req, res) => res.writeHead(404, { 'content-type': 'text/plain' }).end(`no such page: ${req.url}`));
+    echo = createServer((req, res) =>
+      res.writeHead(404, { 'content-type': 'text/plain' }).end(`no such page: ${req.url}`),
+    );
     await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
     port = (echo.address() as AddressInfo).port;
   });
@@ -19,8 +21,14 @@ describe('secrets a definition resolves stay out of logs and errors', function (
   afterEach(async () => Promise.all(hosts.splice(0).map((h) => h.dispose())));
 
   it('puts the placeholder back for a value and its URL-encoded form, and leaves short values alone', () => {
-    const secrets = [{ value: 'p@ss word', placeholder: '${input:pw}' }, { value: 'ab', placeholder: '${input:short}' }];
-    assert.equal(redactSecrets('GET /x?pw=p%40ss%20word and p@ss word, abc', secrets), 'GET /x?pw=${input:pw} and ${input:pw}, abc');
+    const secrets = [
+      { value: 'p@ss word', placeholder: '${input:pw}' },
+      { value: 'ab', placeholder: '${input:short}' },
+    ];
+    assert.equal(
+      redactSecrets('GET /x?pw=p%40ss%20word and p@ss word, abc', secrets),
+      'GET /x?pw=${input:pw} and ${input:pw}, abc',
+    );
   });
 
   it('shows ${input:} placeholders, never the values, in a start error about cwd and in the log', async () => {
@@ -36,8 +44,13 @@ describe('secrets a definition resolves stay out of logs and errors', function (
   it('keeps a secret in the URL out of the log when the server echoes the URL in an error body', async () => {
     const { host, env } = harness();
     hosts.push(host);
-    await host.applySettings(entries({ echoing: { url: `http://127.0.0.1:${port}/mcp?key=\${input:key}`, restart: { enabled: false } } }));
-    const snap = await waitFor('the failure', () => host.server('echoing')?.status === 'error' && host.server('echoing'));
+    await host.applySettings(
+      entries({ echoing: { url: `http://127.0.0.1:${port}/mcp?key=\${input:key}`, restart: { enabled: false } } }),
+    );
+    const snap = await waitFor(
+      'the failure',
+      () => host.server('echoing')?.status === 'error' && host.server('echoing'),
+    );
     const log = (env.logFor('echoing') as RecordingLog).text();
     assert.match(log, /no such page: \/mcp\?key=\$\{input:key\}/, 'the echoed body is logged, with the placeholder');
     assert.doesNotMatch(`${snap.reason}\n${log}`, /secret-key/);

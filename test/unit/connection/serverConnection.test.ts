@@ -32,11 +32,36 @@ describe('ServerConnection against real fixture servers', () => {
     assert.equal(snap.era, 'legacy');
     assert.equal(snap.protocolVersion, '2025-11-25');
     assert.equal(snap.serverName, 'fixture-legacy');
-    assert.deepEqual(snap.tools.map((t) => t.name).sort(), ['add', 'add-tool', 'book-room', 'echo', 'fail', 'gallery', 'hang', 'log', 'mutate-shifty', 'payload', 'pid', 'report', 'roots', 'shifty', 'slow', 'storm']);
-    assert.deepEqual(snap.prompts.map((p) => p.name), ['greet']);
-    assert.deepEqual(snap.resources.map((r) => r.uri), ['fixture://readme']);
+    assert.deepEqual(snap.tools.map((t) => t.name).sort(), [
+      'add',
+      'add-tool',
+      'book-room',
+      'echo',
+      'fail',
+      'gallery',
+      'hang',
+      'log',
+      'mutate-shifty',
+      'payload',
+      'pid',
+      'report',
+      'roots',
+      'shifty',
+      'slow',
+      'storm',
+    ]);
+    assert.deepEqual(
+      snap.prompts.map((p) => p.name),
+      ['greet'],
+    );
+    assert.deepEqual(
+      snap.resources.map((r) => r.uri),
+      ['fixture://readme'],
+    );
     assert.ok(snap.pid && isAlive(snap.pid));
-    const result = await connection.request('tools/call', (c, o) => c.callTool({ name: 'add', arguments: { a: 2, b: 3 } }, o));
+    const result = await connection.request('tools/call', (c, o) =>
+      c.callTool({ name: 'add', arguments: { a: 2, b: 3 } }, o),
+    );
     assert.equal(text(result as { content: unknown[] }), '5');
   });
 
@@ -48,7 +73,9 @@ describe('ServerConnection against real fixture servers', () => {
     assert.equal(snap.era, 'modern');
     assert.equal(snap.protocolVersion, '2026-07-28');
     const result = await connection.request('tools/call', (c, o) => c.callTool({ name: 'roots' }, o));
-    assert.deepEqual(JSON.parse(text(result as { content: unknown[] })), [{ uri: 'file:///work/project', name: 'project' }]);
+    assert.deepEqual(JSON.parse(text(result as { content: unknown[] })), [
+      { uri: 'file:///work/project', name: 'project' },
+    ]);
   });
 
   it('probes the era on the server’s own process (one spawn per start), and pins it per definition', async () => {
@@ -76,7 +103,10 @@ describe('ServerConnection against real fixture servers', () => {
     const def = stdioDefinition('repinned', fixture('legacyStdio'));
     const pins = new InMemoryEraPinStore();
     const { connection, log } = connect(def, { pins });
-    pins.set(connection.hash, { kind: 'modern', discover: { supportedVersions: ['2026-07-28'], capabilities: {} } as never });
+    pins.set(connection.hash, {
+      kind: 'modern',
+      discover: { supportedVersions: ['2026-07-28'], capabilities: {} } as never,
+    });
     await connection.start();
     assert.equal(connection.snapshot().status, 'running', connection.snapshot().reason);
     assert.equal(connection.snapshot().era, 'legacy');
@@ -88,7 +118,9 @@ describe('ServerConnection against real fixture servers', () => {
     const { connection, log } = connect(stdioDefinition('noisy', fixture('legacyStdio'), { args: ['--noise'] }));
     await connection.start();
     assert.equal(connection.snapshot().status, 'running', connection.snapshot().reason);
-    const result = await connection.request('tools/call', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'still fine' } }, o));
+    const result = await connection.request('tools/call', (c, o) =>
+      c.callTool({ name: 'echo', arguments: { text: 'still fine' } }, o),
+    );
     assert.equal(text(result as { content: unknown[] }), 'still fine');
     assert.equal(log.lines.filter((l) => l.startsWith('error')).length, 0);
   });
@@ -104,13 +136,19 @@ describe('ServerConnection against real fixture servers', () => {
 
   it('ends a start at once when stopped during the era probe (the probe does not wait out its timeout)', async () => {
     for (const delayMs of [0, 50]) {
-      const { connection } = connect(stdioDefinition(`silent-${delayMs}`, fixture('silentStdio'), { startTimeoutMs: 60_000 }));
+      const { connection } = connect(
+        stdioDefinition(`silent-${delayMs}`, fixture('silentStdio'), { startTimeoutMs: 60_000 }),
+      );
       let settled = false;
       const started = connection.start().finally(() => (settled = true));
       await new Promise((resolve) => setTimeout(resolve, delayMs));
       await connection.stop();
       // stop() waits for the start it overtook (for at most 5 s): the start has settled with it.
-      assert.equal(settled, true, `stopped ${delayMs} ms after its start, the start was still under way when stop() returned`);
+      assert.equal(
+        settled,
+        true,
+        `stopped ${delayMs} ms after its start, the start was still under way when stop() returned`,
+      );
       await started;
       assert.equal(connection.snapshot().status, 'stopped');
     }
@@ -126,18 +164,26 @@ describe('ServerConnection against real fixture servers', () => {
   });
 
   it('fails requests in flight at once, naming the server, when it crashes, then restarts it with backoff', async () => {
-    const { connection, log } = connect(stdioDefinition('crashy', fixture('legacyStdio'), { args: ['--crash-after', '2'] }));
+    const { connection, log } = connect(
+      stdioDefinition('crashy', fixture('legacyStdio'), { args: ['--crash-after', '2'] }),
+    );
     await connection.start();
     const firstPid = connection.snapshot().pid;
     const pending = connection.request('tools/call', (c, o) => c.callTool({ name: 'hang' }, o));
     await connection.request('tools/call', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'a' } }, o));
     await connection.request('tools/call', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'b' } }, o));
     await assert.rejects(pending, /MCP server "crashy" stopped before answering tools\/call/);
-    await waitFor('the restarting state', () => connection.snapshot().status === 'restarting' || connection.snapshot().status === 'starting');
+    await waitFor(
+      'the restarting state',
+      () => connection.snapshot().status === 'restarting' || connection.snapshot().status === 'starting',
+    );
     await waitFor('the restart', () => connection.snapshot().status === 'running');
     assert.notEqual(connection.snapshot().pid, firstPid);
     assert.ok(firstPid && !isAlive(firstPid));
-    assert.match(log.text(), /the process exited with code 3 \(last output: fixture: crashing after 2 calls\); restarting in 1s \(attempt 1 of 5\)/);
+    assert.match(
+      log.text(),
+      /the process exited with code 3 \(last output: fixture: crashing after 2 calls\); restarting in 1s \(attempt 1 of 5\)/,
+    );
   });
 
   it('tells requests in flight why a restart ended them (a dev-mode change), then runs again', async () => {
@@ -145,7 +191,9 @@ describe('ServerConnection against real fixture servers', () => {
     await connection.start();
     const firstPid = connection.snapshot().pid;
     const pending = connection.request('tools/call', (c, o) => c.callTool({ name: 'hang' }, o));
-    const failed = assert.rejects(pending, { message: 'MCP server "dev" stopped before answering tools/call: restarting for a change in src/tools.ts.' });
+    const failed = assert.rejects(pending, {
+      message: 'MCP server "dev" stopped before answering tools/call: restarting for a change in src/tools.ts.',
+    });
     await new Promise((resolve) => setTimeout(resolve, 100));
     await connection.restart('restarting for a change in src/tools.ts');
     await failed;
@@ -155,18 +203,28 @@ describe('ServerConnection against real fixture servers', () => {
 
   it('starts a Node server with its inspector on loopback in dev mode with debug, and says where it listens', async () => {
     const addresses: string[] = [];
-    const { connection } = connect(stdioDefinition('debuggable', fixture('legacyStdio'), { dev: { watch: [], debounceMs: 500, debug: true } }), { onDebuggerListening: (a) => addresses.push(a) });
+    const { connection } = connect(
+      stdioDefinition('debuggable', fixture('legacyStdio'), { dev: { watch: [], debounceMs: 500, debug: true } }),
+      { onDebuggerListening: (a) => addresses.push(a) },
+    );
     await connection.start();
     assert.equal(connection.snapshot().status, 'running');
     await waitFor('the inspector address', () => addresses.length === 1);
     const [, port] = /^ws:\/\/127\.0\.0\.1:(\d+)\/[\w-]+$/.exec(addresses[0]) ?? [];
     assert.ok(port, addresses[0]);
     // What a debugger asks first: the inspector lists this very process as its target.
-    const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as { webSocketDebuggerUrl: string }[];
-    assert.deepEqual(targets.map((t) => t.webSocketDebuggerUrl), [addresses[0]]);
+    const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
+      webSocketDebuggerUrl: string;
+    }[];
+    assert.deepEqual(
+      targets.map((t) => t.webSocketDebuggerUrl),
+      [addresses[0]],
+    );
     // Without debug, no inspector.
     const plain: string[] = [];
-    const { connection: other } = connect(stdioDefinition('plain', fixture('legacyStdio')), { onDebuggerListening: (a) => plain.push(a) });
+    const { connection: other } = connect(stdioDefinition('plain', fixture('legacyStdio')), {
+      onDebuggerListening: (a) => plain.push(a),
+    });
     await other.start();
     await connection.restart('restarting for a change in a.ts');
     await waitFor('a new inspector after the restart', () => addresses.length === 2);
@@ -185,33 +243,58 @@ describe('ServerConnection against real fixture servers', () => {
         if (connection.snapshot().status === 'stopped') await connection.start();
         return connection.snapshot().status === 'running';
       });
-      await connection.request('tools/call', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'x' } }, o)).catch(() => undefined);
+      await connection
+        .request('tools/call', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'x' } }, o))
+        .catch(() => undefined);
       await waitFor('the crash', () => connection.snapshot().status !== 'running');
     }
     await waitFor('the error state', () => connection.snapshot().status === 'error');
-    assert.match(connection.snapshot().reason ?? '', /stopped 3 times within 1 min; not restarting again\. Use Restart to try again\./);
+    assert.match(
+      connection.snapshot().reason ?? '',
+      /stopped 3 times within 1 min; not restarting again\. Use Restart to try again\./,
+    );
   });
 
   it('keeps restarting with backoff when a restart fails to start, and gives up at the limit', async () => {
     const mark = path.join(tempDir('mcp-restart-'), 'ran');
     // Runs once; every later start exits at once, as a server whose binary went away would.
     const once = `if [ -e '${mark}' ]; then echo 'gone for good' >&2; exit 7; fi; touch '${mark}'; exec '${process.execPath}' '${fixture('legacyStdio')}' --crash-after 1`;
-    const def = stdioDefinition('once', '-c', { command: '/bin/sh', args: [once], restart: { enabled: true, maxRestarts: 2, windowMs: 60_000, initialDelayMs: 50, maxDelayMs: 100 } });
+    const def = stdioDefinition('once', '-c', {
+      command: '/bin/sh',
+      args: [once],
+      restart: { enabled: true, maxRestarts: 2, windowMs: 60_000, initialDelayMs: 50, maxDelayMs: 100 },
+    });
     const { connection, log } = connect(def);
     await connection.start();
-    await connection.request('tools/call', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'x' } }, o)).catch(() => undefined);
+    await connection
+      .request('tools/call', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'x' } }, o))
+      .catch(() => undefined);
     await waitFor('the error state', () => connection.snapshot().status === 'error');
     assert.match(log.text(), /restarting in 1s \(attempt 1 of 2\)/);
-    assert.match(log.text(), /the process exited with code 7 \(last output: gone for good\); restarting in 1s \(attempt 2 of 2\)/);
-    assert.match(connection.snapshot().reason ?? '', /^the process exited with code 7 \(last output: gone for good\); stopped 3 times within 1 min; not restarting again\. Use Restart to try again\.$/);
+    assert.match(
+      log.text(),
+      /the process exited with code 7 \(last output: gone for good\); restarting in 1s \(attempt 2 of 2\)/,
+    );
+    assert.match(
+      connection.snapshot().reason ?? '',
+      /^the process exited with code 7 \(last output: gone for good\); stopped 3 times within 1 min; not restarting again\. Use Restart to try again\.$/,
+    );
   });
 
   it('answers at most 600 roots/list and 600 ping requests a minute, refuses the rest clearly, logs once per burst and keeps serving', async function () {
     this.timeout(30_000);
     const { connection, log } = connect(stdioDefinition('stormy', fixture('legacyStdio')));
     await connection.start();
-    const storm = async (method: string, count: number) => text((await connection.request('tools/call', (c, o) => c.callTool({ name: 'storm', arguments: { method, count } }, o))) as { content: unknown[] });
-    assert.match(await storm('roots/list', 1000), /^answered 600, refused 400: .*Too many roots\/list requests: MCP Host answers at most 600 a minute \(next in \d+ s\)\.$/);
+    const storm = async (method: string, count: number) =>
+      text(
+        (await connection.request('tools/call', (c, o) =>
+          c.callTool({ name: 'storm', arguments: { method, count } }, o),
+        )) as { content: unknown[] },
+      );
+    assert.match(
+      await storm('roots/list', 1000),
+      /^answered 600, refused 400: .*Too many roots\/list requests: MCP Host answers at most 600 a minute \(next in \d+ s\)\.$/,
+    );
     assert.match(await storm('ping', 700), /^answered 600, refused 100: .*Too many ping requests/);
     assert.deepEqual(
       log.lines.filter((l) => l.includes('requests in a minute')).map((l) => l.replace(/for \d+ s/, 'for N s')),
@@ -220,32 +303,60 @@ describe('ServerConnection against real fixture servers', () => {
         'warn The server sent more than 600 ping requests in a minute; MCP Host refuses the rest for N s (limits.serverRequestsPerMinute).',
       ],
     );
-    assert.equal(text((await connection.request('tools/call', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'still here' } }, o))) as { content: unknown[] }), 'still here');
+    assert.equal(
+      text(
+        (await connection.request('tools/call', (c, o) =>
+          c.callTool({ name: 'echo', arguments: { text: 'still here' } }, o),
+        )) as { content: unknown[] },
+      ),
+      'still here',
+    );
     assert.equal(connection.snapshot().status, 'running');
   });
 
   it('takes its limits from the settings: server requests a minute, and the largest stdio message', async function () {
     this.timeout(30_000);
-    const { connection, log } = connect(stdioDefinition('limited', fixture('legacyStdio'), { limits: { serverRequestsPerMinute: 50, maxMessageMB: 1 } }));
+    const { connection, log } = connect(
+      stdioDefinition('limited', fixture('legacyStdio'), { limits: { serverRequestsPerMinute: 50, maxMessageMB: 1 } }),
+    );
     await connection.start();
-    const call = async (name: string, args: Record<string, unknown>) => text((await connection.request('tools/call', (c, o) => c.callTool({ name, arguments: args }, o))) as { content: unknown[] });
-    assert.match(await call('storm', { method: 'roots/list', count: 80 }), /^answered 50, refused 30: .*at most 50 a minute/);
-    assert.ok(log.lines.some((l) => l.includes('more than 50 roots/list requests in a minute') && l.includes('(limits.serverRequestsPerMinute)')));
+    const call = async (name: string, args: Record<string, unknown>) =>
+      text(
+        (await connection.request('tools/call', (c, o) => c.callTool({ name, arguments: args }, o))) as {
+          content: unknown[];
+        },
+      );
+    assert.match(
+      await call('storm', { method: 'roots/list', count: 80 }),
+      /^answered 50, refused 30: .*at most 50 a minute/,
+    );
+    assert.ok(
+      log.lines.some(
+        (l) =>
+          l.includes('more than 50 roots/list requests in a minute') && l.includes('(limits.serverRequestsPerMinute)'),
+      ),
+    );
     await assert.rejects(call('payload', { bytes: 2 * 1024 * 1024 }), /MCP server "limited"/);
     assert.match(log.text(), /1048576/);
   });
 
   it('times out a request that gets no answer, says which server and how long, and cancels it on the wire', async () => {
     const log = new RecordingLog('trace');
-    const { connection } = connect(stdioDefinition('hangs', fixture('legacyStdio'), { requestTimeoutMs: 1_000 }), { log });
+    const { connection } = connect(stdioDefinition('hangs', fixture('legacyStdio'), { requestTimeoutMs: 1_000 }), {
+      log,
+    });
     await connection.start();
     await assert.rejects(
       connection.request('tools/call', (c, o) => c.callTool({ name: 'hang' }, o)),
       /MCP server "hangs" did not answer tools\/call within 1 s; the request was cancelled\./,
     );
-    await waitFor('notifications/cancelled', () => log.lines.some((l) => l.startsWith('trace → ') && l.includes('"method":"notifications/cancelled"')));
+    await waitFor('notifications/cancelled', () =>
+      log.lines.some((l) => l.startsWith('trace → ') && l.includes('"method":"notifications/cancelled"')),
+    );
     // The timed-out request's signal is spent; the next request gets a live one.
-    const next = await connection.request('tools/call', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'after' } }, o));
+    const next = await connection.request('tools/call', (c, o) =>
+      c.callTool({ name: 'echo', arguments: { text: 'after' } }, o),
+    );
     assert.equal(text(next as { content: unknown[] }), 'after');
   });
 
@@ -259,7 +370,9 @@ describe('ServerConnection against real fixture servers', () => {
       connection.request('tools/call "hang"', (c, o) => c.callTool({ name: 'hang' }, o), controller.signal),
       /tools\/call "hang" on MCP server "cancellable" was cancelled\./,
     );
-    await waitFor('the cancellation on the wire', () => log.lines.some((l) => l.startsWith('trace → ') && l.includes('"method":"notifications/cancelled"')));
+    await waitFor('the cancellation on the wire', () =>
+      log.lines.some((l) => l.startsWith('trace → ') && l.includes('"method":"notifications/cancelled"')),
+    );
   });
 
   it('refuses a request whose caller already aborted, and leaves no listener on a caller signal that lives on', async () => {
@@ -269,13 +382,25 @@ describe('ServerConnection against real fixture servers', () => {
     const aborted = new AbortController();
     aborted.abort();
     await assert.rejects(
-      connection.request('tools/call "echo"', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'late' } }, o), aborted.signal),
+      connection.request(
+        'tools/call "echo"',
+        (c, o) => c.callTool({ name: 'echo', arguments: { text: 'late' } }, o),
+        aborted.signal,
+      ),
       /tools\/call "echo" on MCP server "signals" was cancelled\./,
     );
-    assert.ok(!log.lines.some((l) => l.startsWith('trace → ') && l.includes('"late"')), 'an aborted request is not sent');
+    assert.ok(
+      !log.lines.some((l) => l.startsWith('trace → ') && l.includes('"late"')),
+      'an aborted request is not sent',
+    );
     // A chat session's signal outlives its many calls: each call's listener must go when it settles.
     const session = new AbortController();
-    for (let i = 0; i < 20; i++) await connection.request('tools/call "echo"', (c, o) => c.callTool({ name: 'echo', arguments: { text: String(i) } }, o), session.signal);
+    for (let i = 0; i < 20; i++)
+      await connection.request(
+        'tools/call "echo"',
+        (c, o) => c.callTool({ name: 'echo', arguments: { text: String(i) } }, o),
+        session.signal,
+      );
     assert.equal(getEventListeners(session.signal, 'abort').length, 0);
   });
 
@@ -283,7 +408,12 @@ describe('ServerConnection against real fixture servers', () => {
     const { connection } = connect(stdioDefinition('progress', fixture('legacyStdio'), { requestTimeoutMs: 1_000 }));
     await connection.start();
     let reports = 0;
-    const result = await connection.request('tools/call', (c, o) => c.callTool({ name: 'slow', arguments: { ms: 2_000 } }, o), undefined, () => reports++);
+    const result = await connection.request(
+      'tools/call',
+      (c, o) => c.callTool({ name: 'slow', arguments: { ms: 2_000 } }, o),
+      undefined,
+      () => reports++,
+    );
     assert.equal(text(result as { content: unknown[] }), 'waited 2000 ms');
     assert.ok(reports >= 10);
   });
@@ -300,7 +430,9 @@ describe('ServerConnection against real fixture servers', () => {
     const { connection } = connect(stdioDefinition('modern-changing', fixture('modernStdio')), { log });
     await connection.start();
     assert.equal(connection.snapshot().era, 'modern');
-    await connection.request('tools/call', (c, o) => c.callTool({ name: 'add-tool', arguments: { name: 'fresh-modern' } }, o));
+    await connection.request('tools/call', (c, o) =>
+      c.callTool({ name: 'add-tool', arguments: { name: 'fresh-modern' } }, o),
+    );
     await waitFor('the new tool', () => connection.snapshot().tools.some((t) => t.name === 'fresh-modern'));
     assert.ok(log.lines.some((l) => l.startsWith('trace → ') && l.includes('"method":"subscriptions/listen"')));
   });
@@ -310,8 +442,14 @@ describe('ServerConnection against real fixture servers', () => {
     const { connection } = connect(stdioDefinition('leveled', fixture('legacyStdio')), { log });
     await connection.start();
     log.setLevel('trace');
-    await waitFor('logging/setLevel debug', () => log.lines.some((l) => l.startsWith('trace → ') && l.includes('"method":"logging/setLevel"') && l.includes('"level":"debug"')));
-    await connection.request('tools/call', (c, o) => c.callTool({ name: 'log', arguments: { level: 'warning', text: 'disk almost full' } }, o));
+    await waitFor('logging/setLevel debug', () =>
+      log.lines.some(
+        (l) => l.startsWith('trace → ') && l.includes('"method":"logging/setLevel"') && l.includes('"level":"debug"'),
+      ),
+    );
+    await connection.request('tools/call', (c, o) =>
+      c.callTool({ name: 'log', arguments: { level: 'warning', text: 'disk almost full' } }, o),
+    );
     await waitFor('the server log line', () => log.lines.includes('warn [fixture] disk almost full'));
   });
 
@@ -366,7 +504,9 @@ describe('ServerConnection against real fixture servers', () => {
       assert.equal(snap.transport, 'http');
       assert.ok(snap.tools.some((t) => t.name === 'echo'));
       const result = await connection.request('tools/call', (c, o) => c.callTool({ name: 'roots' }, o));
-      assert.deepEqual(JSON.parse(text(result as { content: unknown[] })), [{ uri: 'file:///work/project', name: 'project' }]);
+      assert.deepEqual(JSON.parse(text(result as { content: unknown[] })), [
+        { uri: 'file:///work/project', name: 'project' },
+      ]);
     });
 
     it('drops a tool with an invalid x-mcp-header, names it in the server log, and mirrors a valid one', async () => {
@@ -377,10 +517,17 @@ describe('ServerConnection against real fixture servers', () => {
         await connection.start();
         const names = connection.snapshot().tools.map((t) => t.name);
         assert.ok(names.includes('good-header') && !names.includes('bad-header'), names.join(', '));
-        assert.ok(log.lines.some((l) => l.includes('Tool "bad-header" was left out: its x-mcp-header declarations break the 2026-07-28 rules')), log.lines.join('\n'));
+        assert.ok(
+          log.lines.some((l) =>
+            l.includes('Tool "bad-header" was left out: its x-mcp-header declarations break the 2026-07-28 rules'),
+          ),
+          log.lines.join('\n'),
+        );
         assert.ok(!log.lines.some((l) => l.includes('"good-header" was left out')));
         // The server checks Mcp-Param-Region against the body and rejects a mismatch, so this proves the header was sent.
-        const result = await connection.request('tools/call', (c, o) => c.callTool({ name: 'good-header', arguments: { region: 'eu-west' } }, o));
+        const result = await connection.request('tools/call', (c, o) =>
+          c.callTool({ name: 'good-header', arguments: { region: 'eu-west' } }, o),
+        );
         assert.equal(text(result as { content: unknown[] }), 'region eu-west');
       } finally {
         await headers.stop();
@@ -395,7 +542,9 @@ describe('ServerConnection against real fixture servers', () => {
       assert.equal(snap.era, 'legacy');
       assert.equal(snap.serverName, 'fixture-http-legacy');
       const result = await connection.request('tools/call', (c, o) => c.callTool({ name: 'roots' }, o));
-      assert.deepEqual(JSON.parse(text(result as { content: unknown[] })), [{ uri: 'file:///work/project', name: 'project' }]);
+      assert.deepEqual(JSON.parse(text(result as { content: unknown[] })), [
+        { uri: 'file:///work/project', name: 'project' },
+      ]);
     });
 
     it('talks HTTP+SSE to server-everything, chosen with type "sse" or by falling back from a 4xx', async () => {
@@ -406,7 +555,9 @@ describe('ServerConnection against real fixture servers', () => {
       assert.equal(explicit.snapshot().transport, 'sse');
       assert.ok(explicit.snapshot().tools.some((t) => t.name === 'echo'));
 
-      const { connection: fallback, log } = connect(httpDefinition('sse-fallback', `http://127.0.0.1:${sse.port}/sse`, 'http'));
+      const { connection: fallback, log } = connect(
+        httpDefinition('sse-fallback', `http://127.0.0.1:${sse.port}/sse`, 'http'),
+      );
       await fallback.start();
       assert.equal(fallback.snapshot().status, 'running', fallback.snapshot().reason);
       assert.equal(fallback.snapshot().transport, 'sse');

@@ -11,7 +11,10 @@ async function statusServer(): Promise<{ url: (status: number) => string; close(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: (status) => `http://127.0.0.1:${port}/${status}/mcp`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: (status) => `http://127.0.0.1:${port}/${status}/mcp`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 const once = { restart: { enabled: false } };
@@ -38,10 +41,17 @@ describe('a server that fails to start says what happened', () => {
 
   it('names the exit code or signal of a stdio server with its last stderr lines', async () => {
     const { reasons, log } = await failure({
-      exits: { command: node, args: ['-e', 'console.error("reading config"); console.error("error: API_KEY is not set"); process.exit(2)'], ...once },
+      exits: {
+        command: node,
+        args: ['-e', 'console.error("reading config"); console.error("error: API_KEY is not set"); process.exit(2)'],
+        ...once,
+      },
       killed: { command: node, args: ['-e', 'process.kill(process.pid, "SIGKILL")'], ...once },
     });
-    assert.equal(reasons.exits, 'the process exited with code 2 (last output: reading config ⏎ error: API_KEY is not set)');
+    assert.equal(
+      reasons.exits,
+      'the process exited with code 2 (last output: reading config ⏎ error: API_KEY is not set)',
+    );
     assert.equal(reasons.killed, 'the process was killed by SIGKILL');
     // The output channel tells the story: what ran, which era was tried, what came back.
     assert.match(log('exits'), /Starting: .*node -e /);
@@ -57,9 +67,18 @@ describe('a server that fails to start says what happened', () => {
       unknown: { type: 'http', url: 'http://no-such-host.invalid/mcp', ...once },
       plain: { type: 'http', url: http.url(200).replace('http:', 'https:'), ...once },
     });
-    assert.equal(reasons.refused, `connection refused: nothing is listening at 127.0.0.1:${port} (ECONNREFUSED); is the server running?`);
-    assert.match(reasons.unknown, /^the host name "no-such-host\.invalid" could not be resolved \((ENOTFOUND|EAI_AGAIN)\); check the URL and your network$/);
-    assert.match(reasons.plain, /^the TLS connection to 127\.0\.0\.1:\d+ failed \(ERR_SSL_WRONG_VERSION_NUMBER\); does the server speak plain http:\/\/ instead of https:\/\/\?$/);
+    assert.equal(
+      reasons.refused,
+      `connection refused: nothing is listening at 127.0.0.1:${port} (ECONNREFUSED); is the server running?`,
+    );
+    assert.match(
+      reasons.unknown,
+      /^the host name "no-such-host\.invalid" could not be resolved \((ENOTFOUND|EAI_AGAIN)\); check the URL and your network$/,
+    );
+    assert.match(
+      reasons.plain,
+      /^the TLS connection to 127\.0\.0\.1:\d+ failed \(ERR_SSL_WRONG_VERSION_NUMBER\); does the server speak plain http:\/\/ instead of https:\/\/\?$/,
+    );
     for (const reason of Object.values(reasons)) assert.doesNotMatch(reason, /fetch failed|Connection closed/);
     assert.match(log('refused'), /Connecting to http:\/\/127\.0\.0\.1:\d+\/mcp \(Streamable HTTP\)/);
     assert.match(log('refused'), /as the client library reported it: .*fetch failed/);
@@ -76,10 +95,16 @@ describe('a server that fails to start says what happened', () => {
     assert.equal(reasons.missing, `no MCP endpoint at ${http.url(404)} (HTTP 404 Not Found); check the path in "url"`);
     assert.match(log('missing'), /Streamable HTTP answered 404; trying the legacy HTTP\+SSE transport/);
     assert.match(log('missing'), /The legacy HTTP\+SSE transport failed too: SSE error: Non-200 status code \(404\)/);
-    assert.equal(reasons.unauthorized, `${http.url(401)} needs sign-in (HTTP 401 Unauthorized); give credentials in "headers" (for example "Authorization": "Bearer \${input:token}")`);
+    assert.equal(
+      reasons.unauthorized,
+      `${http.url(401)} needs sign-in (HTTP 401 Unauthorized); give credentials in "headers" (for example "Authorization": "Bearer \${input:token}")`,
+    );
     assert.match(reasons.forbidden, /needs sign-in \(HTTP 403 Forbidden\)/);
     for (const id of ['unauthorized', 'forbidden']) assert.doesNotMatch(log(id), /legacy HTTP\+SSE/);
-    assert.equal(reasons.broken, `the server at ${http.url(503)} failed (HTTP 503 Service Unavailable); see its own logs`);
+    assert.equal(
+      reasons.broken,
+      `the server at ${http.url(503)} failed (HTTP 503 Service Unavailable); see its own logs`,
+    );
     assert.equal(reasons.legacy404, `no MCP endpoint at ${http.url(404)} (HTTP 404); check the path in "url"`);
   });
 });

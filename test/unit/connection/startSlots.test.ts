@@ -6,7 +6,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const never = () => new AbortController().signal;
 
 /** Takes a slot and records, in `order`, `name` once it is granted. */
-function taking(slots: StartSlots, order: string[], name: string, first = false, signal = never()): Promise<StartSlot | undefined> {
+function taking(
+  slots: StartSlots,
+  order: string[],
+  name: string,
+  first = false,
+  signal = never(),
+): Promise<StartSlot | undefined> {
   return slots.take(signal, first).then((slot) => {
     if (slot) order.push(name);
     return slot;
@@ -44,11 +50,15 @@ describe('StartSlots (how many server processes start at once)', () => {
     const window1 = await taking(slots, order, 'window-1');
     const window2 = taking(slots, order, 'window-2');
     const toolCall = await taking(slots, order, 'tool-call', true);
-    assert.deepEqual(order, ['window-1', 'tool-call'], 'the tool call\'s start did not wait behind window-2');
+    assert.deepEqual(order, ['window-1', 'tool-call'], "the tool call's start did not wait behind window-2");
     assert.equal(slots.ahead, 3);
     window1!.release();
     await sleep(20);
-    assert.deepEqual(order, ['window-1', 'tool-call'], 'window-2 still waits: the tool call\'s start holds the one slot');
+    assert.deepEqual(
+      order,
+      ['window-1', 'tool-call'],
+      "window-2 still waits: the tool call's start holds the one slot",
+    );
     toolCall!.release();
     (await window2)!.release();
     assert.deepEqual(order, ['window-1', 'tool-call', 'window-2']);
@@ -73,7 +83,11 @@ describe('StartSlots (how many server processes start at once)', () => {
     assert.equal(slots.ahead, 3, 'a start already going takes no second slot');
     first!.release();
     await sleep(20);
-    assert.deepEqual(order, ['first', 'hurried'], 'second waits until a slot is free: the hurried start holds the one slot');
+    assert.deepEqual(
+      order,
+      ['first', 'hurried'],
+      'second waits until a slot is free: the hurried start holds the one slot',
+    );
     (await hurried)!.release();
     (await second)!.release();
     assert.deepEqual(order, ['first', 'hurried', 'second']);

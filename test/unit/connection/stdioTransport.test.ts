@@ -16,17 +16,25 @@ describe("The host's stdio transport", () => {
     const secret = `value-${process.pid}-${Date.now()}`;
     // A "server" that reports the variable it was given, then waits for the end of its input.
     const report = `process.stdout.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: process.env.MCP_HOST_TEST_VALUE } }) + '\\n'); process.stdin.resume().on('end', () => process.exit(0));`;
-    const def = { ...stdioDefinition('env', fixture('legacyStdio')), args: ['-e', report], env: { MCP_HOST_TEST_VALUE: secret } };
+    const def = {
+      ...stdioDefinition('env', fixture('legacyStdio')),
+      args: ['-e', report],
+      env: { MCP_HOST_TEST_VALUE: secret },
+    };
     const created = await createTransport(def, new ExecutableResolver());
     try {
       // Before the start the transport holds what it spawns with (the check finds a value where there is one).
       assert.ok(holds(created.transport, secret, 3), 'the environment is there to spawn with');
       const heard = new Promise<unknown>((resolve) => {
-        created.transport.onmessage = (message) => resolve((message as unknown as { params: { data: unknown } }).params.data);
+        created.transport.onmessage = (message) =>
+          resolve((message as unknown as { params: { data: unknown } }).params.data);
       });
       await created.transport.start();
       assert.equal(await heard, secret, 'the server got its environment');
-      assert.ok(!holds(created.transport, secret, 3), 'the transport still holds the environment (the whole of the editor\'s, for each server)');
+      assert.ok(
+        !holds(created.transport, secret, 3),
+        "the transport still holds the environment (the whole of the editor's, for each server)",
+      );
     } finally {
       await created.transport.close();
     }

@@ -3,10 +3,14 @@ import { modelToolNames, promptCommandName, toolNameProblem } from '../../../src
 
 describe('tool names', () => {
   it('accepts names within the spec rules and explains the others', () => {
-    for (const name of ['getUser', 'DATA_EXPORT_v2', 'admin.tools.list']) assert.equal(toolNameProblem(name), undefined);
+    for (const name of ['getUser', 'DATA_EXPORT_v2', 'admin.tools.list'])
+      assert.equal(toolNameProblem(name), undefined);
     assert.equal(toolNameProblem(''), 'is empty');
     assert.equal(toolNameProblem('x'.repeat(129)), 'is 129 characters long (at most 128)');
-    assert.equal(toolNameProblem('get user,now'), 'contains " ", "," (only letters, digits, "_", "-" and "." are expected)');
+    assert.equal(
+      toolNameProblem('get user,now'),
+      'contains " ", "," (only letters, digits, "_", "-" and "." are expected)',
+    );
   });
 
   it('prefixes model tool names with the server so equal tool names never collide', () => {

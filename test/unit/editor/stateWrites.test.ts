@@ -1,6 +1,11 @@
 import * as assert from 'node:assert/strict';
 import type { Memento } from 'vscode';
-import { MementoEraPinStore, MementoRunStore, STATE_WRITE_DELAY_MS, StateWrites } from '../../../src/editor/mementoStores';
+import {
+  MementoEraPinStore,
+  MementoRunStore,
+  STATE_WRITE_DELAY_MS,
+  StateWrites,
+} from '../../../src/editor/mementoStores';
 import type { StoredRun } from '../../../src/core/host/lastRuns';
 
 /** Global state as the editor keeps it: values go through JSON on each write, and writes are counted. */
@@ -18,7 +23,11 @@ function memento(): Memento & { writes: number } {
   } as Memento & { writes: number };
 }
 
-const run = (hash: string): StoredRun => ({ hash, tools: [{ name: 't', inputSchema: { type: 'object' } }], prompts: [] });
+const run = (hash: string): StoredRun => ({
+  hash,
+  tools: [{ name: 't', inputSchema: { type: 'object' } }],
+  prompts: [],
+});
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('StateWrites: era pins and last runs in global state', () => {
@@ -35,14 +44,24 @@ describe('StateWrites: era pins and last runs in global state', () => {
     await sleep(STATE_WRITE_DELAY_MS + 100);
     assert.equal(state.writes, 2, 'twenty more runs, one more write');
     const next = new MementoRunStore(state, new StateWrites());
-    assert.deepEqual([next.get('s0')?.hash, next.get('s3')?.hash, next.get('s19')?.hash], ['h0', 'h3b', 'h19'], 'the next window reads them');
+    assert.deepEqual(
+      [next.get('s0')?.hash, next.get('s3')?.hash, next.get('s19')?.hash],
+      ['h0', 'h3b', 'h19'],
+      'the next window reads them',
+    );
     await sleep(STATE_WRITE_DELAY_MS + 100);
     store.set('s0', run('h0b'));
     assert.equal(state.writes, 3, 'once the delay has passed with nothing to write, a run is written at once again');
     store.set('s1', run('h1b'));
     await writes.flush();
     assert.equal(state.writes, 4, 'flushing writes what waits');
-    assert.deepEqual([new MementoRunStore(state, new StateWrites()).get('s0')?.hash, new MementoRunStore(state, new StateWrites()).get('s1')?.hash], ['h0b', 'h1b']);
+    assert.deepEqual(
+      [
+        new MementoRunStore(state, new StateWrites()).get('s0')?.hash,
+        new MementoRunStore(state, new StateWrites()).get('s1')?.hash,
+      ],
+      ['h0b', 'h1b'],
+    );
     await sleep(STATE_WRITE_DELAY_MS + 100);
     assert.equal(state.writes, 4, 'and leaves no write behind');
   });
@@ -57,10 +76,14 @@ describe('StateWrites: era pins and last runs in global state', () => {
     store.set('new', run('h'));
     await writes.flush();
     const after = new MementoRunStore(state, new StateWrites());
-    assert.deepEqual([after.get('s0')?.hash, after.get('new')?.hash, after.get('s1'), after.get('s2')?.hash], ['again', 'h', undefined, 'h'], 's1 is now the oldest and goes');
+    assert.deepEqual(
+      [after.get('s0')?.hash, after.get('new')?.hash, after.get('s1'), after.get('s2')?.hash],
+      ['again', 'h', undefined, 'h'],
+      's1 is now the oldest and goes',
+    );
   });
 
-  it('writes a start\'s pin with its run, the pins and runs of many starts together in one tick, and a pin alone after the delay', async () => {
+  it("writes a start's pin with its run, the pins and runs of many starts together in one tick, and a pin alone after the delay", async () => {
     const state = memento();
     const writes = new StateWrites();
     const pins = new MementoEraPinStore(state, writes);
@@ -90,7 +113,10 @@ describe('StateWrites: era pins and last runs in global state', () => {
     assert.deepEqual(updates, [2, 3], 'nineteen pins and nineteen runs: one update of each key, after the delay');
     assert.equal(inOneTick, 2, 'both in one tick, which the editor sends as one');
     const pinsAfter = new MementoEraPinStore(state, new StateWrites());
-    assert.deepEqual([pinsAfter.get('p0'), pinsAfter.get('p19'), pinsAfter.get('p5')], [{ kind: 'legacy' }, { kind: 'legacy' }, undefined]);
+    assert.deepEqual(
+      [pinsAfter.get('p0'), pinsAfter.get('p19'), pinsAfter.get('p5')],
+      [{ kind: 'legacy' }, { kind: 'legacy' }, undefined],
+    );
     assert.equal(new MementoRunStore(state, new StateWrites()).get('s19')?.hash, 'h19');
 
     await sleep(STATE_WRITE_DELAY_MS + 100);

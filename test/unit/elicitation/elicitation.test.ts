@@ -1,7 +1,16 @@
 import * as assert from 'node:assert/strict';
 import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/client';
-import { ElicitationRouter, type ElicitationPort, type FormElicitation, type UrlElicitation } from '../../../src/core/elicitation/elicitationRouter';
-import { EARLY_COMPLETION_MEMORY_MS, EARLY_COMPLETIONS_PER_SERVER, EarlyCompletions } from '../../../src/core/elicitation/earlyCompletions';
+import {
+  ElicitationRouter,
+  type ElicitationPort,
+  type FormElicitation,
+  type UrlElicitation,
+} from '../../../src/core/elicitation/elicitationRouter';
+import {
+  EARLY_COMPLETION_MEMORY_MS,
+  EARLY_COMPLETIONS_PER_SERVER,
+  EarlyCompletions,
+} from '../../../src/core/elicitation/earlyCompletions';
 import { restrictedSchemaProblem } from '../../../src/core/elicitation/restrictedSchema';
 import { inspectUrl } from '../../../src/core/elicitation/urlSafety';
 import { EVERYTHING, fixture } from '../support/fixtures';
@@ -35,23 +44,46 @@ describe('elicitation: the restricted schema', () => {
   });
 
   it('names the property and what breaks the subset', () => {
-    assert.equal(restrictedSchemaProblem({ type: 'array' }), 'the requested schema must be an object schema ("type": "object")');
-    assert.equal(restrictedSchemaProblem({ type: 'object', properties: { a: { type: 'object' } } }), 'property "a" has type "object" (allowed: string, number, integer, boolean, or an array of enum values)');
-    assert.equal(restrictedSchemaProblem({ type: 'object', properties: { a: { type: 'string', format: 'ipv4' } } }), 'property "a" has format "ipv4" (allowed: email, uri, date, date-time)');
-    assert.equal(restrictedSchemaProblem({ type: 'object', properties: { a: { type: 'array', items: { type: 'number' } } } }), 'property "a" is an array whose items are not an enum of strings (only multi-select enums are allowed)');
-    assert.equal(restrictedSchemaProblem({ type: 'object', properties: {}, required: ['ghost'] }), '"required" must list property names');
+    assert.equal(
+      restrictedSchemaProblem({ type: 'array' }),
+      'the requested schema must be an object schema ("type": "object")',
+    );
+    assert.equal(
+      restrictedSchemaProblem({ type: 'object', properties: { a: { type: 'object' } } }),
+      'property "a" has type "object" (allowed: string, number, integer, boolean, or an array of enum values)',
+    );
+    assert.equal(
+      restrictedSchemaProblem({ type: 'object', properties: { a: { type: 'string', format: 'ipv4' } } }),
+      'property "a" has format "ipv4" (allowed: email, uri, date, date-time)',
+    );
+    assert.equal(
+      restrictedSchemaProblem({ type: 'object', properties: { a: { type: 'array', items: { type: 'number' } } } }),
+      'property "a" is an array whose items are not an enum of strings (only multi-select enums are allowed)',
+    );
+    assert.equal(
+      restrictedSchemaProblem({ type: 'object', properties: {}, required: ['ghost'] }),
+      '"required" must list property names',
+    );
   });
 });
 
 describe('elicitation: URL safety checks', () => {
   it('passes a plain https URL and shows its host', () => {
-    assert.deepEqual(inspectUrl('https://login.example.com/start?x=1'), { url: 'https://login.example.com/start?x=1', host: 'login.example.com', unicodeHost: undefined, warnings: [] });
+    assert.deepEqual(inspectUrl('https://login.example.com/start?x=1'), {
+      url: 'https://login.example.com/start?x=1',
+      host: 'login.example.com',
+      unicodeHost: undefined,
+      warnings: [],
+    });
   });
 
   it('warns about http (but not on loopback), user info, IP addresses', () => {
     assert.match(inspectUrl('http://example.com/').warnings.join(), /not encrypted/);
     assert.deepEqual(inspectUrl('http://127.0.0.1:8080/cb').warnings, []);
-    assert.match(inspectUrl('https://bank.com@evil.example/').warnings.join(), /user name before the host \("bank.com@…"\): the real destination is evil.example/);
+    assert.match(
+      inspectUrl('https://bank.com@evil.example/').warnings.join(),
+      /user name before the host \("bank.com@…"\): the real destination is evil.example/,
+    );
     assert.match(inspectUrl('https://93.184.216.34/').warnings.join(), /bare IP address/);
   });
 
@@ -64,18 +96,34 @@ describe('elicitation: URL safety checks', () => {
   });
 
   it('refuses what is not an http(s) URL', () => {
-    assert.equal(inspectUrl('javascript:alert(1)').refusal, 'it uses javascript:, and only http and https links are opened');
+    assert.equal(
+      inspectUrl('javascript:alert(1)').refusal,
+      'it uses javascript:, and only http and https links are opened',
+    );
     assert.equal(inspectUrl('not a url').refusal, 'it is not a valid URL');
   });
 });
 
 /** A scripted user for elicitation that records what it was shown. */
-function scriptedUser(answers: { form?: (request: FormElicitation) => ElicitResult | Promise<ElicitResult>; url?: (request: UrlElicitation) => 'accept' | 'decline' | 'cancel' | Promise<'accept' | 'decline' | 'cancel'>; browser?: () => Promise<'retry' | 'cancel'> }) {
+function scriptedUser(answers: {
+  form?: (request: FormElicitation) => ElicitResult | Promise<ElicitResult>;
+  url?: (request: UrlElicitation) => 'accept' | 'decline' | 'cancel' | Promise<'accept' | 'decline' | 'cancel'>;
+  browser?: () => Promise<'retry' | 'cancel'>;
+}) {
   const shown = { forms: [] as FormElicitation[], urls: [] as UrlElicitation[], waits: [] as AbortSignal[] };
   const port: ElicitationPort = {
-    askForm: async (request) => (shown.forms.push(request), (answers.form ?? (() => assert.fail('no form expected')))(request)),
-    askUrl: async (request) => (shown.urls.push(request), (answers.url ?? (() => assert.fail('no URL expected')))(request)),
-    awaitBrowser: (_serverId, _pending, signal) => (shown.waits.push(signal), answers.browser ? answers.browser() : new Promise<never>(() => undefined)),
+    askForm: async (request) => (
+      shown.forms.push(request),
+      (answers.form ?? (() => assert.fail('no form expected')))(request)
+    ),
+    askUrl: async (request) => (
+      shown.urls.push(request),
+      (answers.url ?? (() => assert.fail('no URL expected')))(request)
+    ),
+    awaitBrowser: (_serverId, _pending, signal) => (
+      shown.waits.push(signal),
+      answers.browser ? answers.browser() : new Promise<never>(() => undefined)
+    ),
   };
   return { shown, port };
 }
@@ -90,10 +138,16 @@ async function setup(user: ReturnType<typeof scriptedUser>, server: Record<strin
 }
 
 const everything = { command: process.execPath, args: [EVERYTHING, 'stdio'] };
-const fixtureServer = (script: 'legacyStdio' | 'modernStdio') => (script === 'legacyStdio' ? legacy : modern)({ args: [fixture(script), '--elicitation-tools'] });
+const fixtureServer = (script: 'legacyStdio' | 'modernStdio') =>
+  (script === 'legacyStdio' ? legacy : modern)({ args: [fixture(script), '--elicitation-tools'] });
 
 describe('elicitation: a completion that arrives before the error listing it', () => {
-  const login = (elicitationId: string) => ({ mode: 'url' as const, elicitationId, url: 'https://login.example.com/start', message: 'Sign in.' });
+  const login = (elicitationId: string) => ({
+    mode: 'url' as const,
+    elicitationId,
+    url: 'https://login.example.com/start',
+    message: 'Sign in.',
+  });
 
   it('counts when the error comes next, so no "finish in your browser" notice is shown', async () => {
     const user = scriptedUser({ url: () => 'accept' });
@@ -108,11 +162,27 @@ describe('elicitation: a completion that arrives before the error listing it', (
     const user = scriptedUser({ url: () => 'accept', browser: async () => 'cancel' });
     const router = new ElicitationRouter(user.port);
     router.complete('s', 'login-1');
-    assert.equal(await router.satisfy('other', [login('login-1')], new AbortController().signal), false, 'another server with the same id waits');
-    assert.equal(await router.satisfy('s', [login('login-2')], new AbortController().signal), false, 'another id waits');
+    assert.equal(
+      await router.satisfy('other', [login('login-1')], new AbortController().signal),
+      false,
+      'another server with the same id waits',
+    );
+    assert.equal(
+      await router.satisfy('s', [login('login-2')], new AbortController().signal),
+      false,
+      'another id waits',
+    );
     assert.equal(await router.satisfy('s', [login('login-1')], new AbortController().signal), true);
-    assert.equal(await router.satisfy('s', [login('login-1')], new AbortController().signal), false, 'a completion is used up once it counted');
-    assert.equal(user.shown.waits.length, 3, 'the user was asked to finish in the browser each time it had not counted');
+    assert.equal(
+      await router.satisfy('s', [login('login-1')], new AbortController().signal),
+      false,
+      'a completion is used up once it counted',
+    );
+    assert.equal(
+      user.shown.waits.length,
+      3,
+      'the user was asked to finish in the browser each time it had not counted',
+    );
   });
 
   it('is forgotten after a minute, and at most 32 are kept per server', () => {
@@ -134,8 +204,19 @@ describe('elicitation: a completion that arrives before the error listing it', (
 describe('ElicitationRouter with real servers', function () {
   this.timeout(30_000);
 
-  it('shows server-everything\'s whole form and returns what the user submitted', async () => {
-    const user = scriptedUser({ form: () => ({ action: 'accept', content: { name: 'Ada', check: true, email: 'ada@example.com', integer: 7, untitledMultipleSelectEnum: ['Piano'] } }) });
+  it("shows server-everything's whole form and returns what the user submitted", async () => {
+    const user = scriptedUser({
+      form: () => ({
+        action: 'accept',
+        content: {
+          name: 'Ada',
+          check: true,
+          email: 'ada@example.com',
+          integer: 7,
+          untitledMultipleSelectEnum: ['Piano'],
+        },
+      }),
+    });
     const { host } = await setup(user, everything);
     const result = text(await host.callTool('ev', 'trigger-elicitation-request', {}));
     assert.match(result, /User provided the requested information/);
@@ -143,52 +224,115 @@ describe('ElicitationRouter with real servers', function () {
     assert.match(result, /- Favorite Integer: 7/);
     const [form] = user.shown.forms;
     assert.equal(form.message, 'Please provide inputs for the following fields:');
-    assert.deepEqual(form.form.fields.map((f) => [f.path, f.kind]), [
-      ['/name', 'string'], ['/check', 'boolean'], ['/firstLine', 'string'], ['/email', 'string'], ['/homepage', 'string'], ['/birthdate', 'string'], ['/integer', 'integer'], ['/number', 'number'],
-      ['/untitledSingleSelectEnum', 'choice'], ['/untitledMultipleSelectEnum', 'multiChoice'], ['/titledSingleSelectEnum', 'choice'], ['/titledMultipleSelectEnum', 'multiChoice'], ['/legacyTitledEnum', 'choice'],
-    ]);
-    assert.deepEqual(form.validate({}).map((p) => [p.path, p.message]), [['/name', 'Required.']]);
-    assert.deepEqual(form.validate({ name: 'x', integer: 500 }).map((p) => [p.path, p.message]), [['/integer', 'Must be at most 100.']]);
+    assert.deepEqual(
+      form.form.fields.map((f) => [f.path, f.kind]),
+      [
+        ['/name', 'string'],
+        ['/check', 'boolean'],
+        ['/firstLine', 'string'],
+        ['/email', 'string'],
+        ['/homepage', 'string'],
+        ['/birthdate', 'string'],
+        ['/integer', 'integer'],
+        ['/number', 'number'],
+        ['/untitledSingleSelectEnum', 'choice'],
+        ['/untitledMultipleSelectEnum', 'multiChoice'],
+        ['/titledSingleSelectEnum', 'choice'],
+        ['/titledMultipleSelectEnum', 'multiChoice'],
+        ['/legacyTitledEnum', 'choice'],
+      ],
+    );
+    assert.deepEqual(
+      form.validate({}).map((p) => [p.path, p.message]),
+      [['/name', 'Required.']],
+    );
+    assert.deepEqual(
+      form.validate({ name: 'x', integer: 500 }).map((p) => [p.path, p.message]),
+      [['/integer', 'Must be at most 100.']],
+    );
   });
 
   it('returns decline and cancel as the user chose', async () => {
     let next: ElicitResult = { action: 'decline' };
     const { host } = await setup(scriptedUser({ form: () => next }), everything);
-    assert.match(text(await host.callTool('ev', 'trigger-elicitation-request', {})), /User declined to provide the requested information/);
+    assert.match(
+      text(await host.callTool('ev', 'trigger-elicitation-request', {})),
+      /User declined to provide the requested information/,
+    );
     next = { action: 'cancel' };
-    assert.match(text(await host.callTool('ev', 'trigger-elicitation-request', {})), /User cancelled the elicitation dialog/);
+    assert.match(
+      text(await host.callTool('ev', 'trigger-elicitation-request', {})),
+      /User cancelled the elicitation dialog/,
+    );
   });
 
   it('checks an answer against the schema again before it leaves the host', async () => {
-    const { host } = await setup(scriptedUser({ form: () => ({ action: 'accept', content: { name: 'A' } }) }), fixtureServer('legacyStdio'));
-    assert.match(text(await host.callTool('ev', 'ask', {})), /elicitation failed: .*The answer does not match the requested schema: \/name Must be at least 2 characters/);
+    const { host } = await setup(
+      scriptedUser({ form: () => ({ action: 'accept', content: { name: 'A' } }) }),
+      fixtureServer('legacyStdio'),
+    );
+    assert.match(
+      text(await host.callTool('ev', 'ask', {})),
+      /elicitation failed: .*The answer does not match the requested schema: \/name Must be at least 2 characters/,
+    );
   });
 
   it('refuses a schema outside the restricted subset with -32602 before any form opens', async () => {
     // The SDK's wire schema catches it first (its message lists the schema errors); the host's
     // own check gives the same answer in words for anything that gets past it.
     const { host } = await setup(scriptedUser({}), fixtureServer('legacyStdio'));
-    assert.match(text(await host.callTool('ev', 'ask', { nested: true })), /elicitation failed: .*Invalid elicitation request/);
+    assert.match(
+      text(await host.callTool('ev', 'ask', { nested: true })),
+      /elicitation failed: .*Invalid elicitation request/,
+    );
     const direct = new ElicitationRouter(scriptedUser({}).port);
     await assert.rejects(
-      direct.handle('srv', { mode: 'form', message: 'm', requestedSchema: { type: 'object', properties: { address: { type: 'object' } } } } as never, new AbortController().signal),
-      (e: Error & { code?: number }) => e.code === -32602 && /MCP server "srv" asked for input with a schema outside the spec's restricted subset: property "address" has type "object"/.test(e.message),
+      direct.handle(
+        'srv',
+        {
+          mode: 'form',
+          message: 'm',
+          requestedSchema: { type: 'object', properties: { address: { type: 'object' } } },
+        } as never,
+        new AbortController().signal,
+      ),
+      (e: Error & { code?: number }) =>
+        e.code === -32602 &&
+        /MCP server "srv" asked for input with a schema outside the spec's restricted subset: property "address" has type "object"/.test(
+          e.message,
+        ),
     );
   });
 
   it('answers a form asked through input_required (2026-07-28)', async () => {
-    const user = scriptedUser({ form: () => ({ action: 'accept', content: { name: 'Grace', color: 'blue', subscribe: false } }) });
+    const user = scriptedUser({
+      form: () => ({ action: 'accept', content: { name: 'Grace', color: 'blue', subscribe: false } }),
+    });
     const { host } = await setup(user, fixtureServer('modernStdio'));
     assert.equal(host.server('ev')!.protocolVersion, '2026-07-28');
-    assert.deepEqual(JSON.parse(text(await host.callTool('ev', 'ask', {}))), { action: 'accept', content: { name: 'Grace', color: 'blue', subscribe: false } });
+    assert.deepEqual(JSON.parse(text(await host.callTool('ev', 'ask', {}))), {
+      action: 'accept',
+      content: { name: 'Grace', color: 'blue', subscribe: false },
+    });
     assert.equal(user.shown.forms[0].message, 'Tell us about you. See https://example.com/why (not a link).');
   });
 
-  it('asks consent for a URL, and answers with the user\'s choice', async () => {
+  it("asks consent for a URL, and answers with the user's choice", async () => {
     const user = scriptedUser({ url: () => 'accept' });
     const { host } = await setup(user, everything);
-    assert.match(text(await host.callTool('ev', 'trigger-url-elicitation', { url: 'https://example.com/oauth', message: 'Please sign in.' })), /"action": "accept"/);
-    assert.deepEqual([user.shown.urls[0].message, user.shown.urls[0].inspection.host, user.shown.urls[0].inspection.url], ['Please sign in.', 'example.com', 'https://example.com/oauth']);
+    assert.match(
+      text(
+        await host.callTool('ev', 'trigger-url-elicitation', {
+          url: 'https://example.com/oauth',
+          message: 'Please sign in.',
+        }),
+      ),
+      /"action": "accept"/,
+    );
+    assert.deepEqual(
+      [user.shown.urls[0].message, user.shown.urls[0].inspection.host, user.shown.urls[0].inspection.url],
+      ['Please sign in.', 'example.com', 'https://example.com/oauth'],
+    );
   });
 
   it('on -32042, asks consent, waits for the completion notification, and retries the call', async () => {
@@ -196,7 +340,11 @@ describe('ElicitationRouter with real servers', function () {
     const { host, router } = await setup(user, fixtureServer('legacyStdio'));
     assert.equal(text(await host.callTool('ev', 'needs-login', { completeAfterMs: 300 })), 'signed in, hello');
     assert.equal(user.shown.urls[0].inspection.url, 'https://login.example.com/start?session=fixture');
-    assert.equal(user.shown.waits[0].aborted, true, 'the "finish in your browser" notice is closed once the server reports completion');
+    assert.equal(
+      user.shown.waits[0].aborted,
+      true,
+      'the "finish in your browser" notice is closed once the server reports completion',
+    );
     router.complete('ev', 'login-1'); // a late or repeated completion is ignored
     router.complete('ev', 'unknown');
   });
@@ -205,13 +353,20 @@ describe('ElicitationRouter with real servers', function () {
     const user = scriptedUser({ url: () => new Promise((resolve) => setTimeout(() => resolve('accept'), 800)) });
     const { host } = await setup(user, fixtureServer('legacyStdio'));
     assert.equal(text(await host.callTool('ev', 'needs-login', { completeAfterMs: 0 })), 'signed in, hello');
-    assert.equal(user.shown.waits.length, 0, 'no "finish in your browser" notice for a flow the server already reported done');
+    assert.equal(
+      user.shown.waits.length,
+      0,
+      'no "finish in your browser" notice for a flow the server already reported done',
+    );
   });
 
   it('on -32042 without a completion notification, retries when the user presses Retry; a declined consent fails the call', async () => {
     const retry = scriptedUser({ url: () => 'accept', browser: async () => 'retry' });
     const { host } = await setup(retry, everything);
-    assert.match(text(await host.callTool('ev', 'trigger-url-elicitation', { url: 'https://example.com/next', errorPath: true })), /"action": "accept"/);
+    assert.match(
+      text(await host.callTool('ev', 'trigger-url-elicitation', { url: 'https://example.com/next', errorPath: true })),
+      /"action": "accept"/,
+    );
     assert.equal(retry.shown.urls[0].inspection.host, 'modelcontextprotocol.io', 'the prerequisite the error listed');
     await host.dispose();
     const declined = await setup(scriptedUser({ url: () => 'decline' }), fixtureServer('legacyStdio'));
@@ -232,6 +387,9 @@ describe('ElicitationRouter with real servers', function () {
   it('refuses requests over the per-server limit with a message that says when to retry', async () => {
     const { host } = await setup(scriptedUser({ form: () => ({ action: 'decline' }) }), everything, 1);
     assert.match(text(await host.callTool('ev', 'trigger-elicitation-request', {})), /declined/);
-    assert.match(text(await host.callTool('ev', 'trigger-elicitation-request', {})), /Elicitation rate limit reached for MCP server "ev": at most 1 requests for input per minute/);
+    assert.match(
+      text(await host.callTool('ev', 'trigger-elicitation-request', {})),
+      /Elicitation rate limit reached for MCP server "ev": at most 1 requests for input per minute/,
+    );
   });
 });

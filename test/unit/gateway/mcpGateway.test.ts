@@ -47,35 +47,61 @@ function fetchFor(endpoint: GatewayEndpoint): { url: URL; fetch: typeof globalTh
   if (parsed.protocol !== 'unix:') return { url: parsed, fetch: globalThis.fetch };
   const dispatcher = new Agent({ connect: { socketPath: decodeURIComponent(parsed.pathname) } });
   const url = new URL(`http://localhost${parsed.hash.slice(1)}`);
-  return { url, fetch: ((input: string | URL, init?: RequestInit) => undiciFetch(input as string, { ...(init as object), dispatcher })) as unknown as typeof globalThis.fetch };
+  return {
+    url,
+    fetch: ((input: string | URL, init?: RequestInit) =>
+      undiciFetch(input as string, { ...(init as object), dispatcher })) as unknown as typeof globalThis.fetch,
+  };
 }
 
 async function connect(endpoint: GatewayEndpoint, onToolsChanged?: () => void): Promise<Client> {
   const { url, fetch } = fetchFor(endpoint);
   const client = new Client({ name: 'agent', version: '1' });
   if (onToolsChanged) client.setNotificationHandler('notifications/tools/list_changed', onToolsChanged);
-  await client.connect(new StreamableHTTPClientTransport(url, { fetch, requestInit: { headers: { ...endpoint.headers } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(url, { fetch, requestInit: { headers: { ...endpoint.headers } } }),
+  );
   clients.push(client);
   return client;
 }
 
 /** One raw HTTP request to the gateway (over its socket when it has one): status and body. */
-function rawRequest(address: GatewayAddress, port: number | undefined, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+function rawRequest(
+  address: GatewayAddress,
+  port: number | undefined,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const target = address.kind === 'socket' ? { socketPath: address.socketPath } : { host: '127.0.0.1', port };
-    const req = httpRequest({ ...target, path, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-      let body = '';
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = httpRequest(
+      {
+        ...target,
+        path,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
-    req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }));
+    req.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      }),
+    );
   });
 }
 
-const textOf = (result: { content?: unknown }) => ((result.content as { text: string }[])[0]).text;
+const textOf = (result: { content?: unknown }) => (result.content as { text: string }[])[0].text;
 
-describe('The gateway that publishes MCP Host\'s servers to VS Code\'s agents', function () {
+describe("The gateway that publishes MCP Host's servers to VS Code's agents", function () {
   this.timeout(60_000);
 
   it('mirrors a running server over its private socket: the same tools, and a call answered by the server', async () => {
@@ -87,7 +113,10 @@ describe('The gateway that publishes MCP Host\'s servers to VS Code\'s agents', 
     const client = await connect(await gateway.endpoint('fx'));
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), ours.tools.map((t) => t.name).sort());
-    assert.deepEqual(tools.find((t) => t.name === 'echo')?.inputSchema, ours.tools.find((t) => t.name === 'echo')?.inputSchema);
+    assert.deepEqual(
+      tools.find((t) => t.name === 'echo')?.inputSchema,
+      ours.tools.find((t) => t.name === 'echo')?.inputSchema,
+    );
     const result = await client.callTool({ name: 'echo', arguments: { text: 'through the gateway' } });
     assert.equal(textOf(result), 'through the gateway');
     // The call ran in MCP Host's own process of the server: its pid is the one the host shows.
@@ -104,9 +133,15 @@ describe('The gateway that publishes MCP Host\'s servers to VS Code\'s agents', 
     const { gateway } = gatewayFor(host);
     const client = await connect(await gateway.endpoint('modern'));
     assert.equal(textOf(await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } })), '5');
-    assert.deepEqual((await client.listPrompts()).prompts.map((p) => p.name), ours.prompts.map((p) => p.name));
+    assert.deepEqual(
+      (await client.listPrompts()).prompts.map((p) => p.name),
+      ours.prompts.map((p) => p.name),
+    );
     const { resources } = await client.listResources();
-    assert.ok(resources.some((r) => r.uri === 'fixture://readme'), 'the fixture\'s readme is listed');
+    assert.ok(
+      resources.some((r) => r.uri === 'fixture://readme'),
+      "the fixture's readme is listed",
+    );
     const read = await client.readResource({ uri: 'fixture://readme' });
     assert.ok('text' in read.contents[0] && read.contents[0].text.length > 0);
   });
@@ -122,9 +157,19 @@ describe('The gateway that publishes MCP Host\'s servers to VS Code\'s agents', 
     await client.listTools();
     offers.switchOff('fx', 'echo');
     await waitFor('a tools/list_changed', () => changes > 0);
-    assert.equal((await client.listTools()).tools.some((t) => t.name === 'echo'), false);
-    await assert.rejects(client.callTool({ name: 'echo', arguments: { text: 'x' } }), /switched off in MCP Host's Servers view/);
-    assert.notEqual(publishedVersion(host.server('fx')!, offers), before, 'the version VS Code caches tools by changes with them');
+    assert.equal(
+      (await client.listTools()).tools.some((t) => t.name === 'echo'),
+      false,
+    );
+    await assert.rejects(
+      client.callTool({ name: 'echo', arguments: { text: 'x' } }),
+      /switched off in MCP Host's Servers view/,
+    );
+    assert.notEqual(
+      publishedVersion(host.server('fx')!, offers),
+      before,
+      'the version VS Code caches tools by changes with them',
+    );
   });
 
   it('starts a server that starts when needed on the first request, and restarts a crashed one for the next call', async () => {
@@ -134,7 +179,7 @@ describe('The gateway that publishes MCP Host\'s servers to VS Code\'s agents', 
     assert.equal(host.server('lazy')!.status, 'stopped');
     const { gateway } = gatewayFor(host);
     const client = await connect(await gateway.endpoint('lazy'));
-    assert.equal(host.server('lazy')!.status, 'running', 'the client\'s initialize started it');
+    assert.equal(host.server('lazy')!.status, 'running', "the client's initialize started it");
     const pid = Number(textOf(await client.callTool({ name: 'pid', arguments: {} })));
     process.kill(pid, 'SIGKILL');
     await waitFor('the host to notice the crash', () => host.server('lazy')!.status !== 'running');
@@ -154,16 +199,35 @@ describe('The gateway that publishes MCP Host\'s servers to VS Code\'s agents', 
     const good = endpoint.headers.Authorization;
     assert.equal((await rawRequest(address, undefined, path, {})).status, 401);
     assert.equal((await rawRequest(address, undefined, path, { authorization: `${good.slice(0, -1)}x` })).status, 401);
-    assert.equal((await rawRequest(address, undefined, path, { authorization: good, origin: 'http://evil.example' })).status, 403);
-    assert.equal((await rawRequest(address, undefined, '/mcp/bm9uZQ', { authorization: good })).status, 404, 'a server that does not exist');
-    assert.equal((await rawRequest(address, undefined, new URL((await gateway.endpoint('hidden')).url).hash.slice(1), { authorization: good })).status, 404, 'an unpublished server');
+    assert.equal(
+      (await rawRequest(address, undefined, path, { authorization: good, origin: 'http://evil.example' })).status,
+      403,
+    );
+    assert.equal(
+      (await rawRequest(address, undefined, '/mcp/bm9uZQ', { authorization: good })).status,
+      404,
+      'a server that does not exist',
+    );
+    assert.equal(
+      (
+        await rawRequest(address, undefined, new URL((await gateway.endpoint('hidden')).url).hash.slice(1), {
+          authorization: good,
+        })
+      ).status,
+      404,
+      'an unpublished server',
+    );
     assert.equal((await rawRequest(address, undefined, '/other', { authorization: good })).status, 404);
     assert.equal(gateway.sessionCount('fx'), 0);
     assert.ok(log.lines.some((l) => /refused a request \(401\)/.test(l)));
     for (let i = 0; i < 50; i++) await rawRequest(address, undefined, path, {});
     assert.equal(log.lines.filter((l) => /refused a request/.test(l)).length, 1, 'knocking cannot flood the log');
     assert.ok(!log.lines.some((l) => l.includes(good.slice(7))), 'the token never reaches the log');
-    assert.equal((await rawRequest(address, undefined, path, { authorization: good })).status, 200, 'with the token the same request opens a session');
+    assert.equal(
+      (await rawRequest(address, undefined, path, { authorization: good })).status,
+      200,
+      'with the token the same request opens a session',
+    );
   });
 
   it('keeps its socket in a folder only this user may enter, and another user cannot connect', async function () {
@@ -178,7 +242,12 @@ describe('The gateway that publishes MCP Host\'s servers to VS Code\'s agents', 
     assert.equal(statSync(address.socketPath).mode & 0o777, 0o600);
     if (process.getuid?.() !== 0) this.skip(); // trying as another user needs root to become one
     const probe = `require('net').connect(${JSON.stringify(address.socketPath)}).on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(0); })`;
-    const asNobody = spawnSync(process.execPath, ['-e', probe], { uid: 65534, gid: 65534, encoding: 'utf8', timeout: 10_000 });
+    const asNobody = spawnSync(process.execPath, ['-e', probe], {
+      uid: 65534,
+      gid: 65534,
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
     assert.equal(asNobody.stdout.trim(), 'EACCES', `another user's connection: ${asNobody.stdout}${asNobody.stderr}`);
   });
 
@@ -207,27 +276,37 @@ describe('The gateway that publishes MCP Host\'s servers to VS Code\'s agents', 
     assert.equal(gateway.sessionCount('fx'), MAX_SESSIONS_PER_SERVER);
   });
 
-  it('keeps an App tool\'s _meta and serves its ui:// resource, and gives an agent a task\'s final result while MCP Host follows it', async () => {
+  it("keeps an App tool's _meta and serves its ui:// resource, and gives an agent a task's final result while MCP Host follows it", async () => {
     const { host } = harness({ apps: true });
     hosts.push(host);
-    await host.applySettings(entries({ apps: modern({ args: [...modern().args, '--app-tools', '--task-tools', '--task-poll-ms', '150'] }) }));
+    await host.applySettings(
+      entries({ apps: modern({ args: [...modern().args, '--app-tools', '--task-tools', '--task-poll-ms', '150'] }) }),
+    );
     await running(host, 'apps');
     const { gateway } = gatewayFor(host);
     const client = await connect(await gateway.endpoint('apps'));
     const { tools } = await client.listTools();
     const board = tools.find((t) => t.name === 'show-board');
     assert.deepEqual(board?._meta, { ui: { resourceUri: 'ui://fixture/board.html' } });
-    assert.deepEqual(tools.find((t) => t.name === 'board-increment')?._meta, { ui: { resourceUri: 'ui://fixture/board.html', visibility: ['app'] } }, 'an app-only tool is listed for the app VS Code renders; VS Code keeps it from the model');
+    assert.deepEqual(
+      tools.find((t) => t.name === 'board-increment')?._meta,
+      { ui: { resourceUri: 'ui://fixture/board.html', visibility: ['app'] } },
+      'an app-only tool is listed for the app VS Code renders; VS Code keeps it from the model',
+    );
     const page = await client.readResource({ uri: 'ui://fixture/board.html' });
     assert.match((page.contents[0] as { text: string }).text, /<html/i);
     const shown = await client.callTool({ name: 'show-board', arguments: { title: 'agents' } });
     assert.equal(textOf(shown), 'Board "agents" at 0.');
     const slept = await client.callTool({ name: 'task-sleep', arguments: { ms: 400 } });
     assert.equal(textOf(slept), 'slept 400 ms');
-    assert.deepEqual(host.tasks.list().map((t) => [t.toolName, t.status]), [['task-sleep', 'completed']], 'MCP Host\'s Tasks view followed it');
+    assert.deepEqual(
+      host.tasks.list().map((t) => [t.toolName, t.status]),
+      [['task-sleep', 'completed']],
+      "MCP Host's Tasks view followed it",
+    );
   });
 
-  it('answers a client\'s initialize with why the server cannot run', async () => {
+  it("answers a client's initialize with why the server cannot run", async () => {
     const { host } = harness();
     hosts.push(host);
     await host.applySettings(entries({ off: legacy({ enabled: false }) }));
@@ -236,16 +315,19 @@ describe('The gateway that publishes MCP Host\'s servers to VS Code\'s agents', 
   });
 });
 
-describe('Which servers are published to VS Code\'s agents', () => {
-  const server = (status: string) => ({ id: 's', status, tools: [], prompts: [] }) as unknown as Parameters<typeof mayPublish>[0];
+describe("Which servers are published to VS Code's agents", () => {
+  const server = (status: string) =>
+    ({ id: 's', status, tools: [], prompts: [] }) as unknown as Parameters<typeof mayPublish>[0];
   const on = { all: true, server: true };
 
-  it('publishes a server that may run here, unless publishing is off globally or for it, or VS Code\'s mcp.json runs it too', () => {
-    for (const status of ['running', 'stopped', 'starting', 'error', 'needs-sign-in', 'restarting']) assert.equal(mayPublish(server(status), on, false), true, status);
-    for (const status of ['invalid', 'disabled', 'untrusted']) assert.equal(mayPublish(server(status), on, false), false, status);
+  it("publishes a server that may run here, unless publishing is off globally or for it, or VS Code's mcp.json runs it too", () => {
+    for (const status of ['running', 'stopped', 'starting', 'error', 'needs-sign-in', 'restarting'])
+      assert.equal(mayPublish(server(status), on, false), true, status);
+    for (const status of ['invalid', 'disabled', 'untrusted'])
+      assert.equal(mayPublish(server(status), on, false), false, status);
     assert.equal(mayPublish(server('running'), { all: false, server: true }, false), false);
     assert.equal(mayPublish(server('running'), { all: true, server: false }, false), false);
-    assert.equal(mayPublish(server('running'), on, true), false, 'not twice: VS Code\'s agents use its own');
+    assert.equal(mayPublish(server('running'), on, true), false, "not twice: VS Code's agents use its own");
   });
 
   it('gives a server whose lists are not known a version that says so', () => {

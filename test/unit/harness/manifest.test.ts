@@ -10,7 +10,21 @@ import { tempDir } from '../../support/tempDir';
 const REPO = path.resolve(__dirname, '../../../..');
 const manifest = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as Record<string, unknown>;
 const nls = JSON.parse(readFileSync(path.join(REPO, 'package.nls.json'), 'utf8')) as Record<string, string>;
-const TEXT_FIELDS = new Set(['title', 'description', 'markdownDescription', 'patternErrorMessage', 'deprecationMessage', 'markdownDeprecationMessage', 'contents', 'fullName', 'displayName', 'userDescription', 'modelDescription', 'altText', 'category']);
+const TEXT_FIELDS = new Set([
+  'title',
+  'description',
+  'markdownDescription',
+  'patternErrorMessage',
+  'deprecationMessage',
+  'markdownDeprecationMessage',
+  'contents',
+  'fullName',
+  'displayName',
+  'userDescription',
+  'modelDescription',
+  'altText',
+  'category',
+]);
 
 /** Every [path, text] of a field a person reads, in the contributions and the top-level names. */
 function texts(node: unknown, at: string, inViews = false): [string, string][] {
@@ -18,29 +32,53 @@ function texts(node: unknown, at: string, inViews = false): [string, string][] {
   if (typeof node !== 'object' || node === null) return [];
   return Object.entries(node).flatMap(([key, value]): [string, string][] => {
     if (key === 'enum' || key === 'default' || key === 'examples' || key === 'when' || key === 'command') return [];
-    if (typeof value === 'string' && (TEXT_FIELDS.has(key) || (inViews && key === 'name'))) return [[`${at}.${key}`, value]];
-    if ((key === 'enumDescriptions' || key === 'markdownEnumDescriptions') && Array.isArray(value)) return value.map((v, i): [string, string] => [`${at}.${key}[${i}]`, String(v)]);
+    if (typeof value === 'string' && (TEXT_FIELDS.has(key) || (inViews && key === 'name')))
+      return [[`${at}.${key}`, value]];
+    if ((key === 'enumDescriptions' || key === 'markdownEnumDescriptions') && Array.isArray(value))
+      return value.map((v, i): [string, string] => [`${at}.${key}[${i}]`, String(v)]);
     return texts(value, `${at}.${key}`, inViews || key === 'views');
   });
 }
 
 describe('the manifest, for the marketplace and for translators', () => {
   it('has every contributed string as a %key% with its text in package.nls.json, and no key without a use', () => {
-    const found = [['displayName', String(manifest.displayName)], ['description', String(manifest.description)], ...texts(manifest.contributes, 'contributes')] as [string, string][];
+    const found = [
+      ['displayName', String(manifest.displayName)],
+      ['description', String(manifest.description)],
+      ...texts(manifest.contributes, 'contributes'),
+    ] as [string, string][];
     assert.ok(found.length > 100, `only ${found.length} strings found`);
     const literal = found.filter(([, text]) => !/^%[^%]+%$/.test(text));
     assert.deepEqual(literal, [], 'strings written in package.json instead of package.nls.json');
     const used = new Set(found.map(([, text]) => text.slice(1, -1)));
-    assert.deepEqual([...used].filter((key) => typeof nls[key] !== 'string' || nls[key] === ''), [], 'keys without text');
-    assert.deepEqual(Object.keys(nls).filter((key) => !used.has(key)), [], 'texts nothing uses');
+    assert.deepEqual(
+      [...used].filter((key) => typeof nls[key] !== 'string' || nls[key] === ''),
+      [],
+      'keys without text',
+    );
+    assert.deepEqual(
+      Object.keys(nls).filter((key) => !used.has(key)),
+      [],
+      'texts nothing uses',
+    );
   });
 
   it('lets the settings.json completion of "mcpHost.servers" insert a server to fill in, not an empty value', () => {
     // VS Code's JSON language service inserts a property's value only when it has exactly one value
     // proposal (defaultSnippets, enum, const, default and examples all count); with more it inserts nothing.
-    const properties = Object.assign({}, ...[(manifest.contributes as { configuration: unknown }).configuration].flat().map((c) => (c as { properties: object }).properties)) as Record<string, Record<string, unknown>>;
+    const properties = Object.assign(
+      {},
+      ...[(manifest.contributes as { configuration: unknown }).configuration]
+        .flat()
+        .map((c) => (c as { properties: object }).properties),
+    ) as Record<string, Record<string, unknown>>;
     const servers = properties['mcpHost.servers'];
-    const proposals = ((servers.defaultSnippets as unknown[]) ?? []).length + ((servers.enum as unknown[]) ?? []).length + ('const' in servers ? 1 : 0) + ('default' in servers ? 1 : 0) + ((servers.examples as unknown[]) ?? []).length;
+    const proposals =
+      ((servers.defaultSnippets as unknown[]) ?? []).length +
+      ((servers.enum as unknown[]) ?? []).length +
+      ('const' in servers ? 1 : 0) +
+      ('default' in servers ? 1 : 0) +
+      ((servers.examples as unknown[]) ?? []).length;
     assert.equal(proposals, 1);
     assert.deepEqual(Object.keys((servers.defaultSnippets as { body: object }[])[0].body), ['${1:everything}']);
   });
@@ -53,7 +91,8 @@ describe('the manifest, for the marketplace and for translators', () => {
     const ignore = readFileSync(path.join(REPO, '.vscodeignore'), 'utf8');
     assert.match(ignore, /^!media\/\*\*$/m);
     assert.match(ignore, /^!package\.nls\.json$/m);
-    const walkthroughs = (manifest.contributes as { walkthroughs: { steps: { media: { image: string } }[] }[] }).walkthroughs;
+    const walkthroughs = (manifest.contributes as { walkthroughs: { steps: { media: { image: string } }[] }[] })
+      .walkthroughs;
     const images = walkthroughs.flatMap((w) => w.steps.map((s) => s.media.image));
     assert.equal(images.length, 4);
     for (const image of images) assert.ok(image.startsWith('media/') && existsSync(path.join(REPO, image)), image);
@@ -63,9 +102,16 @@ describe('the manifest, for the marketplace and for translators', () => {
     this.timeout(60_000);
     assert.equal(manifest.l10n, './l10n');
     const out = tempDir('mcp-host-l10n-');
-    execFileSync(process.execPath, [path.join(REPO, 'node_modules/@vscode/l10n-dev/dist/cli.js'), 'export', '--outDir', out, path.join(REPO, 'src')], { stdio: 'ignore' });
+    execFileSync(
+      process.execPath,
+      [path.join(REPO, 'node_modules/@vscode/l10n-dev/dist/cli.js'), 'export', '--outDir', out, path.join(REPO, 'src')],
+      { stdio: 'ignore' },
+    );
     const fresh = JSON.parse(readFileSync(path.join(out, 'bundle.l10n.json'), 'utf8')) as Record<string, string>;
-    const committed = JSON.parse(readFileSync(path.join(REPO, 'l10n/bundle.l10n.json'), 'utf8')) as Record<string, string>;
+    const committed = JSON.parse(readFileSync(path.join(REPO, 'l10n/bundle.l10n.json'), 'utf8')) as Record<
+      string,
+      string
+    >;
     assert.ok(Object.keys(fresh).length > 200);
     assert.deepEqual(committed, fresh, 'l10n/bundle.l10n.json is stale: run npm run l10n');
   });

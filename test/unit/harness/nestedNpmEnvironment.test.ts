@@ -50,10 +50,21 @@ describe('the editor install runs npm apart from the outer npm run', () => {
       mkdirSync(project);
       writeFileSync(
         path.join(project, 'package.json'),
-        JSON.stringify({ name: 'probe', private: true, scripts: { probe: 'node -e "console.log(JSON.stringify({ ua: process.env.npm_config_user_agent, nodedir: process.env.npm_config_nodedir, prefix: process.env.npm_config_prefix ?? null }))"' } }),
+        JSON.stringify({
+          name: 'probe',
+          private: true,
+          scripts: {
+            probe:
+              'node -e "console.log(JSON.stringify({ ua: process.env.npm_config_user_agent, nodedir: process.env.npm_config_nodedir, prefix: process.env.npm_config_prefix ?? null }))"',
+          },
+        }),
       );
       const outer = { ...process.env, ...OUTER_NPM_RUN, PATH: process.env.PATH };
-      const out = execFileSync('npm', ['run', '--silent', 'probe'], { cwd: project, env: nestedNpmEnvironment(outer, path.join(bin, 'node')), encoding: 'utf8' });
+      const out = execFileSync('npm', ['run', '--silent', 'probe'], {
+        cwd: project,
+        env: nestedNpmEnvironment(outer, path.join(bin, 'node')),
+        encoding: 'utf8',
+      });
       const seen = JSON.parse(out.trim().split('\n').pop()!) as { ua: string; nodedir: string; prefix: string | null };
       assert.match(seen.ua, new RegExp(`node/${process.version.replace(/\./g, '\\.')} `));
       assert.doesNotMatch(seen.ua, /outer/);

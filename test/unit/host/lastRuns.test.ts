@@ -4,12 +4,20 @@ import { boundedInstructions, INSTRUCTIONS_MAX } from '../../../src/core/connect
 import { LastRuns, MAX_KEPT_RUN_CHARS, type StoredRun } from '../../../src/core/host/lastRuns';
 
 const tool = (name: string, description = ''): Tool => ({ name, description, inputSchema: { type: 'object' } });
-const prompt = (name: string, ...args: string[]): Prompt => ({ name, arguments: args.map((arg) => ({ name: arg, required: true })) });
+const prompt = (name: string, ...args: string[]): Prompt => ({
+  name,
+  arguments: args.map((arg) => ({ name: arg, required: true })),
+});
 
 function storeOf(initial: Record<string, unknown> = {}) {
   const values = new Map<string, unknown>(Object.entries(initial));
   const writes: string[] = [];
-  return { values, writes, get: (id: string) => values.get(id), set: (id: string, value: StoredRun) => void (writes.push(id), values.set(id, value)) };
+  return {
+    values,
+    writes,
+    get: (id: string) => values.get(id),
+    set: (id: string, value: StoredRun) => void (writes.push(id), values.set(id, value)),
+  };
 }
 
 describe('LastRuns', () => {
@@ -22,11 +30,26 @@ describe('LastRuns', () => {
     runs.remember('s', 'h1', { tools, prompts, instructions: 'Use a first.' });
     assert.deepEqual(store.writes, ['s'], 'the same run again writes nothing');
     const next = new LastRuns(store).lastRunOf('s', 'h1');
-    assert.deepEqual([next?.tools.map((t) => t.name), next?.prompts, next?.instructions], [['a', 'b'], prompts, 'Use a first.'], 'read back in the next window');
+    assert.deepEqual(
+      [next?.tools.map((t) => t.name), next?.prompts, next?.instructions],
+      [['a', 'b'], prompts, 'Use a first.'],
+      'read back in the next window',
+    );
     runs.remember('s', 'h1', { tools, prompts, instructions: 'Use b first.' });
-    assert.deepEqual([store.writes, new LastRuns(store).lastRunOf('s', 'h1')?.instructions], [['s', 's'], 'Use b first.'], 'new instructions are kept');
+    assert.deepEqual(
+      [store.writes, new LastRuns(store).lastRunOf('s', 'h1')?.instructions],
+      [['s', 's'], 'Use b first.'],
+      'new instructions are kept',
+    );
     runs.remember('s', 'h1', { tools, prompts: [...prompts, prompt('bye')], instructions: 'Use b first.' });
-    assert.deepEqual([store.writes, new LastRuns(store).lastRunOf('s', 'h1')?.prompts.map((p) => p.name)], [['s', 's', 's'], ['greet', 'bye']], 'new prompts are kept');
+    assert.deepEqual(
+      [store.writes, new LastRuns(store).lastRunOf('s', 'h1')?.prompts.map((p) => p.name)],
+      [
+        ['s', 's', 's'],
+        ['greet', 'bye'],
+      ],
+      'new prompts are kept',
+    );
     assert.equal(new LastRuns(store).lastRunOf('s', 'h2'), undefined, 'another definition');
     assert.equal(new LastRuns(store).lastRunOf('other', 'h1'), undefined);
   });
@@ -41,14 +64,25 @@ describe('LastRuns', () => {
     const next = new LastRuns(store);
     next.remember('s', 'h1', { tools: structuredClone(tools), prompts: [], instructions: 'Use a.' });
     next.remember('big', 'h1', { tools: [tool('huge', 'x'.repeat(MAX_KEPT_RUN_CHARS))], prompts: [] });
-    assert.deepEqual(store.writes, ['s', 'big'], 'the same lists, instructions and definition write nothing (a run too long to keep included)');
+    assert.deepEqual(
+      store.writes,
+      ['s', 'big'],
+      'the same lists, instructions and definition write nothing (a run too long to keep included)',
+    );
     next.remember('s', 'h1', { tools: [tool('a', 'changed')], prompts: [], instructions: 'Use a.' });
     assert.equal(new LastRuns(store).lastRunOf('s', 'h1')?.tools[0].description, 'changed');
     const third = new LastRuns(store);
     third.remember('s', 'h2', { tools: [tool('a', 'changed')], prompts: [], instructions: 'Use a.' });
     third.remember('other', 'h1', { tools, prompts: [], instructions: 'Use a.' });
-    assert.deepEqual(store.writes, ['s', 'big', 's', 's', 'other'], 'changed lists, another definition and a server not kept before are written');
-    assert.deepEqual(new LastRuns(store).lastRunOf('s', 'h2')?.tools.map((t) => t.name), ['a']);
+    assert.deepEqual(
+      store.writes,
+      ['s', 'big', 's', 's', 'other'],
+      'changed lists, another definition and a server not kept before are written',
+    );
+    assert.deepEqual(
+      new LastRuns(store).lastRunOf('s', 'h2')?.tools.map((t) => t.name),
+      ['a'],
+    );
   });
 
   it('keeps a server that has prompts and no tools, and not one that has neither', () => {
@@ -61,7 +95,10 @@ describe('LastRuns', () => {
   });
 
   it('keeps whether a server offered resources: a run with resources only is known, and resources coming or going are written', () => {
-    const store = storeOf({ older: { hash: 'h', tools: [tool('a')] }, odd: { hash: 'h', tools: [], prompts: [], resources: 'yes' } });
+    const store = storeOf({
+      older: { hash: 'h', tools: [tool('a')] },
+      odd: { hash: 'h', tools: [], prompts: [], resources: 'yes' },
+    });
     const runs = new LastRuns(store);
     runs.remember('resourcesOnly', 'h', { tools: [], prompts: [], resources: true });
     assert.deepEqual(new LastRuns(store).lastRunOf('resourcesOnly', 'h'), { tools: [], prompts: [], resources: true });
@@ -76,7 +113,11 @@ describe('LastRuns', () => {
     runs.remember('both', 'h', { tools, prompts });
     assert.deepEqual(store.writes, ['resourcesOnly', 'both', 'both', 'both'], 'the same again writes nothing');
     assert.equal(new LastRuns(store).lastRunOf('both', 'h')?.resources, undefined);
-    assert.deepEqual(runs.lastRunOf('older', 'h'), { tools: [tool('a')], prompts: [] }, 'what earlier versions kept: no resources known');
+    assert.deepEqual(
+      runs.lastRunOf('older', 'h'),
+      { tools: [tool('a')], prompts: [] },
+      'what earlier versions kept: no resources known',
+    );
     assert.equal(runs.lastRunOf('odd', 'h'), undefined, 'a flag that is not `true` is not one');
   });
 
@@ -84,8 +125,29 @@ describe('LastRuns', () => {
     const store = storeOf({
       junk: 'not a list',
       noHash: { tools: [tool('a')] },
-      mixed: { hash: 'h', tools: [tool('ok'), { name: 5, inputSchema: {} }, { name: 'noSchema' }, { name: 'arraySchema', inputSchema: [] }, { name: 'oddTitle', title: {}, inputSchema: {} }, null] },
-      oddPrompts: { hash: 'h', tools: [], prompts: [prompt('ok', 'x'), { name: 'badArgs', arguments: [{ name: 1 }] }, { name: 'argsNotList', arguments: 'x' }, { name: 'oddDescription', description: 3 }, 'p', null] },
+      mixed: {
+        hash: 'h',
+        tools: [
+          tool('ok'),
+          { name: 5, inputSchema: {} },
+          { name: 'noSchema' },
+          { name: 'arraySchema', inputSchema: [] },
+          { name: 'oddTitle', title: {}, inputSchema: {} },
+          null,
+        ],
+      },
+      oddPrompts: {
+        hash: 'h',
+        tools: [],
+        prompts: [
+          prompt('ok', 'x'),
+          { name: 'badArgs', arguments: [{ name: 1 }] },
+          { name: 'argsNotList', arguments: 'x' },
+          { name: 'oddDescription', description: 3 },
+          'p',
+          null,
+        ],
+      },
       promptsNotList: { hash: 'h', tools: [tool('a')], prompts: { name: 'p' } },
       empty: { hash: 'h', tools: [] },
       firstVersion: { hash: 'h', tools: [tool('a')] },
@@ -93,14 +155,32 @@ describe('LastRuns', () => {
       longInstructions: { hash: 'h', tools: [tool('a')], instructions: `  ${'z'.repeat(INSTRUCTIONS_MAX + 10)}` },
     });
     const runs = new LastRuns(store);
-    assert.deepEqual(['junk', 'noHash', 'empty'].map((id) => runs.lastRunOf(id, 'h')), [undefined, undefined, undefined]);
-    assert.deepEqual(runs.lastRunOf('mixed', 'h')?.tools.map((t) => t.name), ['ok']);
+    assert.deepEqual(
+      ['junk', 'noHash', 'empty'].map((id) => runs.lastRunOf(id, 'h')),
+      [undefined, undefined, undefined],
+    );
+    assert.deepEqual(
+      runs.lastRunOf('mixed', 'h')?.tools.map((t) => t.name),
+      ['ok'],
+    );
     assert.deepEqual(runs.lastRunOf('oddPrompts', 'h'), { tools: [], prompts: [prompt('ok', 'x')] });
     assert.deepEqual(runs.lastRunOf('promptsNotList', 'h'), { tools: [tool('a')], prompts: [] });
-    assert.deepEqual(runs.lastRunOf('firstVersion', 'h'), { tools: [tool('a')], prompts: [] }, 'what the first version kept (tools only) still reads');
+    assert.deepEqual(
+      runs.lastRunOf('firstVersion', 'h'),
+      { tools: [tool('a')], prompts: [] },
+      'what the first version kept (tools only) still reads',
+    );
     assert.deepEqual(runs.lastRunOf('oddInstructions', 'h'), { tools: [tool('a')], prompts: [] });
-    assert.equal(runs.lastRunOf('longInstructions', 'h')?.instructions, boundedInstructions('z'.repeat(INSTRUCTIONS_MAX + 10)), 'cut as a server\'s own are');
-    runs.remember('big', 'h', { tools: [tool('small')], prompts: [prompt('huge', 'x'.repeat(MAX_KEPT_RUN_CHARS - 100))], instructions: 'y'.repeat(200) });
+    assert.equal(
+      runs.lastRunOf('longInstructions', 'h')?.instructions,
+      boundedInstructions('z'.repeat(INSTRUCTIONS_MAX + 10)),
+      "cut as a server's own are",
+    );
+    runs.remember('big', 'h', {
+      tools: [tool('small')],
+      prompts: [prompt('huge', 'x'.repeat(MAX_KEPT_RUN_CHARS - 100))],
+      instructions: 'y'.repeat(200),
+    });
     assert.deepEqual(store.values.get('big'), { hash: 'h', tools: [], prompts: [] });
     assert.equal(new LastRuns(store).lastRunOf('big', 'h'), undefined);
   });

@@ -17,8 +17,12 @@ describe('RootsPublisher', () => {
   });
 
   it('gives a folder-scoped server its own folder, and an override its own roots', () => {
-    assert.deepEqual(publisher.rootsFor({ folder: { name: 'app', path: '/work/app' } }), [{ uri: 'file:///work/app', name: 'app' }]);
-    assert.deepEqual(publisher.rootsFor({ roots: [{ uri: 'file:///data', name: 'data' }] }), [{ uri: 'file:///data', name: 'data' }]);
+    assert.deepEqual(publisher.rootsFor({ folder: { name: 'app', path: '/work/app' } }), [
+      { uri: 'file:///work/app', name: 'app' },
+    ]);
+    assert.deepEqual(publisher.rootsFor({ roots: [{ uri: 'file:///data', name: 'data' }] }), [
+      { uri: 'file:///data', name: 'data' },
+    ]);
     assert.equal(publisher.followsWorkspace({ folder: { name: 'app', path: '/work/app' } }), false);
     assert.equal(publisher.followsWorkspace({ roots: [] }), false);
   });

@@ -20,8 +20,14 @@ describe('waiting for a server to run (editors restored by a window reload)', ()
     const { host } = harness();
     hosts.push(host);
     await host.applySettings(entries({ manual: legacy({ autoStart: false }), off: legacy({ enabled: false }) }));
-    await assert.rejects(whenServerRunning(host, 'manual', 20_000), /^Error: MCP server "manual" is not running \(stopped\)\. Start it in the MCP Servers view, then try again\.$/);
-    await assert.rejects(whenServerRunning(host, 'off', 20_000), /MCP server "off" is not running \(disabled: disabled in settings/);
+    await assert.rejects(
+      whenServerRunning(host, 'manual', 20_000),
+      /^Error: MCP server "manual" is not running \(stopped\)\. Start it in the MCP Servers view, then try again\.$/,
+    );
+    await assert.rejects(
+      whenServerRunning(host, 'off', 20_000),
+      /MCP server "off" is not running \(disabled: disabled in settings/,
+    );
     assert.equal(host.server('off')!.held, 'disabled');
     await assert.rejects(whenServerRunning(host, 'gone', 20_000), /There is no MCP server "gone" in settings\./);
   });
@@ -49,8 +55,13 @@ describe('waiting for a server to run (editors restored by a window reload)', ()
   it('gives up after its time limit on a server that never finishes starting, and can be cancelled', async () => {
     const { host } = harness();
     hosts.push(host);
-    await host.applySettings(entries({ silent: { command: node, args: [fixture('silentStdio')], startTimeoutMs: 60_000 } }));
-    await assert.rejects(whenServerRunning(host, 'silent', 300), /MCP server "silent" did not start within 300 ms \(starting\)/);
+    await host.applySettings(
+      entries({ silent: { command: node, args: [fixture('silentStdio')], startTimeoutMs: 60_000 } }),
+    );
+    await assert.rejects(
+      whenServerRunning(host, 'silent', 300),
+      /MCP server "silent" did not start within 300 ms \(starting\)/,
+    );
     const abort = new AbortController();
     const cancelled = whenServerRunning(host, 'silent', 20_000, abort.signal);
     abort.abort();

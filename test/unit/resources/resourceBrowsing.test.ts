@@ -10,7 +10,8 @@ import { entries, harness, hosts, legacy, modern, running } from '../support/hos
 
 afterEach(async () => Promise.all(hosts.splice(0).map((h) => h.dispose())));
 
-const items = (from: number, count: number): Resource[] => Array.from({ length: count }, (_, i) => ({ uri: `x://${from + i}`, name: `r${from + i}` }));
+const items = (from: number, count: number): Resource[] =>
+  Array.from({ length: count }, (_, i) => ({ uri: `x://${from + i}`, name: `r${from + i}` }));
 
 /** A server's listing in memory: pages of `size`, cursors are offsets; `calls` records each cursor asked for. */
 function pagedList(total: number, size: number, ttlMs?: number) {
@@ -21,7 +22,11 @@ function pagedList(total: number, size: number, ttlMs?: number) {
     if (broken && cursor !== undefined) throw new Error('Invalid cursor');
     const offset = cursor === undefined ? 0 : Number(cursor);
     const next = offset + size;
-    return { resources: items(offset, Math.min(size, total - offset)), nextCursor: next < total ? String(next) : undefined, ttlMs };
+    return {
+      resources: items(offset, Math.min(size, total - offset)),
+      nextCursor: next < total ? String(next) : undefined,
+      ttlMs,
+    };
   };
   return { calls, fetch, breakCursors: () => (broken = true) };
 }
@@ -41,22 +46,38 @@ describe('resources: pages', () => {
     assert.deepEqual(list.calls, [undefined, '100', '200']);
   });
 
-  it('goes stale by the first page\'s ttlMs, and holds without one', async () => {
+  it("goes stale by the first page's ttlMs, and holds without one", async () => {
     let now = 1000;
-    const timed = new ResourcePages(pagedList(10, 5, 500).fetch, () => undefined, () => now);
+    const timed = new ResourcePages(
+      pagedList(10, 5, 500).fetch,
+      () => undefined,
+      () => now,
+    );
     await timed.reload();
     assert.equal(timed.isStale, false);
     now = 1499;
     assert.equal(timed.isStale, false);
     now = 1500;
     assert.equal(timed.isStale, true);
-    const zero = new ResourcePages(pagedList(10, 5, 0).fetch, () => undefined, () => now);
+    const zero = new ResourcePages(
+      pagedList(10, 5, 0).fetch,
+      () => undefined,
+      () => now,
+    );
     await zero.reload();
     assert.equal(zero.isStale, true, 'ttlMs 0 is immediately stale');
-    const negative = new ResourcePages(pagedList(10, 5, -5).fetch, () => undefined, () => now);
+    const negative = new ResourcePages(
+      pagedList(10, 5, -5).fetch,
+      () => undefined,
+      () => now,
+    );
     await negative.reload();
     assert.equal(negative.isStale, true, 'a negative ttlMs counts as 0');
-    const none = new ResourcePages(pagedList(10, 5).fetch, () => undefined, () => now);
+    const none = new ResourcePages(
+      pagedList(10, 5).fetch,
+      () => undefined,
+      () => now,
+    );
     await none.reload();
     now = 10_000_000;
     assert.equal(none.isStale, false, 'without ttlMs the list holds until list_changed or a reload');
@@ -72,7 +93,10 @@ describe('resources: pages', () => {
     await pages.loadMore();
     assert.equal(pages.items.length, 100, 'back to the first page');
     assert.match(warnings[0], /refused a cursor \(Invalid cursor\); loading the list again from the start/);
-    const stuck = new ResourcePages(async (cursor) => ({ resources: items(0, 1), nextCursor: cursor ?? 'same' }), (m) => warnings.push(m));
+    const stuck = new ResourcePages(
+      async (cursor) => ({ resources: items(0, 1), nextCursor: cursor ?? 'same' }),
+      (m) => warnings.push(m),
+    );
     await stuck.reload();
     await stuck.loadMore();
     assert.equal(stuck.hasMore, false);
@@ -82,10 +106,13 @@ describe('resources: pages', () => {
   it('drops a page that arrives after the list was reloaded', async () => {
     let release: (() => void) | undefined;
     const list = pagedList(300, 100);
-    const pages = new ResourcePages(async (cursor) => {
-      if (cursor === '100') await new Promise<void>((resolve) => (release = resolve));
-      return list.fetch(cursor);
-    }, () => undefined);
+    const pages = new ResourcePages(
+      async (cursor) => {
+        if (cursor === '100') await new Promise<void>((resolve) => (release = resolve));
+        return list.fetch(cursor);
+      },
+      () => undefined,
+    );
     await pages.reload();
     const late = pages.loadMore();
     await waitFor('the second page to be asked for', () => release !== undefined);
@@ -126,7 +153,15 @@ describe('resources: update streams (2026-07-28)', () => {
     await stream.remove('a://2');
     await stream.remove('a://2');
     await stream.add('b://1', 'b://2', 'b://3'); // after a restart: every open resource, one stream
-    assert.deepEqual(log, ['open 1 [a://1]', 'open 2 [a://1 a://2]', 'close 1', 'open 3 [a://2]', 'close 2', 'close 3', 'open 4 [b://1 b://2 b://3]']);
+    assert.deepEqual(log, [
+      'open 1 [a://1]',
+      'open 2 [a://1 a://2]',
+      'close 1',
+      'open 3 [a://2]',
+      'close 2',
+      'close 3',
+      'open 4 [b://1 b://2 b://3]',
+    ]);
   });
 });
 
@@ -134,7 +169,8 @@ const kit = (era: typeof legacy, ...flags: string[]) => {
   const base = era();
   return { ...base, args: [...(base.args as string[]), '--resource-kit', ...flags] };
 };
-const text = (result: { content: { type: string; text?: string }[] }) => result.content.map((c) => c.text ?? '').join('\n');
+const text = (result: { content: { type: string; text?: string }[] }) =>
+  result.content.map((c) => c.text ?? '').join('\n');
 
 describe('resources against real servers', function () {
   this.timeout(60_000);
@@ -164,12 +200,20 @@ describe('resources against real servers', function () {
   });
 
   it('fetches the list again when its ttlMs ran out, and keeps it while fresh', async () => {
-    const stale = await start(kit(modern, '--extra-resources', '300', '--resource-page-size', '100', '--resource-ttl-ms', '0'));
+    const stale = await start(
+      kit(modern, '--extra-resources', '300', '--resource-page-size', '100', '--resource-ttl-ms', '0'),
+    );
     await stale.loadMoreResources('ev');
     assert.equal(stale.server('ev')!.resources.length, 200);
-    assert.equal((await stale.freshResources('ev')).length, 100, 'ttlMs 0: fetched again from the start when looked at');
+    assert.equal(
+      (await stale.freshResources('ev')).length,
+      100,
+      'ttlMs 0: fetched again from the start when looked at',
+    );
     await stale.dispose();
-    const fresh = await start(kit(modern, '--extra-resources', '300', '--resource-page-size', '100', '--resource-ttl-ms', '600000'));
+    const fresh = await start(
+      kit(modern, '--extra-resources', '300', '--resource-page-size', '100', '--resource-ttl-ms', '600000'),
+    );
     await fresh.loadMoreResources('ev');
     assert.equal((await fresh.freshResources('ev')).length, 200);
   });
@@ -181,8 +225,22 @@ describe('resources against real servers', function () {
       assert.equal(template.uriTemplate, 'fixture://notes/{folder}/{name}');
       const ref = { type: 'ref/resource' as const, uri: template.uriTemplate };
       assert.deepEqual(await host.complete('ev', { ref, argument: { name: 'folder', value: 'h' } }), ['home']);
-      assert.deepEqual(await host.complete('ev', { ref, argument: { name: 'name', value: 'g' }, context: { arguments: { folder: 'home' } } }), ['groceries', 'garden']);
-      assert.deepEqual(await host.complete('ev', { ref, argument: { name: 'name', value: '' }, context: { arguments: { folder: 'work' } } }), ['plan', 'review', 'retro']);
+      assert.deepEqual(
+        await host.complete('ev', {
+          ref,
+          argument: { name: 'name', value: 'g' },
+          context: { arguments: { folder: 'home' } },
+        }),
+        ['groceries', 'garden'],
+      );
+      assert.deepEqual(
+        await host.complete('ev', {
+          ref,
+          argument: { name: 'name', value: '' },
+          context: { arguments: { folder: 'work' } },
+        }),
+        ['plan', 'review', 'retro'],
+      );
       const uri = new ResourceUriTemplate(template.uriTemplate).expand({ folder: 'home', name: 'garden' });
       const read = await host.readResource('ev', uri);
       assert.equal((read.contents[0] as { text: string }).text, '# garden\n\nA note in home.');
@@ -190,12 +248,24 @@ describe('resources against real servers', function () {
     }
   });
 
-  it('offers server-everything\'s two templates, and completes and reads one', async () => {
+  it("offers server-everything's two templates, and completes and reads one", async () => {
     const host = await start({ command: process.execPath, args: [EVERYTHING, 'stdio'] });
     const templates = host.server('ev')!.resourceTemplates;
-    assert.deepEqual(templates.map((t) => t.uriTemplate).sort(), ['demo://resource/dynamic/blob/{resourceId}', 'demo://resource/dynamic/text/{resourceId}']);
-    assert.deepEqual(await host.complete('ev', { ref: { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' }, argument: { name: 'resourceId', value: '7' } }), ['7']);
-    const read = await host.readResource('ev', new ResourceUriTemplate('demo://resource/dynamic/text/{resourceId}').expand({ resourceId: '7' }));
+    assert.deepEqual(templates.map((t) => t.uriTemplate).sort(), [
+      'demo://resource/dynamic/blob/{resourceId}',
+      'demo://resource/dynamic/text/{resourceId}',
+    ]);
+    assert.deepEqual(
+      await host.complete('ev', {
+        ref: { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' },
+        argument: { name: 'resourceId', value: '7' },
+      }),
+      ['7'],
+    );
+    const read = await host.readResource(
+      'ev',
+      new ResourceUriTemplate('demo://resource/dynamic/text/{resourceId}').expand({ resourceId: '7' }),
+    );
     assert.match((read.contents[0] as { text: string }).text, /7/);
   });
 
@@ -223,7 +293,10 @@ describe('resources against real servers', function () {
     assert.equal(text(await host.callTool('ev', 'subscribers', {})), '["fixture://counter"]');
     await host.restart('ev');
     await running(host, 'ev');
-    await waitFor('the subscription made again on the new session', async () => text(await host.callTool('ev', 'subscribers', {})) === '["fixture://counter"]');
+    await waitFor(
+      'the subscription made again on the new session',
+      async () => text(await host.callTool('ev', 'subscribers', {})) === '["fixture://counter"]',
+    );
     await host.unsubscribeResource('ev', 'fixture://counter');
     assert.equal(text(await host.callTool('ev', 'subscribers', {})), '[]');
   });
@@ -231,7 +304,10 @@ describe('resources against real servers', function () {
   it('fulfils input_required on resources/read (2026-07-28) and retries the read', async () => {
     const asked: string[] = [];
     const port: ElicitationPort = {
-      askForm: async (request) => (asked.push(request.message), { action: 'accept', content: { passphrase: 'open sesame' } }),
+      askForm: async (request) => (
+        asked.push(request.message),
+        { action: 'accept', content: { passphrase: 'open sesame' } }
+      ),
       askUrl: async () => 'decline',
       awaitBrowser: async () => 'cancel',
     };
@@ -244,10 +320,19 @@ describe('resources against real servers', function () {
   it('reads every part of a multi-part resource and hands text and images to a model', async () => {
     const host = await start(kit(legacy));
     const read = await host.readResource('ev', 'fixture://multi');
-    assert.deepEqual(read.contents.map((c) => c.mimeType), ['text/plain', 'image/png']);
+    assert.deepEqual(
+      read.contents.map((c) => c.mimeType),
+      ['text/plain', 'image/png'],
+    );
     const parts = resourceForModel('ev', 'fixture://multi', read);
-    assert.deepEqual(parts.map((p) => p.kind), ['text', 'text', 'data']);
-    assert.equal((parts[0] as { text: string }).text, 'Resource fixture://multi#text from MCP server "ev" (text/plain):\npart one');
+    assert.deepEqual(
+      parts.map((p) => p.kind),
+      ['text', 'text', 'data'],
+    );
+    assert.equal(
+      (parts[0] as { text: string }).text,
+      'Resource fixture://multi#text from MCP server "ev" (text/plain):\npart one',
+    );
     assert.deepEqual([...(parts[2] as { data: Uint8Array }).data.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
   });
 
@@ -257,7 +342,10 @@ describe('resources against real servers', function () {
     const read = await host.readResource('ev', `fixture://blob/${bytes}`);
     const decoded = contentBytes(read.contents[0]);
     assert.equal(decoded.byteLength, bytes);
-    assert.ok(decoded.every((b) => b === 0), 'every byte as the server sent it');
+    assert.ok(
+      decoded.every((b) => b === 0),
+      'every byte as the server sent it',
+    );
   });
 
   it('cancels a slow read when asked, and names the server and resource for one that does not exist', async () => {
@@ -269,7 +357,10 @@ describe('resources against real servers', function () {
       await assert.rejects(host.readResource('ev', 'fixture://slow/20000', abort.signal), /cancel/i);
       assert.ok(Date.now() - started < 10_000, 'the read ended when cancelled, not when the server answered');
       const gone = era === legacy ? -32002 : -32602;
-      for (const [uri, code] of [['fixture://gone', gone], ['fixture://nowhere', era === legacy ? -32002 : -32602]] as const) {
+      for (const [uri, code] of [
+        ['fixture://gone', gone],
+        ['fixture://nowhere', era === legacy ? -32002 : -32602],
+      ] as const) {
         await assert.rejects(host.readResource('ev', uri), (error: Error & { code?: number }) => {
           assert.match(error.message, new RegExp(`^MCP server "ev" has no resource ${uri} \\(error ${code}: `));
           assert.equal(error.code, code);

@@ -7,8 +7,13 @@ import { entries, harness, hosts, running } from '../support/hostHarness';
 afterEach(async () => Promise.all(hosts.splice(0).map((h) => h.dispose())));
 
 describe('resources: editor locations', () => {
-  it('keeps the server\'s URI exactly, whatever it contains', () => {
-    for (const uri of ['demo://resource/static/document/architecture.md', 'file:///C:/a b/ü.txt?x=1#frag', 'urn:isbn:0451450523', 'weird://x/%2F/../y']) {
+  it("keeps the server's URI exactly, whatever it contains", () => {
+    for (const uri of [
+      'demo://resource/static/document/architecture.md',
+      'file:///C:/a b/ü.txt?x=1#frag',
+      'urn:isbn:0451450523',
+      'weird://x/%2F/../y',
+    ]) {
       const address = resourceAddress({ serverId: 'my.server', uri });
       assert.deepEqual(parseResourceAddress(address.path, address.query), { serverId: 'my.server', uri });
     }
@@ -16,9 +21,23 @@ describe('resources: editor locations', () => {
   });
 
   it('shows the URI as a readable path (the breadcrumb), with the file name last', () => {
-    const readable = (uri: string, name?: string, mime?: string) => resourceAddress({ serverId: 'demo', uri }, name, mime).path.split('/').slice(1).map(decodeURIComponent);
-    assert.deepEqual(readable('demo://resource/static/document/architecture.md'), ['demo', 'demo', 'resource', 'static', 'document', 'architecture.md']);
-    assert.deepEqual(readable('test://static/resource/1', 'Resource 1', 'text/plain'), ['demo', 'test', 'static', 'resource', '1.txt']);
+    const readable = (uri: string, name?: string, mime?: string) =>
+      resourceAddress({ serverId: 'demo', uri }, name, mime).path.split('/').slice(1).map(decodeURIComponent);
+    assert.deepEqual(readable('demo://resource/static/document/architecture.md'), [
+      'demo',
+      'demo',
+      'resource',
+      'static',
+      'document',
+      'architecture.md',
+    ]);
+    assert.deepEqual(readable('test://static/resource/1', 'Resource 1', 'text/plain'), [
+      'demo',
+      'test',
+      'static',
+      'resource',
+      '1.txt',
+    ]);
     assert.deepEqual(readable('file:///C:/a%20b/x.txt'), ['demo', 'file', 'C:', 'a b', 'x.txt']);
     assert.deepEqual(readable('weird://x/%2F/../y'), ['demo', 'weird', 'x', 'y']);
     assert.deepEqual(readable('urn:isbn:0451450523'), ['demo', 'urn', 'isbn:0451450523']);

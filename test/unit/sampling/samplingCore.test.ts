@@ -3,10 +3,21 @@ import { isModelAllowed, selectModel, tierOf, type ModelInfo } from '../../../sr
 import { RequestRateLimiter } from '../../../src/core/requestRateLimiter';
 import { SamplingRequestError, validateSamplingMessages } from '../../../src/core/sampling/samplingValidation';
 import type { ModelPart } from '../../../src/core/models/modelMessages';
-import { applySamplingEdits, SamplingAnswer, toSamplingConversation, withAnswerText } from '../../../src/core/sampling/samplingConversation';
+import {
+  applySamplingEdits,
+  SamplingAnswer,
+  toSamplingConversation,
+  withAnswerText,
+} from '../../../src/core/sampling/samplingConversation';
 import { samplingRequestView } from '../../../src/core/sampling/samplingView';
 
-const model = (id: string, family = id, maxInputTokens = 128_000): ModelInfo => ({ id, name: id, family, vendor: 'test', maxInputTokens });
+const model = (id: string, family = id, maxInputTokens = 128_000): ModelInfo => ({
+  id,
+  name: id,
+  family,
+  vendor: 'test',
+  maxInputTokens,
+});
 const haiku = model('claude-haiku-4', 'claude-haiku');
 const sonnet = model('claude-sonnet-4', 'claude-sonnet');
 const flash = model('gemini-2.5-flash', 'gemini-flash', 1_000_000);
@@ -17,29 +28,43 @@ const all = [haiku, sonnet, flash, pro, plain];
 describe('sampling: model selection from preferences', () => {
   it('classes models by name across vendors', () => {
     assert.deepEqual(all.map(tierOf), ['small', 'large', 'small', 'large', 'medium']);
-    assert.deepEqual([model('gpt-4o-mini'), model('o4-mini'), model('gpt-5'), model('gemini-exp')].map(tierOf), ['small', 'small', 'large', 'medium']);
+    assert.deepEqual([model('gpt-4o-mini'), model('o4-mini'), model('gpt-5'), model('gemini-exp')].map(tierOf), [
+      'small',
+      'small',
+      'large',
+      'medium',
+    ]);
   });
 
-  it('takes the first hint that matches an id, family or name, in the server\'s order', () => {
-    assert.equal(selectModel(all, { hints: [{ name: 'gpt-4o' }, { name: 'sonnet' }, { name: 'gemini' }] })!.model, sonnet);
+  it("takes the first hint that matches an id, family or name, in the server's order", () => {
+    assert.equal(
+      selectModel(all, { hints: [{ name: 'gpt-4o' }, { name: 'sonnet' }, { name: 'gemini' }] })!.model,
+      sonnet,
+    );
     assert.match(selectModel(all, { hints: [{ name: 'SONNET' }] })!.reason, /hint "SONNET"/);
   });
 
-  it('among several models matching a hint, prefers the user\'s choice, then the priorities', () => {
+  it("among several models matching a hint, prefers the user's choice, then the priorities", () => {
     assert.equal(selectModel(all, { hints: [{ name: 'gemini' }] }, pro.id)!.model, pro);
     assert.equal(selectModel(all, { hints: [{ name: 'gemini' }], speedPriority: 1 })!.model, flash);
     assert.equal(selectModel(all, { hints: [{ name: 'gemini' }], intelligencePriority: 1 })!.model, pro);
   });
 
   it('scores priorities when no hint matches: speed and cost favour small models, intelligence large ones', () => {
-    assert.equal(tierOf(selectModel(all, { speedPriority: 0.9, costPriority: 0.8, intelligencePriority: 0.1 })!.model), 'small');
+    assert.equal(
+      tierOf(selectModel(all, { speedPriority: 0.9, costPriority: 0.8, intelligencePriority: 0.1 })!.model),
+      'small',
+    );
     const smart = selectModel(all, { intelligencePriority: 1 })!;
     assert.equal(smart.model, pro, 'the larger context window breaks the tie between large models');
     assert.match(smart.reason, /priorities best \(intelligence 1\)/);
   });
 
-  it('falls back to the user\'s choice, or the first model, without preferences', () => {
-    assert.deepEqual(selectModel(all, undefined, plain.id), { model: plain, reason: 'The model you chose last time for this server.' });
+  it("falls back to the user's choice, or the first model, without preferences", () => {
+    assert.deepEqual(selectModel(all, undefined, plain.id), {
+      model: plain,
+      reason: 'The model you chose last time for this server.',
+    });
     assert.deepEqual(selectModel(all, {}), { model: haiku, reason: 'The first model the editor offers.' });
     assert.equal(selectModel([], { hints: [{ name: 'x' }] }), undefined);
   });
@@ -57,7 +82,10 @@ describe('sampling: message rules for tool use', () => {
   const result = (id: string) => ({ type: 'tool_result', toolUseId: id, content: [] });
   const text = (t: string) => ({ type: 'text', text: t });
   const fails = (messages: { role: string; content: unknown }[], pattern: RegExp) =>
-    assert.throws(() => validateSamplingMessages(messages as never), (e: unknown) => e instanceof SamplingRequestError && e.code === -32602 && pattern.test(e.message));
+    assert.throws(
+      () => validateSamplingMessages(messages as never),
+      (e: unknown) => e instanceof SamplingRequestError && e.code === -32602 && pattern.test(e.message),
+    );
 
   it('accepts a conversation where every tool use is answered by results alone', () => {
     validateSamplingMessages([
@@ -68,7 +96,10 @@ describe('sampling: message rules for tool use', () => {
   });
 
   it('rejects tool results mixed with other content', () => {
-    fails([{ role: 'user', content: [result('a'), text('and also')] }], /^Tool results mixed with other content \(message 1\)$/);
+    fails(
+      [{ role: 'user', content: [result('a'), text('and also')] }],
+      /^Tool results mixed with other content \(message 1\)$/,
+    );
   });
 
   it('rejects a tool use with no result in the next message', () => {
@@ -79,7 +110,13 @@ describe('sampling: message rules for tool use', () => {
       ],
       /^Tool result missing in request \(tool use "b" in message 1/,
     );
-    fails([{ role: 'assistant', content: use('a') }, { role: 'user', content: text('hm') }], /^Tool result missing in request/);
+    fails(
+      [
+        { role: 'assistant', content: use('a') },
+        { role: 'user', content: text('hm') },
+      ],
+      /^Tool result missing in request/,
+    );
   });
 });
 
@@ -87,7 +124,10 @@ describe('sampling: rate limit per server', () => {
   it('refuses requests beyond the limit in a sliding minute and says when the next is allowed', () => {
     let now = 0;
     const limiter = new RequestRateLimiter(() => now);
-    assert.deepEqual([1, 2, 3].map(() => limiter.tryAcquire('a', 2)), [true, true, false]);
+    assert.deepEqual(
+      [1, 2, 3].map(() => limiter.tryAcquire('a', 2)),
+      [true, true, false],
+    );
     assert.equal(limiter.tryAcquire('b', 2), true, 'each server has its own budget');
     now = 30_000;
     assert.equal(limiter.retryAfterMs('a', 2), 30_000);
@@ -107,28 +147,63 @@ describe('sampling: request and answer mapping', () => {
       temperature: 0.2,
       stopSequences: ['END'],
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'Look:' }, { type: 'image', mimeType: 'image/png', data: png }, { type: 'audio', mimeType: 'audio/wav', data: png }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Look:' },
+            { type: 'image', mimeType: 'image/png', data: png },
+            { type: 'audio', mimeType: 'audio/wav', data: png },
+          ],
+        },
         { role: 'assistant', content: { type: 'tool_use', id: 'u1', name: 'lookup', input: { q: 'x' } } },
         {
           role: 'user',
           content: [
-            { type: 'tool_result', toolUseId: 'u1', content: [{ type: 'text', text: 'found' }, { type: 'resource_link', uri: 'file:///a', name: 'a' }, { type: 'resource', resource: { uri: 'x://t', text: 'inline' } }] },
+            {
+              type: 'tool_result',
+              toolUseId: 'u1',
+              content: [
+                { type: 'text', text: 'found' },
+                { type: 'resource_link', uri: 'file:///a', name: 'a' },
+                { type: 'resource', resource: { uri: 'x://t', text: 'inline' } },
+              ],
+            },
           ],
         },
-        { role: 'user', content: [{ type: 'tool_result', toolUseId: 'u2', content: [], structuredContent: { n: 1 }, isError: true }] },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', toolUseId: 'u2', content: [], structuredContent: { n: 1 }, isError: true }],
+        },
       ],
       tools: [{ name: 'lookup', inputSchema: { type: 'object' } }],
       toolChoice: { mode: 'required' },
     } as never);
-    assert.deepEqual(conversation.messages.map((m) => [m.role, m.parts.map(describePart)]), [
-      ['user', ['Be brief.']],
-      ['user', ['Look:', 'data image/png 4', 'data audio/wav 4']],
-      ['assistant', ['call u1 lookup {"q":"x"}']],
-      ['user', ['result u1 [found|Resource: file:///a|inline]']],
-      ['user', ['result u2 error [{"n":1}]']],
-    ]);
-    assert.deepEqual([conversation.tools.map((t) => t.name), conversation.toolMode, conversation.maxTokens, conversation.temperature, conversation.stopSequences], [['lookup'], 'required', 50, 0.2, ['END']]);
-    const none = toSamplingConversation({ maxTokens: 5, messages: [], tools: [{ name: 'lookup', inputSchema: { type: 'object' } }], toolChoice: { mode: 'none' } } as never);
+    assert.deepEqual(
+      conversation.messages.map((m) => [m.role, m.parts.map(describePart)]),
+      [
+        ['user', ['Be brief.']],
+        ['user', ['Look:', 'data image/png 4', 'data audio/wav 4']],
+        ['assistant', ['call u1 lookup {"q":"x"}']],
+        ['user', ['result u1 [found|Resource: file:///a|inline]']],
+        ['user', ['result u2 error [{"n":1}]']],
+      ],
+    );
+    assert.deepEqual(
+      [
+        conversation.tools.map((t) => t.name),
+        conversation.toolMode,
+        conversation.maxTokens,
+        conversation.temperature,
+        conversation.stopSequences,
+      ],
+      [['lookup'], 'required', 50, 0.2, ['END']],
+    );
+    const none = toSamplingConversation({
+      maxTokens: 5,
+      messages: [],
+      tools: [{ name: 'lookup', inputSchema: { type: 'object' } }],
+      toolChoice: { mode: 'none' },
+    } as never);
     assert.deepEqual([none.tools, none.toolMode], [[], 'auto'], 'toolChoice "none" offers no tools');
   });
 
@@ -138,10 +213,21 @@ describe('sampling: request and answer mapping', () => {
     answer.add({ kind: 'data', mimeType: 'image/png', data: new Uint8Array([1, 2]) });
     answer.add({ kind: 'data', mimeType: 'application/x-thing', data: new Uint8Array([1]) });
     const plain = answer.result('m', false);
-    assert.deepEqual(plain.result, { role: 'assistant', model: 'm', stopReason: 'endTurn', content: { type: 'text', text: 'Here: ' } });
-    assert.deepEqual(plain.dropped, ['application/x-thing data (1 bytes): sampling results carry only text, images and audio', 'image content: a request without tools gets one content block']);
+    assert.deepEqual(plain.result, {
+      role: 'assistant',
+      model: 'm',
+      stopReason: 'endTurn',
+      content: { type: 'text', text: 'Here: ' },
+    });
+    assert.deepEqual(plain.dropped, [
+      'application/x-thing data (1 bytes): sampling results carry only text, images and audio',
+      'image content: a request without tools gets one content block',
+    ]);
     const withTools = answer.result('m', true);
-    assert.deepEqual(withTools.result.content, [{ type: 'text', text: 'Here: ' }, { type: 'image', mimeType: 'image/png', data: 'AQI=' }]);
+    assert.deepEqual(withTools.result.content, [
+      { type: 'text', text: 'Here: ' },
+      { type: 'image', mimeType: 'image/png', data: 'AQI=' },
+    ]);
   });
 
   it('finds stop sequences that span streamed chunks and reads no further', () => {
@@ -149,30 +235,54 @@ describe('sampling: request and answer mapping', () => {
     assert.equal(answer.add({ kind: 'text', text: 'abc<E' }), true);
     assert.equal(answer.add({ kind: 'text', text: 'ND>def' }), false);
     assert.equal(answer.add({ kind: 'text', text: 'more' }), false);
-    assert.deepEqual(answer.result('m', false).result, { role: 'assistant', model: 'm', stopReason: 'stopSequence', content: { type: 'text', text: 'abc' } });
+    assert.deepEqual(answer.result('m', false).result, {
+      role: 'assistant',
+      model: 'm',
+      stopReason: 'stopSequence',
+      content: { type: 'text', text: 'abc' },
+    });
   });
 
-  it('applies the user\'s edits to the system prompt and text blocks only', () => {
+  it("applies the user's edits to the system prompt and text blocks only", () => {
     const params = {
       maxTokens: 5,
       systemPrompt: 'old',
       messages: [
         { role: 'user', content: { type: 'text', text: 'q1' } },
-        { role: 'user', content: [{ type: 'text', text: 'q2' }, { type: 'image', mimeType: 'image/png', data: png }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'q2' },
+            { type: 'image', mimeType: 'image/png', data: png },
+          ],
+        },
       ],
     } as never;
-    const edited = applySamplingEdits(params, { systemPrompt: 'new', texts: { '0/0': 'Q1', '1/0': 'Q2', '1/1': 'not an image' } });
+    const edited = applySamplingEdits(params, {
+      systemPrompt: 'new',
+      texts: { '0/0': 'Q1', '1/0': 'Q2', '1/1': 'not an image' },
+    });
     assert.deepEqual(edited, {
       maxTokens: 5,
       systemPrompt: 'new',
       messages: [
         { role: 'user', content: { type: 'text', text: 'Q1' } },
-        { role: 'user', content: [{ type: 'text', text: 'Q2' }, { type: 'image', mimeType: 'image/png', data: png }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Q2' },
+            { type: 'image', mimeType: 'image/png', data: png },
+          ],
+        },
       ],
     });
     const answer = { role: 'assistant', model: 'm', content: { type: 'text', text: 'draft' } } as const;
     assert.deepEqual(withAnswerText(answer, 'final').content, { type: 'text', text: 'final' });
-    const calls = { role: 'assistant', model: 'm', content: [{ type: 'tool_use', id: '1', name: 'x', input: {} }] } as never;
+    const calls = {
+      role: 'assistant',
+      model: 'm',
+      content: [{ type: 'tool_use', id: '1', name: 'x', input: {} }],
+    } as never;
     assert.equal(withAnswerText(calls, 'final'), calls, 'answers without exactly one text block stay as they are');
   });
 });
@@ -205,9 +315,18 @@ describe('sampling: what the approval panel shows', () => {
           includeContext: 'allServers',
           modelPreferences: { hints: [{ name: 'claude' }, {}], speedPriority: 0.8 },
           messages: [
-            { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'audio', mimeType: 'audio/wav', data: 'AA==' }] },
+            {
+              role: 'user',
+              content: [
+                { type: 'text', text: 'hi' },
+                { type: 'audio', mimeType: 'audio/wav', data: 'AA==' },
+              ],
+            },
             { role: 'assistant', content: { type: 'tool_use', id: 't', name: 'calc', input: { x: 1 } } },
-            { role: 'user', content: { type: 'tool_result', toolUseId: 't', content: [{ type: 'text', text: '2' }], isError: true } },
+            {
+              role: 'user',
+              content: { type: 'tool_result', toolUseId: 't', content: [{ type: 'text', text: '2' }], isError: true },
+            },
           ],
           tools: [{ name: 'calc', description: 'Adds.', inputSchema: { type: 'object' } }],
           toolChoice: { mode: 'auto' },
@@ -216,12 +335,21 @@ describe('sampling: what the approval panel shows', () => {
       (id) => `${id} label`,
     );
     assert.deepEqual(view.messages, [
-      { role: 'user', blocks: [{ kind: 'text', key: '0/0', text: 'hi' }, { kind: 'audio', mimeType: 'audio/wav', data: 'AA==' }] },
+      {
+        role: 'user',
+        blocks: [
+          { kind: 'text', key: '0/0', text: 'hi' },
+          { kind: 'audio', mimeType: 'audio/wav', data: 'AA==' },
+        ],
+      },
       { role: 'assistant', blocks: [{ kind: 'toolUse', id: 't', name: 'calc', input: '{\n  "x": 1\n}' }] },
       { role: 'user', blocks: [{ kind: 'toolResult', toolUseId: 't', text: '2', isError: true }] },
     ]);
     assert.deepEqual(view.preferences, ['hint: claude', 'speed priority: 0.8']);
-    assert.deepEqual([view.tools.map((t) => t.name), view.toolChoice, view.models, view.modelId], [['calc'], 'auto', [{ id: 'fixture-model', label: 'fixture-model label' }], 'fixture-model']);
+    assert.deepEqual(
+      [view.tools.map((t) => t.name), view.toolChoice, view.models, view.modelId],
+      [['calc'], 'auto', [{ id: 'fixture-model', label: 'fixture-model label' }], 'fixture-model'],
+    );
     assert.equal(view.notes.length, 1);
     assert.match(view.notes[0], /include context from "allServers"; this host does not add context/);
   });

@@ -5,10 +5,10 @@ import { entries, harness, hosts, legacy, running } from '../support/hostHarness
 
 afterEach(async () => Promise.all(hosts.splice(0).map((h) => h.dispose())));
 
-describe('Skills (SEP-2640) through the client library\'s SkillsClient', function () {
+describe("Skills (SEP-2640) through the client library's SkillsClient", function () {
   this.timeout(30_000);
 
-  it('lists a server\'s skills at connect without reading any of their files, loads one verified, and reads the files it names', async () => {
+  it("lists a server's skills at connect without reading any of their files, loads one verified, and reads the files it names", async () => {
     const { host, logs } = harness();
     hosts.push(host);
     logs.set('fx', new RecordingLog('trace'));
@@ -26,9 +26,15 @@ describe('Skills (SEP-2640) through the client library\'s SkillsClient', functio
     const loaded = await host.loadSkill('fx', RELEASE_NOTES_SKILL);
     assert.match(loaded.body, /Read references\/STYLE\.md, then write the notes\./);
     assert.deepEqual(loaded.files, ['references/STYLE.md']);
-    assert.equal(await host.readSkillFile('fx', RELEASE_NOTES_SKILL, 'references/STYLE.md'), 'Short sentences. Say what changed for the user.\n');
+    assert.equal(
+      await host.readSkillFile('fx', RELEASE_NOTES_SKILL, 'references/STYLE.md'),
+      'Short sentences. Say what changed for the user.\n',
+    );
     // A file the skill does not list is refused before any request.
-    await assert.rejects(host.readSkillFile('fx', RELEASE_NOTES_SKILL, 'scripts/run.sh'), /failed verification \(unlisted\)/);
+    await assert.rejects(
+      host.readSkillFile('fx', RELEASE_NOTES_SKILL, 'scripts/run.sh'),
+      /failed verification \(unlisted\)/,
+    );
   });
 
   it('refuses a skill whose SKILL.md does not match its digest, naming it in the log and on the server', async () => {
@@ -36,10 +42,22 @@ describe('Skills (SEP-2640) through the client library\'s SkillsClient', functio
     hosts.push(host);
     await host.applySettings(entries({ fx: legacy({ args: [...legacy().args, '--skills'] }) }));
     await running(host, 'fx');
-    await assert.rejects(host.loadSkill('fx', TAMPERED_SKILL), new RegExp(`The skill ${TAMPERED_SKILL} was refused: SKILL\\.md failed verification \\(digest`));
-    await waitFor('the refusal on the server', () => host.server('fx')?.skills?.find((s) => s.uri === TAMPERED_SKILL)?.refused);
-    assert.match(host.server('fx')!.skills!.find((s) => s.uri === TAMPERED_SKILL)!.refused!, /^SKILL\.md failed verification \(digest/);
-    assert.match(logs.get('fx')!.text(), /Skill skill:\/\/tampered\/SKILL\.md: SKILL\.md failed verification \(digest.*MCP Host does not use it\./);
+    await assert.rejects(
+      host.loadSkill('fx', TAMPERED_SKILL),
+      new RegExp(`The skill ${TAMPERED_SKILL} was refused: SKILL\\.md failed verification \\(digest`),
+    );
+    await waitFor(
+      'the refusal on the server',
+      () => host.server('fx')?.skills?.find((s) => s.uri === TAMPERED_SKILL)?.refused,
+    );
+    assert.match(
+      host.server('fx')!.skills!.find((s) => s.uri === TAMPERED_SKILL)!.refused!,
+      /^SKILL\.md failed verification \(digest/,
+    );
+    assert.match(
+      logs.get('fx')!.text(),
+      /Skill skill:\/\/tampered\/SKILL\.md: SKILL\.md failed verification \(digest.*MCP Host does not use it\./,
+    );
     // Refused for good in this session: loading it again asks nothing of the server.
     await assert.rejects(host.loadSkill('fx', TAMPERED_SKILL), /was refused/);
     // The honest one still loads.

@@ -13,7 +13,19 @@ const resolver = new ExecutableResolver();
 const connections: ServerConnection[] = [];
 
 /** A ServerConnection over a real server, disposed after each test of the file that uses it. */
-export function connect(def: ResolvedServerDefinition, opts: { pins?: InMemoryEraPinStore; log?: RecordingLog; roots?: () => ResolvedRoot[]; ledger?: ProcessLedger; sandbox?: ProcessSandbox; fetch?: FetchLike; onDebuggerListening?: (address: string) => void; startSlots?: StartSlots } = {}) {
+export function connect(
+  def: ResolvedServerDefinition,
+  opts: {
+    pins?: InMemoryEraPinStore;
+    log?: RecordingLog;
+    roots?: () => ResolvedRoot[];
+    ledger?: ProcessLedger;
+    sandbox?: ProcessSandbox;
+    fetch?: FetchLike;
+    onDebuggerListening?: (address: string) => void;
+    startSlots?: StartSlots;
+  } = {},
+) {
   const log = opts.log ?? new RecordingLog();
   const connection = new ServerConnection(def, definitionHash(def), def.command ?? def.url ?? '', {
     clientInfo: { name: 'mcp-host-tests', version: '0.0.0' },

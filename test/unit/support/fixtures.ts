@@ -21,7 +21,8 @@ const BASE = {
   args: [],
   env: {},
   headers: {},
-  apps: false, publish: true,
+  apps: false,
+  publish: true,
   enabled: true,
   autoStart: 'startup',
   requestTimeoutMs: 10_000,
@@ -34,8 +35,20 @@ const BASE = {
 } as const;
 
 /** A stdio definition running one of our fixtures with node. */
-export function stdioDefinition(id: string, script: string, extra: Partial<ServerDefinition> & { args?: string[] } = {}): ResolvedServerDefinition {
-  return { ...BASE, id, transport: 'stdio', command: process.execPath, ...extra, args: [script, ...(extra.args ?? [])], roots: undefined } as ResolvedServerDefinition;
+export function stdioDefinition(
+  id: string,
+  script: string,
+  extra: Partial<ServerDefinition> & { args?: string[] } = {},
+): ResolvedServerDefinition {
+  return {
+    ...BASE,
+    id,
+    transport: 'stdio',
+    command: process.execPath,
+    ...extra,
+    args: [script, ...(extra.args ?? [])],
+    roots: undefined,
+  } as ResolvedServerDefinition;
 }
 
 /** A file our fixture servers append a line to each time they are spawned (`FIXTURE_SPAWN_LOG`), and how many lines it has. */
@@ -62,12 +75,24 @@ export class RecordingLog implements ServerLog {
     this.listeners.add(listener);
     return { dispose: () => void this.listeners.delete(listener) };
   }
-  trace(m: string) { this.lines.push(`trace ${m}`); }
-  debug(m: string) { this.lines.push(`debug ${m}`); }
-  info(m: string) { this.lines.push(`info ${m}`); }
-  warn(m: string) { this.lines.push(`warn ${m}`); }
-  error(m: string) { this.lines.push(`error ${m}`); }
-  text(): string { return this.lines.join('\n'); }
+  trace(m: string) {
+    this.lines.push(`trace ${m}`);
+  }
+  debug(m: string) {
+    this.lines.push(`debug ${m}`);
+  }
+  info(m: string) {
+    this.lines.push(`info ${m}`);
+  }
+  warn(m: string) {
+    this.lines.push(`warn ${m}`);
+  }
+  error(m: string) {
+    this.lines.push(`error ${m}`);
+  }
+  text(): string {
+    return this.lines.join('\n');
+  }
 }
 
 export interface RunningProcess {
@@ -91,7 +116,12 @@ export async function startEverythingSse(): Promise<RunningProcess> {
   let lastError: unknown;
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = await freePort();
-    const running = await startListening(process.execPath, [EVERYTHING, 'sse'], { PORT: String(port) }, /running on port (\d+)/i);
+    const running = await startListening(
+      process.execPath,
+      [EVERYTHING, 'sse'],
+      { PORT: String(port) },
+      /running on port (\d+)/i,
+    );
     try {
       await waitFor(`server-everything listening on ${port}`, () => accepts(port), 3_000);
       return running;
@@ -159,7 +189,13 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-export function startListening(command: string, args: string[], env: Record<string, string>, ready: RegExp, onReady?: (match: RegExpExecArray) => void): Promise<RunningProcess> {
+export function startListening(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  onReady?: (match: RegExpExecArray) => void,
+): Promise<RunningProcess> {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start`)), 20_000);
@@ -188,7 +224,11 @@ export function startListening(command: string, args: string[], env: Record<stri
   });
 }
 
-export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {
@@ -202,4 +242,3 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | fals
   }
   throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
 }
-

@@ -25,17 +25,43 @@ export const lib = path.join(workspace, 'lib');
 mkdirSync(app);
 mkdirSync(lib);
 export const uri = (p: string) => pathToFileURL(p).toString();
-export const legacy = (extra: Record<string, unknown> = {}) => ({ command: node, args: [fixture('legacyStdio')], ...extra });
-export const modern = (extra: Record<string, unknown> = {}) => ({ command: node, args: [fixture('modernStdio')], ...extra });
+export const legacy = (extra: Record<string, unknown> = {}) => ({
+  command: node,
+  args: [fixture('legacyStdio')],
+  ...extra,
+});
+export const modern = (extra: Record<string, unknown> = {}) => ({
+  command: node,
+  args: [fixture('modernStdio')],
+  ...extra,
+});
 
-export function harness(options: { trusted?: boolean; consent?: (requests: readonly StartConsentRequest[]) => string[]; sampling?: SamplingRouter; elicitation?: ElicitationRouter; authorization?: HostAuthorization; tasks?: TaskTracker; apps?: boolean; lastRuns?: LastRuns; startSlots?: StartSlots } = {}) {
+export function harness(
+  options: {
+    trusted?: boolean;
+    consent?: (requests: readonly StartConsentRequest[]) => string[];
+    sampling?: SamplingRouter;
+    elicitation?: ElicitationRouter;
+    authorization?: HostAuthorization;
+    tasks?: TaskTracker;
+    apps?: boolean;
+    lastRuns?: LastRuns;
+    startSlots?: StartSlots;
+  } = {},
+) {
   const consentAnswers = new Map<string, ConsentRecord>();
-  const confirm = sinon.spy(async (requests: readonly StartConsentRequest[]) => new Set(options.consent ? options.consent(requests) : requests.map((r) => r.serverId)));
+  const confirm = sinon.spy(
+    async (requests: readonly StartConsentRequest[]) =>
+      new Set(options.consent ? options.consent(requests) : requests.map((r) => r.serverId)),
+  );
   const showConfigError = sinon.spy();
   const logs = new Map<string, RecordingLog>();
   const env: HostEnvironment = {
     dialogs: { confirmWorkspaceServers: confirm, showConfigError },
-    consent: { allowed: (key) => consentAnswers.get(key), allow: (key, record) => void consentAnswers.set(key, record) },
+    consent: {
+      allowed: (key) => consentAnswers.get(key),
+      allow: (key, record) => void consentAnswers.set(key, record),
+    },
     trust: { isTrusted: options.trusted ?? true },
     variableContext: () => ({
       workspaceFolders: [{ name: 'app', path: app }],
@@ -47,22 +73,40 @@ export function harness(options: { trusted?: boolean; consent?: (requests: reado
     logFor: (id) => logs.get(id) ?? logs.set(id, new RecordingLog()).get(id)!,
     hostLog: new RecordingLog(),
   };
-  const host = new McpHost({ clientInfo: { name: 'test', version: '0' }, resolver: new ExecutableResolver(), eraPins: new InMemoryEraPinStore(), env, sampling: options.sampling, elicitation: options.elicitation, authorization: options.authorization, tasks: options.tasks, apps: () => options.apps ?? false, lastRuns: options.lastRuns, startSlots: options.startSlots });
+  const host = new McpHost({
+    clientInfo: { name: 'test', version: '0' },
+    resolver: new ExecutableResolver(),
+    eraPins: new InMemoryEraPinStore(),
+    env,
+    sampling: options.sampling,
+    elicitation: options.elicitation,
+    authorization: options.authorization,
+    tasks: options.tasks,
+    apps: () => options.apps ?? false,
+    lastRuns: options.lastRuns,
+    startSlots: options.startSlots,
+  });
   return { host, confirm, showConfigError, env, logs };
 }
 
 export const hosts: McpHost[] = [];
 
-export function entries(servers: Record<string, unknown>, scope: ServerSettingsEntry['scope'] = 'user'): ServerSettingsEntry[] {
+export function entries(
+  servers: Record<string, unknown>,
+  scope: ServerSettingsEntry['scope'] = 'user',
+): ServerSettingsEntry[] {
   return Object.entries(servers).map(([id, raw]) => ({ id, scope, raw }));
 }
 
 export async function running(host: McpHost, id: string) {
-  return waitFor(`${id} running`, () => {
-    const s = host.server(id);
-    if (s?.status === 'error') throw new Error(s.reason);
-    return s?.status === 'running' && s.tools.length > 0 && s;
-    // A loaded 2-core machine can take long to start node servers (server-everything most).
-  }, 25_000);
+  return waitFor(
+    `${id} running`,
+    () => {
+      const s = host.server(id);
+      if (s?.status === 'error') throw new Error(s.reason);
+      return s?.status === 'running' && s.tools.length > 0 && s;
+      // A loaded 2-core machine can take long to start node servers (server-everything most).
+    },
+    25_000,
+  );
 }
-

@@ -18,15 +18,28 @@ export interface OAuthFixture extends RunningProcess {
 export async function startOAuthFixture(args: string[] = []): Promise<OAuthFixture> {
   let issuer = '';
   let secondIssuer = '';
-  const running = await startListening(process.execPath, [fixture('oauthServer'), ...args], {}, /^listening (\d+) (\d+) (\S+) (\d+)/, (match) => {
-    issuer = `http://${match[3]}:${match[2]}`;
-    secondIssuer = `http://${match[3]}:${match[4]}`;
-  });
+  const running = await startListening(
+    process.execPath,
+    [fixture('oauthServer'), ...args],
+    {},
+    /^listening (\d+) (\d+) (\S+) (\d+)/,
+    (match) => {
+      issuer = `http://${match[3]}:${match[2]}`;
+      secondIssuer = `http://${match[3]}:${match[4]}`;
+    },
+  );
   const migrate = async () => {
     const response = await fetch(`http://127.0.0.1:${running.port}/control/migrate`, { method: 'POST' });
     if (response.status !== 204) throw new Error(`the OAuth fixture did not migrate: HTTP ${response.status}`);
   };
-  return { ...running, url: `http://127.0.0.1:${running.port}/mcp`, bareUrl: `http://127.0.0.1:${running.port}/bare/mcp`, issuer, secondIssuer, migrate };
+  return {
+    ...running,
+    url: `http://127.0.0.1:${running.port}/mcp`,
+    bareUrl: `http://127.0.0.1:${running.port}/bare/mcp`,
+    issuer,
+    secondIssuer,
+    migrate,
+  };
 }
 
 /**
@@ -44,10 +57,16 @@ export class LoginBrowser implements AuthorizationBrowser {
   }
 
   private launch(): Promise<Browser> {
-    return chromium.launch({ executablePath: process.env.MCPHOST_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+    return chromium.launch({
+      executablePath: process.env.MCPHOST_CHROMIUM ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu'],
+    });
   }
 
-  async authorize(request: { readonly url: URL; readonly redirectUrl: string }, signal: AbortSignal): Promise<URLSearchParams> {
+  async authorize(
+    request: { readonly url: URL; readonly redirectUrl: string },
+    signal: AbortSignal,
+  ): Promise<URLSearchParams> {
     this.requests.push(request.url);
     this.browser ??= this.launch();
     const page = await (await this.browser).newPage();
@@ -57,7 +76,13 @@ export class LoginBrowser implements AuthorizationBrowser {
       // that ends there fails; Playwright cannot intercept a redirect.
       await page.goto(request.url.toString()).catch(() => undefined);
       for (let step = 0; step < 4 && !signal.aborted; step++) {
-        const done = await Promise.race([redirected.then(() => true), page.waitForLoadState('load').then(() => false, () => false)]);
+        const done = await Promise.race([
+          redirected.then(() => true),
+          page.waitForLoadState('load').then(
+            () => false,
+            () => false,
+          ),
+        ]);
         if (done) break;
         if (await page.locator('input[name="login"]').count()) {
           await page.fill('input[name="login"]', 'ada');

@@ -3,10 +3,19 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { ToolPolicySettings } from '../../../src/core/config/serverDefinition';
 import { MemoryApprovalStore, ToolApprovals } from '../../../src/core/tools/toolApprovals';
 
-const tool = (extra: Partial<Tool> = {}): Tool => ({ name: 'search', description: 'Searches.', inputSchema: { type: 'object', properties: { q: { type: 'string' } } }, ...extra });
+const tool = (extra: Partial<Tool> = {}): Tool => ({
+  name: 'search',
+  description: 'Searches.',
+  inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+  ...extra,
+});
 
 function approvals(policies: Record<string, ToolPolicySettings> = {}) {
-  const stores = { session: new MemoryApprovalStore(), workspace: new MemoryApprovalStore(), always: new MemoryApprovalStore() };
+  const stores = {
+    session: new MemoryApprovalStore(),
+    workspace: new MemoryApprovalStore(),
+    always: new MemoryApprovalStore(),
+  };
   return { stores, approvals: new ToolApprovals(stores, (id) => policies[id] ?? { autoApprove: [], trusted: false }) };
 }
 
@@ -33,14 +42,25 @@ describe('tool approvals', () => {
       ['description', 'Searches.', 'Searches and deletes.'],
       ['annotations', '(none)', '{\n  "destructiveHint": true\n}'],
     ]);
-    const schemaChange = a.decide('a', tool({ inputSchema: { type: 'object', properties: { q: { type: 'number' } } } }));
+    const schemaChange = a.decide(
+      'a',
+      tool({ inputSchema: { type: 'object', properties: { q: { type: 'number' } } } }),
+    );
     assert.deepEqual(schemaChange.kind === 'ask' && schemaChange.changes.map((c) => c.field), ['input schema']);
   });
 
   it('treats key order in schemas as no change', async () => {
     const { approvals: a } = approvals();
-    await a.approve('a', tool({ inputSchema: { type: 'object', properties: { q: { type: 'string', minLength: 1 } } } }), 'session');
-    assert.equal(a.decide('a', tool({ inputSchema: { properties: { q: { minLength: 1, type: 'string' } }, type: 'object' } })).kind, 'allowed');
+    await a.approve(
+      'a',
+      tool({ inputSchema: { type: 'object', properties: { q: { type: 'string', minLength: 1 } } } }),
+      'session',
+    );
+    assert.equal(
+      a.decide('a', tool({ inputSchema: { properties: { q: { minLength: 1, type: 'string' } }, type: 'object' } }))
+        .kind,
+      'allowed',
+    );
   });
 
   it('a new approval replaces older ones in other scopes', async () => {
@@ -52,7 +72,10 @@ describe('tool approvals', () => {
   });
 
   it('honours autoApprove from settings by name or "*"', () => {
-    const { approvals: a } = approvals({ named: { autoApprove: ['search'], trusted: false }, all: { autoApprove: ['*'], trusted: false } });
+    const { approvals: a } = approvals({
+      named: { autoApprove: ['search'], trusted: false },
+      all: { autoApprove: ['*'], trusted: false },
+    });
     assert.deepEqual(a.decide('named', tool()), { kind: 'allowed', because: 'autoApprove' });
     assert.equal(a.decide('named', tool({ name: 'delete' })).kind, 'ask');
     assert.equal(a.decide('all', tool({ name: 'delete' })).kind, 'allowed');
@@ -71,7 +94,10 @@ describe('tool approvals across servers that share an id', () => {
   it('keeps an approval to the server it was given for (its command line or URL)', async () => {
     const { approvals: a } = approvals();
     await a.approve('everything\u0001npx -y @modelcontextprotocol/server-everything', tool(), 'always');
-    assert.equal(a.decide('everything', tool(), 'everything\u0001npx -y @modelcontextprotocol/server-everything').kind, 'allowed');
+    assert.equal(
+      a.decide('everything', tool(), 'everything\u0001npx -y @modelcontextprotocol/server-everything').kind,
+      'allowed',
+    );
     assert.equal(a.decide('everything', tool(), 'everything\u0001node ./evil.js').kind, 'ask');
   });
 });

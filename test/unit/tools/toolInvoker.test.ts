@@ -1,7 +1,11 @@
 import * as assert from 'node:assert/strict';
 import type { Progress } from '@modelcontextprotocol/client';
 import { MemoryApprovalStore, ToolApprovals } from '../../../src/core/tools/toolApprovals';
-import { ToolInvoker, type ConfirmationAnswer, type ToolConfirmationRequest } from '../../../src/core/tools/toolInvoker';
+import {
+  ToolInvoker,
+  type ConfirmationAnswer,
+  type ToolConfirmationRequest,
+} from '../../../src/core/tools/toolInvoker';
 import { resultItems, resultText } from '../../../src/core/tools/toolResults';
 import { EVERYTHING, waitFor } from '../support/fixtures';
 import { entries, harness, hosts, legacy, modern, running } from '../support/hostHarness';
@@ -14,7 +18,11 @@ async function setup(answers: ConfirmationAnswer[] = [], servers: Record<string,
   await host.applySettings(entries(servers));
   for (const id of Object.keys(servers)) await running(host, id);
   const asked: ToolConfirmationRequest[] = [];
-  const stores = { session: new MemoryApprovalStore(), workspace: new MemoryApprovalStore(), always: new MemoryApprovalStore() };
+  const stores = {
+    session: new MemoryApprovalStore(),
+    workspace: new MemoryApprovalStore(),
+    always: new MemoryApprovalStore(),
+  };
   const approvals = new ToolApprovals(stores, (id) => host.toolPolicy(id));
   const invoker = new ToolInvoker(host, approvals, {
     confirm: async (request) => {
@@ -32,7 +40,10 @@ describe('ToolInvoker against a real fixture server', () => {
     assert.equal(first.outcome, 'ok');
     assert.equal(resultText(first.result!), '5');
     assert.ok(first.durationMs > 0);
-    assert.deepEqual(asked.map((r) => [r.serverId, r.tool.name, r.args, r.origin]), [['fx', 'add', { a: 2, b: 3 }, 'user']]);
+    assert.deepEqual(
+      asked.map((r) => [r.serverId, r.tool.name, r.args, r.origin]),
+      [['fx', 'add', { a: 2, b: 3 }, 'user']],
+    );
     const second = await invoker.invoke('fx', 'add', { a: 1, b: 1 }, { origin: 'model' });
     assert.equal(resultText(second.result!), '2');
     assert.equal(asked.length, 1, 'the session approval covers the second call');
@@ -42,7 +53,10 @@ describe('ToolInvoker against a real fixture server', () => {
     const { invoker, asked } = await setup(['once', 'deny']);
     assert.equal((await invoker.invoke('fx', 'echo', { text: 'hi' }, { origin: 'user' })).outcome, 'ok');
     const denied = await invoker.invoke('fx', 'echo', { text: 'again' }, { origin: 'model' });
-    assert.deepEqual([denied.outcome, denied.error, denied.result], ['denied', 'The user declined to run "echo" on MCP server "fx".', undefined]);
+    assert.deepEqual(
+      [denied.outcome, denied.error, denied.result],
+      ['denied', 'The user declined to run "echo" on MCP server "fx".', undefined],
+    );
     assert.equal(asked.length, 2);
   });
 
@@ -64,7 +78,10 @@ describe('ToolInvoker against a real fixture server', () => {
     assert.equal(invalid.outcome, 'invalidOutput');
     assert.match(invalid.error!, /does not match the tool's output schema/);
     const valid = await invoker.invoke('fx', 'report', { valid: true }, { origin: 'user' });
-    assert.deepEqual(resultItems(valid.result!).at(-1), { kind: 'structured', json: '{\n  "total": 42,\n  "currency": "EUR"\n}' });
+    assert.deepEqual(resultItems(valid.result!).at(-1), {
+      kind: 'structured',
+      json: '{\n  "total": 42,\n  "currency": "EUR"\n}',
+    });
     const hung = await invoker.invoke('fx', 'hang', {}, { origin: 'user', signal: AbortSignal.timeout(200) });
     assert.equal(hung.outcome, 'protocolError');
     assert.match(hung.error!, /cancel/i);
@@ -95,7 +112,10 @@ describe('ToolInvoker against a real fixture server', () => {
 
   it('names the server and its tools when a tool is not there', async () => {
     const { invoker } = await setup();
-    await assert.rejects(invoker.invoke('fx', 'nope', {}, { origin: 'user' }), /MCP server "fx" has no tool "nope" \(it offers echo, add, /);
+    await assert.rejects(
+      invoker.invoke('fx', 'nope', {}, { origin: 'user' }),
+      /MCP server "fx" has no tool "nope" \(it offers echo, add, /,
+    );
     await assert.rejects(invoker.invoke('ghost', 'x', {}, { origin: 'user' }), /There is no MCP server "ghost"/);
   });
 });
@@ -107,20 +127,33 @@ describe('tools that require tasks (server-everything, 2025-11-25)', function ()
   it('runs a taskSupport "required" tool as a task, reporting its status as progress', async () => {
     const { invoker, host } = await setup([], { ev: everything });
     const seen: string[] = [];
-    const done = await invoker.invoke('ev', 'simulate-research-query', { topic: 'tides' }, { origin: 'user', onProgress: (p) => seen.push(p.message ?? '') });
+    const done = await invoker.invoke(
+      'ev',
+      'simulate-research-query',
+      { topic: 'tides' },
+      { origin: 'user', onProgress: (p) => seen.push(p.message ?? '') },
+    );
     assert.equal(done.outcome, 'ok', done.error);
     assert.match(resultText(done.result!), /# Research Report: tides/);
     assert.ok(seen.includes('Gathering sources...'), seen.join(' | '));
     // Listed with the 2026-07-28 tasks, for the MCP Tasks view.
     const [task] = host.tasks.list();
-    assert.deepEqual([task.serverId, task.toolName, task.protocol, task.status, resultText(task.result!) === resultText(done.result!)], ['ev', 'simulate-research-query', '2025-11-25', 'completed', true]);
+    assert.deepEqual(
+      [task.serverId, task.toolName, task.protocol, task.status, resultText(task.result!) === resultText(done.result!)],
+      ['ev', 'simulate-research-query', '2025-11-25', 'completed', true],
+    );
   });
 
   it('cancels the task on the server when the user cancels', async () => {
     const { invoker, host } = await setup([], { ev: everything });
     const controller = new AbortController();
     const started = Date.now();
-    const done = await invoker.invoke('ev', 'simulate-research-query', { topic: 'tides' }, { origin: 'user', signal: controller.signal, onProgress: () => controller.abort() });
+    const done = await invoker.invoke(
+      'ev',
+      'simulate-research-query',
+      { topic: 'tides' },
+      { origin: 'user', signal: controller.signal, onProgress: () => controller.abort() },
+    );
     assert.equal(done.outcome, 'protocolError');
     assert.match(done.error!, /cancel/i);
     assert.ok(Date.now() - started < 3_000, 'ends without waiting for the task');
@@ -139,10 +172,14 @@ describe('confirmations of the same tool waiting at once (an app polling a tool)
         new Promise<ConfirmationAnswer>((resolve, reject) => {
           const dialog = { request, answer: resolve, closed: false };
           shown.push(dialog);
-          signal.addEventListener('abort', () => {
-            dialog.closed = true;
-            reject(signal.reason);
-          }, { once: true });
+          signal.addEventListener(
+            'abort',
+            () => {
+              dialog.closed = true;
+              reject(signal.reason);
+            },
+            { once: true },
+          );
         }),
     };
     return { shown, port };
@@ -153,7 +190,10 @@ describe('confirmations of the same tool waiting at once (an app polling a tool)
     hosts.push(host);
     await host.applySettings(entries({ fx: legacy() }));
     await running(host, 'fx');
-    const approvals = new ToolApprovals({ session: new MemoryApprovalStore(), workspace: new MemoryApprovalStore(), always: new MemoryApprovalStore() }, (id) => host.toolPolicy(id));
+    const approvals = new ToolApprovals(
+      { session: new MemoryApprovalStore(), workspace: new MemoryApprovalStore(), always: new MemoryApprovalStore() },
+      (id) => host.toolPolicy(id),
+    );
     return new ToolInvoker(host, approvals, port);
   }
 
@@ -166,7 +206,10 @@ describe('confirmations of the same tool waiting at once (an app polling a tool)
     assert.equal(shown.length, 1, 'one dialog for five identical calls');
     shown[0].answer('once');
     const done = await Promise.all(calls);
-    assert.deepEqual(done.map((d) => [d.outcome, resultText(d.result!)]), Array(5).fill(['ok', 'poll']));
+    assert.deepEqual(
+      done.map((d) => [d.outcome, resultText(d.result!)]),
+      Array(5).fill(['ok', 'poll']),
+    );
   });
 
   /** Two calls of echo from an app with different arguments, once the first one's dialog shows. */
@@ -184,7 +227,10 @@ describe('confirmations of the same tool waiting at once (an app polling a tool)
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(shown.length, 1, 'the second waits behind the first instead of queueing a dialog');
     shown[0].answer('session');
-    assert.deepEqual((await Promise.all([first, second])).map((d) => resultText(d.result!)), ['one', 'two']);
+    assert.deepEqual(
+      (await Promise.all([first, second])).map((d) => resultText(d.result!)),
+      ['one', 'two'],
+    );
     assert.equal(shown.length, 1, 'the session approval answered the second call: no dialog was left to answer');
   });
 

@@ -13,18 +13,40 @@ function tree(roots: string, ...lines: string[]): DrawnTree {
 }
 
 /** The same tree with one row looking otherwise. */
-const withLook = (drawn: DrawnTree, key: string, look: string): DrawnTree => ({ ...drawn, rows: new Map([...drawn.rows, [key, { ...drawn.rows.get(key)!, look }]]) });
+const withLook = (drawn: DrawnTree, key: string, look: string): DrawnTree => ({
+  ...drawn,
+  rows: new Map([...drawn.rows, [key, { ...drawn.rows.get(key)!, look }]]),
+});
 
 const servers = (a: string, tools: string, b = 'running') =>
-  tree('a b', `a: ${a} > a/tools`, `a/tools: Tools > ${tools}`, 'a/tools/echo: echo on', 'a/tools/add: add on', 'a/tools/sum: sum on', `b: ${b} > b/tools`, 'b/tools: Tools > b/tools/x', 'b/tools/x: x on');
+  tree(
+    'a b',
+    `a: ${a} > a/tools`,
+    `a/tools: Tools > ${tools}`,
+    'a/tools/echo: echo on',
+    'a/tools/add: add on',
+    'a/tools/sum: sum on',
+    `b: ${b} > b/tools`,
+    'b/tools: Tools > b/tools/x',
+    'b/tools/x: x on',
+  );
 
 describe('rowsToRedraw', () => {
   it('redraws nothing when nothing a row shows changed', () => {
-    assert.deepEqual(rowsToRedraw(servers('running', 'a/tools/echo a/tools/add'), servers('running', 'a/tools/echo a/tools/add')), []);
+    assert.deepEqual(
+      rowsToRedraw(servers('running', 'a/tools/echo a/tools/add'), servers('running', 'a/tools/echo a/tools/add')),
+      [],
+    );
   });
 
   it('redraws only the server whose row changed, not the other servers or their tools', () => {
-    assert.deepEqual(rowsToRedraw(servers('running', 'a/tools/echo a/tools/add'), servers('running', 'a/tools/echo a/tools/add', 'restarting')), ['b']);
+    assert.deepEqual(
+      rowsToRedraw(
+        servers('running', 'a/tools/echo a/tools/add'),
+        servers('running', 'a/tools/echo a/tools/add', 'restarting'),
+      ),
+      ['b'],
+    );
   });
 
   it('redraws one tool row when only its check box changed', () => {
@@ -33,9 +55,20 @@ describe('rowsToRedraw', () => {
   });
 
   it('redraws the group when its children changed (a tool added, removed or moved), and nothing below it', () => {
-    assert.deepEqual(rowsToRedraw(servers('running', 'a/tools/echo a/tools/add'), servers('running', 'a/tools/echo a/tools/add a/tools/sum')), ['a/tools']);
-    assert.deepEqual(rowsToRedraw(servers('running', 'a/tools/echo a/tools/add'), servers('running', 'a/tools/echo')), ['a/tools']);
-    assert.deepEqual(rowsToRedraw(servers('running', 'a/tools/echo a/tools/add'), servers('running', 'a/tools/add a/tools/echo')), ['a/tools']);
+    assert.deepEqual(
+      rowsToRedraw(
+        servers('running', 'a/tools/echo a/tools/add'),
+        servers('running', 'a/tools/echo a/tools/add a/tools/sum'),
+      ),
+      ['a/tools'],
+    );
+    assert.deepEqual(rowsToRedraw(servers('running', 'a/tools/echo a/tools/add'), servers('running', 'a/tools/echo')), [
+      'a/tools',
+    ]);
+    assert.deepEqual(
+      rowsToRedraw(servers('running', 'a/tools/echo a/tools/add'), servers('running', 'a/tools/add a/tools/echo')),
+      ['a/tools'],
+    );
   });
 
   it('redraws a server and not also its rows below when both changed', () => {
