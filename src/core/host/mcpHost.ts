@@ -17,30 +17,23 @@ import {
   type ServerSettingsEntry,
   type ToolPolicySettings,
 } from '../config/serverDefinition';
-import { ServerConfigError, validateServerEntry } from '../config/validateServerEntry';
+import type { ServerConfigError } from '../config/validateServerEntry';
 import { untilAborted } from '../abortWith';
 import type { LoadedSkill } from '../skills/serverSkills';
-import { connectionDeps, connectionInputs } from './serverConnectionSetup';
-import {
-  adoptDefinition,
-  entrySnapshot,
-  heldBack,
-  startsWhenNeeded,
-  type HostEntry,
-  type Placeholder,
-} from './hostEntry';
+import { entrySnapshot, startsWhenNeeded, type HostEntry } from './hostEntry';
 import type { LastRuns } from './lastRuns';
 import type { EraPinStore } from '../connection/eraPins';
 import type { ExecutableResolver } from '../connection/executableResolver';
-import { ServerConnection } from '../connection/serverConnection';
+import type { ServerConnection } from '../connection/serverConnection';
 import { resourceNotFound, ServerUnavailableError } from '../connection/serverErrors';
 import { callToolOrTask, followIfTask } from './serverTaskChannel';
 import { TaskTracker } from '../tasks/taskTracker';
-import { offersResources, type ServerSnapshot } from '../connection/serverSnapshot';
+import type { ServerSnapshot } from '../connection/serverSnapshot';
 import { Emitter, type Disposable } from '../events';
 import type { HostEnvironment } from './ports';
 import { StartConsent } from './startConsent';
 import { RootsPublisher } from './rootsPublisher';
+import { HostEntries } from './hostEntries';
 import type { SamplingRouter } from '../sampling/samplingRouter';
 import type { ElicitationRouter } from '../elicitation/elicitationRouter';
 import type { HostAuthorization } from '../auth/hostAuthorization';
@@ -75,7 +68,7 @@ export interface McpHostOptions {
 
 /** The set of servers: applies settings, gates workspace servers on trust and consent, routes requests. */
 export class McpHost implements Disposable {
-  private readonly entries = new Map<string, HostEntry>();
+  private readonly entries: HostEntries;
   private readonly roots = new RootsPublisher();
   private readonly changed = new Emitter<string | undefined>();
   /** A server changed (its id), or the set of servers may have (`undefined`). */
@@ -103,6 +96,15 @@ export class McpHost implements Disposable {
   constructor(private readonly options: McpHostOptions) {
     this.consent = new StartConsent(options.env);
     this.startSlots = options.startSlots ?? StartSlots.forThisMachine();
+    this.entries = new HostEntries({
+      options,
+      roots: this.roots,
+      startSlots: this.startSlots,
+      consent: this.consent,
+      changed: (id) => this.changed.fire(id),
+      resourceUpdated: (update) => this.resourceUpdated.fire(update),
+      debuggerListening: (listening) => this.debuggerListening.fire(listening),
+    });
     this.tasks = options.tasks ?? new TaskTracker({ load: () => undefined, save: () => undefined });
   }
 
@@ -137,7 +139,7 @@ export class McpHost implements Disposable {
   /** Applies `mcpHost.servers`: only changed definitions restart; removed ones stop; errors touch nothing else. */
   applySettings(settings: readonly ServerSettingsEntry[]): Promise<readonly ServerConfigError[]> {
     this.lastSettings = settings;
-    const run = this.applying.then(() => this.apply(settings));
+    const run = this.applying.then(() => this.entries.apply(settings));
     this.applying = run.catch(() => undefined).finally(() => this.settingsAppliedOnce());
     return run;
   }
@@ -172,7 +174,7 @@ export class McpHost implements Disposable {
       if (entry.placeholder?.status === 'disabled')
         throw new Error(`MCP server "${id}" is disabled ("enabled": false in settings).`);
       if (!(await this.consent.obtain([entry], true)).has(id)) return;
-      await this.connect(entry, false);
+      await this.entries.connect(entry, false);
     }
     await entry.connection?.start();
   }
@@ -367,147 +369,8 @@ export class McpHost implements Disposable {
   async dispose(): Promise<void> {
     this.tasks.dispose();
     await this.applying;
-    const entries = [...this.entries.values()];
-    this.entries.clear();
-    await Promise.all(entries.map((entry) => this.dropConnection(entry)));
+    await this.entries.dispose();
     this.changed.dispose();
-  }
-
-  private async apply(settings: readonly ServerSettingsEntry[]): Promise<readonly ServerConfigError[]> {
-    const errors: ServerConfigError[] = [];
-    const seen = new Set<string>();
-    const wantConsent: HostEntry[] = [];
-    const env = this.options.env;
-    for (const setting of settings) {
-      seen.add(setting.id);
-      const entry = this.entries.get(setting.id) ?? { id: setting.id, target: '', scope: setting.scope };
-      this.entries.set(setting.id, entry);
-      entry.scope = setting.scope;
-      entry.origin = setting.origin;
-      const validation = validateServerEntry(setting);
-      if (!validation.ok) {
-        errors.push(validation.error);
-        env.hostLog.error(validation.error.message);
-        if (entry.connection) entry.configError = `${validation.error.message} (still running the previous definition)`;
-        else this.setPlaceholder(entry, { status: 'invalid', reason: validation.error.message });
-        continue;
-      }
-      const def = validation.definition;
-      await adoptDefinition(entry, def, env.variableContext());
-      const held = heldBack(def, env.trust.isTrusted, () => this.consent.needed(entry));
-      if (held) {
-        await this.withoutConnection(entry, held);
-        if (held.askConsentNow) wantConsent.push(entry);
-        continue;
-      }
-      await this.connect(entry, def.autoStart === 'startup');
-    }
-    for (const [id, entry] of this.entries) {
-      if (seen.has(id)) continue;
-      this.entries.delete(id);
-      await this.dropConnection(entry);
-    }
-    this.changed.fire(undefined);
-    if (wantConsent.length > 0) {
-      const allowed = await this.consent.obtain(wantConsent, false);
-      for (const entry of wantConsent) {
-        if (this.entries.get(entry.id) !== entry) continue;
-        if (allowed.has(entry.id)) await this.connect(entry, true);
-        else
-          this.setPlaceholder(entry, {
-            status: 'stopped',
-            held: 'declined',
-            reason: 'not started: you did not allow this workspace server to run. Start it to be asked again.',
-          });
-      }
-    }
-    if (errors.length > 0) {
-      env.dialogs.showConfigError(
-        errors.length === 1
-          ? errors[0].message
-          : `${errors[0].message} (and ${errors.length - 1} more problem(s); see the MCP Host output)`,
-      );
-    }
-    return errors;
-  }
-
-  /** Creates (or keeps) the connection for an entry's current definition, starting it if asked. */
-  private async connect(entry: HostEntry, autoStart: boolean): Promise<void> {
-    const def = entry.definition!;
-    const env = this.options.env;
-    let inputs;
-    try {
-      inputs = await connectionInputs(def, env.variableContext());
-    } catch (error) {
-      const message =
-        error instanceof ServerConfigError ? error.message : `MCP server "${def.id}": ${(error as Error).message}`;
-      env.hostLog.error(message);
-      return this.withoutConnection(entry, { status: 'error', reason: message });
-    }
-    const { resolved, secrets, hash, lastRunKey } = inputs;
-    if (entry.connection?.hash === hash) return;
-    if (entry.connection) env.hostLog.info(`Definition of "${def.id}" changed; restarting it.`);
-    await this.dropConnection(entry);
-    let authorization;
-    try {
-      authorization = this.options.authorization?.providerFor(resolved);
-    } catch (error) {
-      return this.withoutConnection(entry, {
-        status: 'invalid',
-        reason: `MCP server "${def.id}": ${(error as Error).message}`,
-      });
-    }
-    const connection = new ServerConnection(
-      resolved,
-      hash,
-      entry.target,
-      connectionDeps(resolved, secrets, this.options, {
-        log: env.logFor(def.id),
-        authorization,
-        roots: () => this.roots.rootsFor(resolved),
-        startSlots: this.startSlots,
-        onResourceUpdated: (uri) => this.resourceUpdated.fire({ serverId: def.id, uri }),
-        onDebuggerListening: (address) => this.debuggerListening.fire({ serverId: def.id, address }),
-      }),
-    );
-    entry.connection = connection;
-    entry.lastRunKey = lastRunKey;
-    entry.placeholder = undefined;
-    entry.connectionListener = connection.onDidChange((snapshot) => {
-      if (snapshot.status === 'running') {
-        const { tools, prompts, instructions } = snapshot;
-        this.options.lastRuns?.remember(def.id, lastRunKey, {
-          tools,
-          prompts,
-          instructions,
-          ...(offersResources(snapshot) ? { resources: true } : {}),
-        });
-      }
-      this.changed.fire(def.id);
-    });
-    // No one waits for a server starting with the window: it takes turns with the others (a start someone waits for does not).
-    if (autoStart) void connection.start(false);
-    // Told once it is starting: one that waits for it (a restored editor) must not see it stopped in between.
-    this.changed.fire(def.id);
-  }
-
-  private async dropConnection(entry: HostEntry): Promise<void> {
-    const connection = entry.connection;
-    entry.connection = undefined;
-    entry.connectionListener?.dispose();
-    entry.connectionListener = undefined;
-    if (connection) await connection.dispose();
-  }
-
-  /** Ends an entry's connection, if any, and shows why it has none. */
-  private async withoutConnection(entry: HostEntry, placeholder: Placeholder): Promise<void> {
-    await this.dropConnection(entry);
-    this.setPlaceholder(entry, placeholder);
-  }
-
-  private setPlaceholder(entry: HostEntry, placeholder: Placeholder): void {
-    entry.placeholder = placeholder;
-    this.changed.fire(entry.id);
   }
 
   private requireEntry(id: string): HostEntry {

@@ -1,13 +1,13 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import { appResourceUri, offeredToModel } from '../../core/apps/appToolMeta';
 import * as vscode from 'vscode';
-import { plural } from '../../shared/plural';
 import type { SkillSummary } from '../../core/skills/serverSkills';
-import type { ServerSnapshot, ServerStatus } from '../../core/connection/serverSnapshot';
+import type { ServerSnapshot } from '../../core/connection/serverSnapshot';
 import type { McpHost } from '../../core/host/mcpHost';
 import type { ModelToolSwitches } from '../../core/tools/modelToolSwitches';
 import type { BuiltInServer, OtherHostFiles } from '../config/otherHostFiles';
 import { HostTreeProvider } from '../ui/hostTreeProvider';
+import { serverItem, serverKey, serverTooltip, skillRow, tooltipFacts } from './serverRows';
 import { EMPTY_TREE, rowsToRedraw, type DrawnRow, type DrawnTree } from '../../core/view/rowRedraws';
 
 /** A row of the view. Rows keep their object from one drawing to the next (VS Code knows them by it); `key` is the row's id. */
@@ -25,19 +25,6 @@ type Node =
       app: 'app' | 'app only' | undefined;
     }
   | { key: string; kind: 'skill'; server: ServerSnapshot; skill: SkillSummary };
-
-const STATUS_ICONS: Record<ServerStatus, [string, string?]> = {
-  running: ['pass-filled', 'testing.iconPassed'],
-  starting: ['loading~spin'],
-  restarting: ['sync~spin', 'editorWarning.foreground'],
-  stopping: ['loading~spin'],
-  stopped: ['circle-outline'],
-  error: ['error', 'errorForeground'],
-  invalid: ['warning', 'editorWarning.foreground'],
-  untrusted: ['shield', 'editorWarning.foreground'],
-  disabled: ['circle-slash', 'disabledForeground'],
-  'needs-sign-in': ['account', 'editorWarning.foreground'],
-};
 
 /**
  * The MCP Servers view: one node per server with its state, and its tools and prompts below.
@@ -276,9 +263,6 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
   }
 }
 
-/** A server's row's key (and its tree item's id). */
-const serverKey = (id: string) => `server/${id}`;
-
 /** A row and the rows below it, as drawn. */
 function subtree(rows: ReadonlyMap<string, DrawnRow>, key: string): Map<string, DrawnRow> {
   const found = new Map<string, DrawnRow>();
@@ -369,162 +353,4 @@ function checkbox(checked: boolean, tooltip: string): vscode.TreeItem['checkboxS
     tooltip,
     accessibilityInformation: { label: tooltip },
   };
-}
-
-/** A server's state in a word or two: its status, or `waiting to start` while its start waits for its turn. */
-function stateOf(server: ServerSnapshot): string {
-  return server.waitingForTurn ? vscode.l10n.t('waiting to start') : server.status;
-}
-
-export function describeServer(server: ServerSnapshot): string {
-  if (server.configError) return vscode.l10n.t('{0} · settings error', server.status);
-  // A failure says why right in the row; the tooltip and the notification carry the rest.
-  if ((server.status === 'error' || server.status === 'restarting') && server.reason)
-    return `${server.status}: ${server.reason}`;
-  if (server.status === 'needs-sign-in') return vscode.l10n.t('needs sign-in');
-  if (server.startsWhenNeeded) {
-    const known = [
-      server.tools.length > 0 ? plural(server.tools.length, 'tool') : '',
-      server.prompts.length > 0 ? plural(server.prompts.length, 'prompt') : '',
-    ].filter(Boolean);
-    // A last run with resources only: they are not kept, so there is nothing to count.
-    if (!server.fromLastRun || known.length === 0) return vscode.l10n.t('starts when needed');
-    return vscode.l10n.t('starts when needed · {0} from its last run', known.join(', '));
-  }
-  if (server.status !== 'running') return stateOf(server);
-  const parts = [
-    server.status,
-    ...(server.sandbox ? [vscode.l10n.t('sandboxed')] : []),
-    plural(server.tools.length, 'tool'),
-    plural(server.prompts.length, 'prompt'),
-    // Resources come a page at a time: a count of the pages loaded so far says there are more.
-    server.moreResources
-      ? vscode.l10n.t('{0}+ resources', server.resources.length + server.resourceTemplates.length)
-      : plural(server.resources.length + server.resourceTemplates.length, 'resource'),
-  ];
-  if (server.skills?.length) parts.push(plural(server.skills.length, 'skill'));
-  // An empty list that failed says so, instead of looking like a server with nothing to offer.
-  const failed = Object.keys(server.listProblems ?? {});
-  if (failed.length > 0) parts.push(vscode.l10n.t('{0} failed', failed.join(', ')));
-  return parts.join(' · ');
-}
-
-/** A skill's row: its name, what it is for (or why it was refused), its size; opening it shows its SKILL.md. */
-function skillRow(server: ServerSnapshot, skill: SkillSummary): vscode.TreeItem {
-  const item = new vscode.TreeItem(skill.name, vscode.TreeItemCollapsibleState.None);
-  item.id = `${server.id}/skills/${skill.uri}`;
-  const size = skill.size >= 1024 ? `${(skill.size / 1024).toFixed(1)} KB` : `${skill.size} B`;
-  item.description = skill.refused
-    ? vscode.l10n.t('refused: {0}', skill.refused)
-    : [skill.description, size].filter(Boolean).join(' · ');
-  item.iconPath = skill.refused
-    ? new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'))
-    : new vscode.ThemeIcon('book');
-  item.contextValue = skill.refused ? 'mcpSkill:refused' : 'mcpSkill';
-  item.command = {
-    command: 'mcpHost.openSkill',
-    title: vscode.l10n.t('Open Skill'),
-    arguments: [server.id, skill.uri],
-  };
-  item.accessibilityInformation = { label: `${skill.name}, ${item.description}` };
-  return item;
-}
-
-function serverItem(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | undefined): vscode.TreeItem {
-  const hasChildren = server.tools.length + server.prompts.length + (server.skills?.length ?? 0) > 0;
-  const item = new vscode.TreeItem(
-    server.id,
-    hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
-  );
-  item.id = serverKey(server.id);
-  const described = describeServer(server).split(' · ');
-  // Where a live server comes from goes right after its state, where a narrow view still shows it.
-  if (server.origin) described.splice(1, 0, vscode.l10n.t('from {0}', server.origin.host));
-  item.description = described.join(' · ');
-  const [icon, color] = server.configError
-    ? STATUS_ICONS.invalid
-    : server.waitingForTurn
-      ? ['watch']
-      : STATUS_ICONS[server.status];
-  item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
-  item.contextValue = `mcpServer:${server.status}:${server.transport}`;
-  if (alsoBuiltIn) item.description = `${item.description} · ${vscode.l10n.t("also in VS Code's MCP")}`;
-  item.accessibilityInformation = {
-    label: `${server.id}, ${item.description}${server.reason ? `, ${server.reason}` : ''}`,
-  };
-  return item;
-}
-
-/** The tooltip shows this much of a server's instructions. */
-const TOOLTIP_INSTRUCTIONS = 1_500;
-
-/** What a server's tooltip says: its heading, a warning when VS Code runs it too, rows of facts and the server's instructions. */
-interface TooltipFacts {
-  readonly heading: [id: string, state: string];
-  readonly alsoBuiltIn?: string;
-  readonly rows: [label: string, value: string][];
-  readonly instructions?: string;
-}
-
-function tooltipFacts(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | undefined): TooltipFacts {
-  const rows: [string, string][] = [];
-  const row = (label: string, value: string | number | undefined) => {
-    if (value !== undefined && value !== '') rows.push([label, String(value)]);
-  };
-  row(vscode.l10n.t('Reason'), server.reason);
-  row(vscode.l10n.t('Settings error'), server.configError);
-  for (const [list, problem] of Object.entries(server.listProblems ?? {})) row(list, problem);
-  row(
-    vscode.l10n.t('Server'),
-    server.serverName ? `${server.serverName} ${server.serverVersion ?? ''}`.trim() : undefined,
-  );
-  row(vscode.l10n.t('Protocol'), server.protocolVersion ? `${server.protocolVersion} (${server.era})` : undefined);
-  row(vscode.l10n.t('Transport'), server.transport);
-  row(vscode.l10n.t('Runs'), server.target);
-  row(vscode.l10n.t('Process id'), server.pid);
-  row(vscode.l10n.t('Sandbox'), server.sandbox);
-  row(
-    vscode.l10n.t('Defined in'),
-    server.origin
-      ? vscode.l10n.t(
-          '{0}: {1} (read live, treated as {2} settings)',
-          server.origin.host,
-          server.origin.file,
-          server.scope,
-        )
-      : vscode.l10n.t('{0} settings', server.scope),
-  );
-  const instructions =
-    server.instructions &&
-    (server.instructions.length > TOOLTIP_INSTRUCTIONS
-      ? `${server.instructions.slice(0, TOOLTIP_INSTRUCTIONS)}…`
-      : server.instructions);
-  return {
-    heading: [server.id, stateOf(server)],
-    alsoBuiltIn:
-      alsoBuiltIn &&
-      vscode.l10n.t(
-        "Also configured in VS Code's built-in MCP support ({0}, server \"{1}\"): when both start it, it runs twice. Keep it in one place. VS Code's agents use VS Code's own; MCP Host does not publish it to them a second time.",
-        alsoBuiltIn.file,
-        alsoBuiltIn.id,
-      ),
-    rows,
-    instructions: instructions || undefined,
-  };
-}
-
-function serverTooltip(facts: TooltipFacts): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escape(facts.heading[0])}** — ${escape(facts.heading[1])}\n\n`);
-  if (facts.alsoBuiltIn) md.appendMarkdown('$(warning) ').appendText(facts.alsoBuiltIn).appendMarkdown('\n\n');
-  for (const [label, value] of facts.rows) md.appendMarkdown(`${label}: `).appendText(value).appendMarkdown('  \n');
-  if (facts.instructions) {
-    md.appendMarkdown(`\n**${vscode.l10n.t('Instructions for models')}**\n\n`);
-    md.appendCodeblock(facts.instructions, 'text');
-  }
-  return md;
-}
-
-function escape(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!<>|]/g, '\\$&');
 }
