@@ -20,6 +20,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CODE_CACHE_DIR, EditorSession, OUT, REPO } from '../test/editor/harness/editorSession';
 import { startHttpFixture, waitFor } from '../test/unit/support/fixtures';
+import { recordRun } from './history';
 
 const arg = (name: string, fallback: number) =>
   Number(process.argv.find((a) => a.startsWith(`${name}=`))?.split('=')[1] ?? fallback);
@@ -676,6 +677,7 @@ async function main(): Promise<void> {
   console.log('| measure | MCP Host | built-in | ratio |');
   console.log('| --- | --- | --- | --- |');
   for (const line of rows) console.log(line);
+  recordRun('builtin', { args: process.argv.slice(2), rows });
 }
 
 void main().then(

@@ -2,9 +2,9 @@
 // measured in one run. Every figure is the median of repeated runs, each in a fresh process.
 import { execFileSync } from 'node:child_process';
 import { statSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
 import * as path from 'node:path';
 import { measureEditorFootprint, measureResourcesExpand } from './editorFootprint';
+import { machineLine, recordRun } from './history';
 
 const quick = process.argv.includes('--quick');
 const REPO = path.resolve(__dirname, '../..');
@@ -377,7 +377,7 @@ void footprintInEditor().then(report, (error) => {
 });
 
 function report(): void {
-  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  const machine = machineLine();
   const widths = ['measure', 'host', 'baseline', 'ratio', 'target'].map((k) =>
     Math.max(k.length, ...rows.map((r) => r[k as keyof Row].length)),
   );
@@ -391,4 +391,6 @@ function report(): void {
     path.join(REPO, 'bench/results.json'),
     JSON.stringify({ machine, quick, date: new Date().toISOString(), results, rows }, null, 2),
   );
+  // The smoke mode (CI) measures nothing worth keeping.
+  if (!quick) recordRun('bench', { args: process.argv.slice(2), rows, results });
 }
