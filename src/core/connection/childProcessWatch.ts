@@ -1,8 +1,8 @@
-import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { terminateGroup, terminateProcesses } from './processTree';
 import type { ProcessExit } from './startFailure';
+import { stdioInternals } from './stdioLibrarySeam';
 
 /** How long a server may stay half-dead (output closed, or exited with its pipe still held) before the host ends it. */
 export const LIVENESS_GRACE_MS = 1_000;
@@ -65,7 +65,7 @@ export function watchChildProcess(
   const start = stdio.start.bind(stdio);
   stdio.start = async () => {
     const started = start();
-    const child = (stdio as unknown as { _process?: ChildProcess })._process;
+    const child = stdioInternals(stdio)._process;
     record.pid = child?.pid;
     if (ownGroup && record.pid !== undefined) ledger?.add(record.pid);
     let pipeClosed = false;

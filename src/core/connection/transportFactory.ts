@@ -10,7 +10,6 @@ import {
   type OAuthClientProvider,
   type Transport,
 } from '@modelcontextprotocol/client';
-import type { ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { promises as fs } from 'node:fs';
@@ -24,6 +23,7 @@ import type { ExecutableResolver } from './executableResolver';
 import type { ServerLog } from './serverLog';
 import { inOwnProcessGroup, watchChildProcess, type ChildProcessRecord } from './childProcessWatch';
 import { LinearReadBuffer } from './linearReadBuffer';
+import { stdioInternals } from './stdioLibrarySeam';
 import { ResultTypeDefault } from './resultTypeDefault';
 import { TaskResultLift } from '../tasks/taskResults';
 import type { ProcessLedger } from './processLedger';
@@ -68,14 +68,13 @@ export interface TransportExtras {
  * process per start; a server that ends on the probe is started again for the 2025 handshake
  * (see `openSession`).
  */
-class OwnedStdioTransport extends StdioClientTransport {
+export class OwnedStdioTransport extends StdioClientTransport {
   constructor(params: ConstructorParameters<typeof StdioClientTransport>[0] & { maxBufferSize: number }) {
     super(params);
     // The library's line buffer is quadratic in the message size; ours is linear (same contract).
-    const self = this as unknown as { _readBuffer?: unknown };
-    if ('_readBuffer' in self) self._readBuffer = new LinearReadBuffer(params.maxBufferSize);
-    // The library's reader is a (TypeScript-)private method its data handler calls on `this`.
-    (this as unknown as { processReadBuffer: () => void }).processReadBuffer = () => this.readSliced();
+    const internals = stdioInternals(this);
+    if ('_readBuffer' in internals) internals._readBuffer = new LinearReadBuffer(params.maxBufferSize);
+    internals.processReadBuffer = () => this.readSliced();
   }
 
   /**
@@ -89,8 +88,8 @@ class OwnedStdioTransport extends StdioClientTransport {
       throw new Error('this stdio transport has started its server once; a new start needs a new transport');
     await super.start();
     this.spawned = true;
-    const self = this as unknown as { _serverParams?: { env?: unknown } };
-    if (self._serverParams) self._serverParams = { ...self._serverParams, env: undefined };
+    const internals = stdioInternals(this);
+    if (internals._serverParams) internals._serverParams = { ...internals._serverParams, env: undefined };
   }
 
   private spawned = false;
@@ -102,7 +101,7 @@ class OwnedStdioTransport extends StdioClientTransport {
    */
   private readSliced(): void {
     if (this.resumeScheduled) return;
-    const buffer = (this as unknown as { _readBuffer: { readMessage(): JSONRPCMessage | null } })._readBuffer;
+    const buffer = stdioInternals(this)._readBuffer!;
     const until = performance.now() + READ_SLICE_MS;
     for (;;) {
       let message: JSONRPCMessage | null;
@@ -134,7 +133,7 @@ class OwnedStdioTransport extends StdioClientTransport {
    * costs time quadratic in their number, removing listener after listener).
    */
   override send(message: JSONRPCMessage): Promise<void> {
-    const stdin = (this as unknown as { _process?: ChildProcess })._process?.stdin;
+    const stdin = stdioInternals(this)._process?.stdin;
     if (!stdin) return Promise.reject(new SdkError(SdkErrorCode.NotConnected, 'Not connected'));
     if (stdin.write(serializeMessage(message)) && !this.drained) return Promise.resolve();
     this.drained ??= new Promise<void>((resolve) =>
@@ -148,7 +147,7 @@ class OwnedStdioTransport extends StdioClientTransport {
 
   /** Whether the linear line buffer is in place (a library update could rename the field). */
   get readsLinearly(): boolean {
-    return (this as unknown as { _readBuffer?: unknown })._readBuffer instanceof LinearReadBuffer;
+    return stdioInternals(this)._readBuffer instanceof LinearReadBuffer;
   }
 }
 
