@@ -5,6 +5,7 @@ import { ServerOAuthProvider } from './serverOAuthProvider';
 import { authorizeWithoutBrowser, signIn, type AuthorizationBrowser } from './signIn';
 import { SignInRecords, type CredentialStore } from './signInRecords';
 import { WorkloadIdentityProvider } from './workloadIdentityProvider';
+import { spawnsProcess } from '../config/transportKinds';
 
 export interface HostAuthorizationOptions {
   readonly store: CredentialStore;
@@ -44,7 +45,7 @@ export class HostAuthorization {
    * settings give their own `Authorization` header (a 401 then means that header is wrong).
    */
   providerFor(def: ResolvedServerDefinition): OAuthClientProvider | undefined {
-    if (def.transport === 'stdio' || !def.url) return undefined;
+    if (spawnsProcess(def.transport) || !def.url) return undefined;
     if (Object.keys(def.headers).some((name) => name.toLowerCase() === 'authorization')) return undefined;
     const provider = this.createProvider(def.url, def.oauth ?? {});
     this.providers.set(def.id, provider);

@@ -1,3 +1,4 @@
+import { spawnsProcess } from './transportKinds';
 /** Where a server definition came from; workspace and folder definitions are code from the repository. */
 export type SettingsScope = 'user' | 'workspace' | 'folder';
 
@@ -211,7 +212,7 @@ export const DEFAULT_RESTART: RestartSettings = {
 
 /** The exact command line or URL a definition runs, for consent dialogs and the view. */
 export function describeTarget(def: Pick<ServerDefinition, 'transport' | 'command' | 'args' | 'url'>): string {
-  if (def.transport === 'stdio') {
+  if (spawnsProcess(def.transport)) {
     return [def.command ?? '', ...def.args].map(quoteArg).join(' ');
   }
   return def.url ?? '';

@@ -3,6 +3,7 @@ import { parseEnvFile } from './envFile';
 import { plainPath } from './plainPath';
 import { quoteArg, type ServerDefinition } from './serverDefinition';
 import { displayContext, resolveString, type VariableContext } from './variableResolver';
+import { spawnsProcess } from './transportKinds';
 
 /**
  * One thing that decides what a server runs, as a consent dialog shows it. Values are shown as
@@ -78,7 +79,7 @@ function envField(prefix: string, name: string, value: string | null, shownWhenS
  * env file (its contents come from the repository too).
  */
 export async function summarizeWhatRuns(def: ServerDefinition, ctx: VariableContext): Promise<RunField[]> {
-  if (def.transport !== 'stdio') {
+  if (!spawnsProcess(def.transport)) {
     return [
       field('type', def.transport, def.transport),
       field('url', def.url ?? '', def.url ?? ''),

@@ -24,6 +24,7 @@ import { createHostClient } from './hostClient';
 import type { ServerConnectionDeps } from './serverConnectionDeps';
 import { authorizationOutcome, signInReasonMidSession } from '../auth/authorizationFailure';
 import type { LoadedSkill } from '../skills/serverSkills';
+import { spawnsProcess, TRANSPORTS } from '../config/transportKinds';
 
 export type { ServerConnectionDeps } from './serverConnectionDeps';
 
@@ -71,7 +72,7 @@ export class ServerConnection implements Disposable {
     private readonly deps: ServerConnectionDeps,
   ) {
     this.restarts = new AutomaticRestarts(definition.restart);
-    this.turn = new StartTurn(deps.startSlots, definition.transport === 'stdio', deps.log);
+    this.turn = new StartTurn(deps.startSlots, spawnsProcess(definition.transport), deps.log);
     this.stderr = new StderrTail(deps.log, (line) => {
       const address = deps.onDebuggerListening && inspectorAddress(line);
       if (address) deps.onDebuggerListening!(address);
@@ -334,9 +335,9 @@ export class ServerConnection implements Disposable {
     this.setStatus('starting', this.turn.begin(abort.signal, waitedFor) ?? reason);
     const def = this.definition;
     this.deps.log.info(
-      def.transport === 'stdio'
+      spawnsProcess(def.transport)
         ? `Starting: ${this.target}${def.cwd ? ` (in ${def.cwd})` : ''}`
-        : `Connecting to ${this.target} (${def.transport === 'sse' ? 'HTTP+SSE' : 'Streamable HTTP'})`,
+        : `Connecting to ${this.target} (${TRANSPORTS[def.transport].label})`,
     );
     // What this attempt started, so a stop that overtakes it can end it (children included).
     let started: CreatedTransport | undefined;
@@ -414,7 +415,7 @@ export class ServerConnection implements Disposable {
         if (tried?.child) await settleExit(tried.child.exited);
         const message = describeStartFailure(error, {
           kind: tried?.kind ?? this.definition.transport,
-          url: def.transport === 'stdio' ? undefined : this.target,
+          url: spawnsProcess(def.transport) ? undefined : this.target,
           exit: tried?.child?.exit,
           stderrTail: this.stderr.lines,
           startTimeoutMs: this.definition.startTimeoutMs,

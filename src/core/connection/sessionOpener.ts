@@ -15,6 +15,7 @@ import type { ExecutableResolver } from './executableResolver';
 import type { ServerLog } from './serverLog';
 import { createTransport, traceTraffic, type CreatedTransport, type TransportSandbox } from './transportFactory';
 import { describeSandboxPolicy } from './sandboxPolicy';
+import { spawnsProcess, TRANSPORTS } from '../config/transportKinds';
 
 export interface OpenedSession {
   readonly client: Client;
@@ -75,7 +76,7 @@ export async function openSession(
   try {
     session = await connectOnce(def, deps, def.transport, undefined, signal);
   } catch (error) {
-    if (def.transport === 'stdio' && !signal.aborted && endedOnProbe(error)) {
+    if (spawnsProcess(def.transport) && !signal.aborted && endedOnProbe(error)) {
       // Some 2025 servers exit on any request before `initialize`: start it again, legacy era.
       deps.log.info(
         'The server ended during the 2026-07-28 probe (some 2025 servers exit on it); starting it again for the 2025 initialize handshake.',
@@ -89,7 +90,7 @@ export async function openSession(
     const status = httpStatusOf(error);
     // 401 and 403 ask for authorization: the legacy transport would only hide that.
     if (
-      def.transport !== 'http' ||
+      !TRANSPORTS[def.transport].fallsBackToSse ||
       status === undefined ||
       status < 400 ||
       status >= 500 ||
@@ -132,7 +133,7 @@ async function connectOnce(
   deps.log.info(
     prior
       ? `Protocol: the ${prior.kind} era, without a probe.`
-      : `Protocol: negotiating the era over ${kind === 'sse' ? 'HTTP+SSE' : kind === 'http' ? 'Streamable HTTP' : 'stdio'} (2026-07-28 server/discover, else the 2025 initialize handshake).`,
+      : `Protocol: negotiating the era over ${TRANSPORTS[kind].label} (2026-07-28 server/discover, else the 2025 initialize handshake).`,
   );
   // The library's era probe does not follow the signal: a stop during it closes the transport,
   // which ends the probe at once (it would otherwise wait out its timeout).

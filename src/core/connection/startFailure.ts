@@ -1,5 +1,6 @@
 import { clientLibrary } from '../lazyLibraries';
 import type { TransportKind } from '../config/serverDefinition';
+import { spawnsProcess } from '../config/transportKinds';
 
 /** How a stdio server's process ended. */
 export interface ProcessExit {
@@ -43,7 +44,7 @@ export function describeStartFailure(error: unknown, ctx: StartFailureContext): 
   if (ctx.exit) return `${describeExit(ctx.exit)}${lastOutput(ctx.stderrTail)}`;
   const reason =
     networkReason(chain, ctx) ?? httpReason(chain, ctx) ?? timeoutReason(chain, ctx) ?? otherReason(error, chain, ctx);
-  return ctx.kind === 'stdio' ? `${reason}${lastOutput(ctx.stderrTail, reason)}` : reason;
+  return spawnsProcess(ctx.kind) ? `${reason}${lastOutput(ctx.stderrTail, reason)}` : reason;
 }
 
 export function describeExit(exit: ProcessExit): string {
@@ -157,7 +158,7 @@ function otherReason(error: unknown, chain: readonly ErrorNode[], ctx: StartFail
       (node.code === SdkErrorCode.ConnectionClosed || node.code === SdkErrorCode.NotConnected),
   );
   if (closed)
-    return ctx.kind === 'stdio'
+    return spawnsProcess(ctx.kind)
       ? 'the process closed its output before the handshake finished'
       : `the connection to ${ctx.url} closed before the handshake finished`;
   return error instanceof Error ? error.message : String(error);

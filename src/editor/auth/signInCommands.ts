@@ -2,13 +2,14 @@ import * as vscode from 'vscode';
 import type { HostAuthorization } from '../../core/auth/hostAuthorization';
 import type { ServerSnapshot } from '../../core/connection/serverSnapshot';
 import type { McpHost } from '../../core/host/mcpHost';
+import { spawnsProcess } from '../../core/config/transportKinds';
 
 type Target = { server?: ServerSnapshot } | string | undefined;
 
 /** Sign In, Sign Out and Manage Sign-ins for HTTP servers that use MCP authorization. */
 export function registerSignInCommands(host: McpHost, authorization: HostAuthorization): vscode.Disposable[] {
   const httpServers = (filter: (s: ServerSnapshot) => boolean) =>
-    host.servers().filter((s) => s.transport !== 'stdio' && filter(s));
+    host.servers().filter((s) => !spawnsProcess(s.transport) && filter(s));
   const pick = async (target: Target, title: string, candidates: ServerSnapshot[]): Promise<string | undefined> => {
     if (typeof target === 'string') return target;
     if (target?.server) return target.server.id;
@@ -35,7 +36,7 @@ export function registerSignInCommands(host: McpHost, authorization: HostAuthori
     );
     if (!id) return;
     const definition = host.definition(id);
-    if (!definition || definition.transport === 'stdio') {
+    if (!definition || spawnsProcess(definition.transport)) {
       void vscode.window.showErrorMessage(
         vscode.l10n.t('MCP server "{0}" is not an HTTP server with a valid definition; only those sign in.', id),
       );

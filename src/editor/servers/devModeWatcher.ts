@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { DevSettings, ServerDefinition } from '../../core/config/serverDefinition';
 import type { ServerLog } from '../../core/connection/serverLog';
 import type { McpHost } from '../../core/host/mcpHost';
+import { spawnsProcess } from '../../core/config/transportKinds';
 
 interface Watch {
   readonly key: string;
@@ -47,7 +48,7 @@ export class DevModeWatcher implements vscode.Disposable {
     const ids = only !== undefined && all.includes(only) ? [only] : all;
     for (const id of ids) {
       const definition = this.host.definition(id);
-      if (definition?.dev?.watch.length && definition.transport === 'stdio') wanted.set(id, definition);
+      if (definition?.dev?.watch.length && spawnsProcess(definition.transport)) wanted.set(id, definition);
     }
     for (const id of ids === all ? [...this.watches.keys()] : ids) if (!wanted.has(id)) this.unwatch(id);
     for (const [id, definition] of wanted) {
