@@ -3,6 +3,7 @@ import type { ServerSnapshot, ServerStatus } from '../../core/connection/serverS
 import type { SkillSummary } from '../../core/skills/serverSkills';
 import { plural } from '../../shared/plural';
 import type { BuiltInServer } from '../config/otherHostFiles';
+import { reasonOf } from './serverReason';
 
 // How the Servers view draws a server's row: its description, icon, tooltip; and a skill's row.
 
@@ -101,7 +102,7 @@ export function serverItem(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | 
   item.contextValue = `mcpServer:${server.status}:${server.transport}`;
   if (alsoBuiltIn) item.description = `${item.description} · ${vscode.l10n.t("also in VS Code's MCP")}`;
   item.accessibilityInformation = {
-    label: `${server.id}, ${item.description}${server.reason ? `, ${server.reason}` : ''}`,
+    label: `${server.id}, ${item.description}${reasonOf(server) ? `, ${reasonOf(server)}` : ''}`,
   };
   return item;
 }
@@ -122,7 +123,7 @@ export function tooltipFacts(server: ServerSnapshot, alsoBuiltIn: BuiltInServer 
   const row = (label: string, value: string | number | undefined) => {
     if (value !== undefined && value !== '') rows.push([label, String(value)]);
   };
-  row(vscode.l10n.t('Reason'), server.reason);
+  row(vscode.l10n.t('Reason'), reasonOf(server));
   row(vscode.l10n.t('Settings error'), server.configError);
   for (const [list, problem] of Object.entries(server.listProblems ?? {})) row(list, problem);
   row(

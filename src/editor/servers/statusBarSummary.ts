@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ServerSnapshot } from '../../core/connection/serverSnapshot';
 import type { McpHost } from '../../core/host/mcpHost';
 import { sameEntries } from '../../core/view/sameEntries';
+import { reasonOf } from './serverReason';
 
 /** `MCP 3/4` in the status bar: running servers over enabled ones; warns when one is in error. */
 export class StatusBarSummary implements vscode.Disposable {
@@ -71,8 +72,8 @@ function lineOf(s: ServerSnapshot): ServerLine | undefined {
   if (s.status === 'disabled') return undefined;
   // A server that waits for its first use is not "stopped" to the user: it says so as the view does.
   const text = s.startsWhenNeeded
-    ? `${s.id}: ${s.reason ?? vscode.l10n.t('starts when needed')}`
-    : `${s.id}: ${s.status}${s.reason ? ` — ${s.reason}` : ''}`;
+    ? `${s.id}: ${reasonOf(s) ?? vscode.l10n.t('starts when needed')}`
+    : `${s.id}: ${s.status}${reasonOf(s) ? ` — ${reasonOf(s)}` : ''}`;
   return {
     text,
     running: s.status === 'running',
