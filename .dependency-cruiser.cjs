@@ -7,7 +7,7 @@
 const CORE_TIERS = [
   { name: 'basics', path: '^src/core/([^/]+\\.ts$|apps/|forms/|models/|view/|skills/)' },
   { name: 'config', path: '^src/core/config/' },
-  { name: 'services', path: '^src/core/(auth|resources|sampling|elicitation|tasks)/' },
+  { name: 'services', path: '^src/core/(auth|process|resources|sampling|elicitation|tasks)/' },
   { name: 'connection', path: '^src/core/connection/' },
   { name: 'host', path: '^src/core/(host|tools|registry)/' },
   { name: 'lanes', path: '^src/core/(gateway|chat)/' },

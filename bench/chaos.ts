@@ -13,9 +13,9 @@ import {
   type ResolvedServerDefinition,
 } from '../src/core/config/serverDefinition';
 import { InMemoryEraPinStore } from '../src/core/connection/eraPins';
-import { ExecutableResolver } from '../src/core/connection/executableResolver';
-import { startTimeOf } from '../src/core/connection/processLedger';
-import { isAlive, until } from '../src/core/connection/processTree';
+import { ExecutableResolver } from '../src/core/process/executableResolver';
+import { startTimeOf } from '../src/core/process/processLedger';
+import { isAlive, until } from '../src/core/process/processTree';
 import { ServerConnection } from '../src/core/connection/serverConnection';
 import { RecordingLog } from '../test/unit/support/fixtures';
 

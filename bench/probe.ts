@@ -19,7 +19,7 @@ import {
   type ResolvedServerDefinition,
 } from '../src/core/config/serverDefinition';
 import { InMemoryEraPinStore } from '../src/core/connection/eraPins';
-import { ExecutableResolver } from '../src/core/connection/executableResolver';
+import { ExecutableResolver } from '../src/core/process/executableResolver';
 import { ServerConnection } from '../src/core/connection/serverConnection';
 import { StartSlots } from '../src/core/connection/startSlots';
 import { STDIO_MAX_MESSAGE_BYTES } from '../src/core/connection/transportFactory';

@@ -8,7 +8,7 @@ import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@model
 import { HostAuthorization } from '../src/core/auth/hostAuthorization';
 import { MemoryCredentialStore } from '../src/core/auth/signInRecords';
 import { InMemoryEraPinStore } from '../src/core/connection/eraPins';
-import { ExecutableResolver } from '../src/core/connection/executableResolver';
+import { ExecutableResolver } from '../src/core/process/executableResolver';
 import { McpHost } from '../src/core/host/mcpHost';
 import { headlessEnvironment } from '../src/headless/headlessPorts';
 import { InMemoryProvider, REDIRECT } from '../test/conformance/inMemoryOAuthProvider';

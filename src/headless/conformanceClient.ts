@@ -5,7 +5,7 @@ import { HostAuthorization } from '../core/auth/hostAuthorization';
 import { MemoryCredentialStore } from '../core/auth/signInRecords';
 import type { OAuthSettings } from '../core/config/serverDefinition';
 import { InMemoryEraPinStore } from '../core/connection/eraPins';
-import { ExecutableResolver } from '../core/connection/executableResolver';
+import { ExecutableResolver } from '../core/process/executableResolver';
 import type { ServerSnapshot } from '../core/connection/serverSnapshot';
 import { ElicitationRouter } from '../core/elicitation/elicitationRouter';
 import { McpHost } from '../core/host/mcpHost';

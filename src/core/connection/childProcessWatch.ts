@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { terminateGroup, terminateProcesses } from './processTree';
+import { terminateGroup, terminateProcesses } from '../process/processTree';
 import type { ProcessExit } from './startFailure';
 import { stdioInternals } from './stdioLibrarySeam';
 

@@ -1,5 +1,5 @@
 import type { ResolvedRoot, ResolvedServerDefinition } from '../config/serverDefinition';
-import { rootPaths, shownSandbox } from './sandboxPolicy';
+import { rootPaths, shownSandbox } from '../process/sandboxPolicy';
 import { boundedInstructions, type ServerSnapshot, type ServerStatus } from './serverSnapshot';
 import type { ServerLists } from './serverLists';
 import type { OpenedSession } from './sessionOpener';

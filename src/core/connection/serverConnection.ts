@@ -19,7 +19,7 @@ import { describeExit, describeStartFailure, lastOutput } from './startFailure';
 import { redactSecrets } from './secretRedaction';
 import type { CreatedTransport } from './transportFactory';
 import { startHealthCheck } from './healthCheck';
-import { rootPaths } from './sandboxPolicy';
+import { rootPaths } from '../process/sandboxPolicy';
 import { createHostClient } from './hostClient';
 import type { ServerConnectionDeps } from './serverConnectionDeps';
 import { authorizationOutcome, signInReasonMidSession } from '../auth/authorizationFailure';

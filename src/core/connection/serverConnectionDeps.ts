@@ -9,9 +9,9 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { ResolvedRoot } from '../config/serverDefinition';
 import type { EraPinStore } from './eraPins';
-import type { ExecutableResolver } from './executableResolver';
-import type { ProcessLedger } from './processLedger';
-import type { ProcessSandbox } from './processSandbox';
+import type { ExecutableResolver } from '../process/executableResolver';
+import type { ProcessLedger } from '../process/processLedger';
+import type { ProcessSandbox } from '../process/processSandbox';
 import type { ResolvedSecret } from './secretRedaction';
 import type { ServerLog } from './serverLog';
 import type { StartSlots } from './startSlots';

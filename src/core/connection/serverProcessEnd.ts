@@ -1,4 +1,4 @@
-import { isAlive, listDescendants, terminateGroup, terminateProcesses } from './processTree';
+import { isAlive, listDescendants, terminateGroup, terminateProcesses } from '../process/processTree';
 import type { CreatedTransport } from './transportFactory';
 
 /** How long a stopping server gets after its stdin closes before the host signals it. */

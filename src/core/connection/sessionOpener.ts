@@ -9,12 +9,12 @@ import {
 import type { ResolvedServerDefinition, TransportKind } from '../config/serverDefinition';
 import { needsAuthorization } from '../auth/authorizationFailure';
 import type { EraPinStore } from './eraPins';
-import type { ProcessLedger } from './processLedger';
+import type { ProcessLedger } from '../process/processLedger';
 import { pinFor } from './eraPins';
-import type { ExecutableResolver } from './executableResolver';
+import type { ExecutableResolver } from '../process/executableResolver';
 import type { ServerLog } from './serverLog';
 import { createTransport, traceTraffic, type CreatedTransport, type TransportSandbox } from './transportFactory';
-import { describeSandboxPolicy } from './sandboxPolicy';
+import { describeSandboxPolicy } from '../process/sandboxPolicy';
 import { spawnsProcess, TRANSPORTS } from '../config/transportKinds';
 
 export interface OpenedSession {

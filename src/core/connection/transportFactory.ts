@@ -19,16 +19,16 @@ import {
   type ResolvedServerDefinition,
   type TransportKind,
 } from '../config/serverDefinition';
-import type { ExecutableResolver } from './executableResolver';
+import type { ExecutableResolver } from '../process/executableResolver';
 import type { ServerLog } from './serverLog';
 import { inOwnProcessGroup, watchChildProcess, type ChildProcessRecord } from './childProcessWatch';
 import { LinearReadBuffer } from './linearReadBuffer';
 import { stdioInternals } from './stdioLibrarySeam';
 import { ResultTypeDefault } from './resultTypeDefault';
 import { TaskResultLift } from '../tasks/taskResults';
-import type { ProcessLedger } from './processLedger';
-import type { Launch, ProcessSandbox, SandboxedLaunch } from './processSandbox';
-import { sandboxPolicy, type SandboxPolicy } from './sandboxPolicy';
+import type { ProcessLedger } from '../process/processLedger';
+import type { Launch, ProcessSandbox, SandboxedLaunch } from '../process/processSandbox';
+import { sandboxPolicy, type SandboxPolicy } from '../process/sandboxPolicy';
 
 /** How long the stdio reader hands on messages before it lets the event loop run. */
 const READ_SLICE_MS = 10;

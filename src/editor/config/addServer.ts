@@ -9,7 +9,7 @@ import {
   targetProblem,
   type NewServerKind,
 } from '../../core/config/newServerEntry';
-import type { ExecutableResolver } from '../../core/connection/executableResolver';
+import type { ExecutableResolver } from '../../core/process/executableResolver';
 import { probeMcpUrl } from '../../core/connection/urlProbe';
 import { askServerId, writeNewServer } from './newServerWriter';
 import { addFromRegistry, type RegistryAddDeps } from './registryAdd';

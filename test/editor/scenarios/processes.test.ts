@@ -1,7 +1,7 @@
 // Servers that crash, go mute or fail their lists, seen in a real VS Code (code-server).
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { isAlive, listDescendants } from '../../../src/core/connection/processTree';
+import { isAlive, listDescendants } from '../../../src/core/process/processTree';
 import type { McpServerInfo } from '../../../src/editor/publicApi';
 import { OUT } from '../harness/editorSession';
 import { scenarioEditor } from '../harness/scenarioEditor';

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { EditorSession, OUT, REPO } from '../harness/editorSession';
-import { isAlive } from '../../../src/core/connection/processTree';
+import { isAlive } from '../../../src/core/process/processTree';
 import type { McpServerInfo } from '../../../src/editor/publicApi';
 import type { SuiteResult } from '../suite/index';
 import { startHttpFixture, waitFor, type RunningProcess } from '../../unit/support/fixtures';

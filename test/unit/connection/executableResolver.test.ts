@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { CommandNotFoundError, ExecutableResolver } from '../../../src/core/connection/executableResolver';
+import { CommandNotFoundError, ExecutableResolver } from '../../../src/core/process/executableResolver';
 import { tempDir } from '../../support/tempDir';
 
 describe('ExecutableResolver', () => {

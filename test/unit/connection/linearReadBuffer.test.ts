@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { ReadBuffer } from '@modelcontextprotocol/client';
 import { LinearReadBuffer } from '../../../src/core/connection/linearReadBuffer';
 import { createTransport } from '../../../src/core/connection/transportFactory';
-import { ExecutableResolver } from '../../../src/core/connection/executableResolver';
+import { ExecutableResolver } from '../../../src/core/process/executableResolver';
 import { fixture, stdioDefinition } from '../support/fixtures';
 
 /** Feeds the same bytes, cut the same way, to a buffer and collects what it reads. */

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { isAlive } from '../../../src/core/connection/processTree';
+import { isAlive } from '../../../src/core/process/processTree';
 import { connect, disposeConnections } from '../support/connections';
 import { fixture, RecordingLog, spawnLog, stdioDefinition, waitFor } from '../support/fixtures';
 

@@ -7,7 +7,7 @@ import { homedir, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SandboxSettings } from '../../../src/core/config/serverDefinition';
-import { SrtProcessSandbox } from '../../../src/core/connection/processSandbox';
+import { SrtProcessSandbox } from '../../../src/core/process/processSandbox';
 import type { ServerConnection } from '../../../src/core/connection/serverConnection';
 import { connect, disposeConnections } from '../support/connections';
 import { EVERYTHING, fixture, REPO, stdioDefinition, waitFor } from '../support/fixtures';

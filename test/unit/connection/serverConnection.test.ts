@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import * as path from 'node:path';
 import { InMemoryEraPinStore } from '../../../src/core/connection/eraPins';
-import { isAlive } from '../../../src/core/connection/processTree';
+import { isAlive } from '../../../src/core/process/processTree';
 import {
   fixture,
   httpDefinition,

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { isAlive } from '../../../src/core/connection/processTree';
+import { isAlive } from '../../../src/core/process/processTree';
 import { StartSlots } from '../../../src/core/connection/startSlots';
 import {
   fixture,

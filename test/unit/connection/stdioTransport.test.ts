@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { createTransport } from '../../../src/core/connection/transportFactory';
-import { ExecutableResolver } from '../../../src/core/connection/executableResolver';
+import { ExecutableResolver } from '../../../src/core/process/executableResolver';
 import { fixture, stdioDefinition } from '../support/fixtures';
 
 /** Whether `value` is reachable from `root` through own properties, `depth` steps deep at most. */

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { isAlive } from '../../../src/core/connection/processTree';
+import { isAlive } from '../../../src/core/process/processTree';
 import { StartSlots } from '../../../src/core/connection/startSlots';
 import { toolCatalogue } from '../../../src/core/chat/modelToolOffer';
 import { LastRuns, type StoredRun } from '../../../src/core/host/lastRuns';

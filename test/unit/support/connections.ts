@@ -2,10 +2,10 @@ import type { FetchLike } from '@modelcontextprotocol/client';
 import { definitionHash } from '../../../src/core/config/definitionHash';
 import type { ResolvedRoot, ResolvedServerDefinition } from '../../../src/core/config/serverDefinition';
 import { InMemoryEraPinStore } from '../../../src/core/connection/eraPins';
-import { ExecutableResolver } from '../../../src/core/connection/executableResolver';
+import { ExecutableResolver } from '../../../src/core/process/executableResolver';
 import { ServerConnection } from '../../../src/core/connection/serverConnection';
-import type { ProcessLedger } from '../../../src/core/connection/processLedger';
-import type { ProcessSandbox } from '../../../src/core/connection/processSandbox';
+import type { ProcessLedger } from '../../../src/core/process/processLedger';
+import type { ProcessSandbox } from '../../../src/core/process/processSandbox';
 import type { StartSlots } from '../../../src/core/connection/startSlots';
 import { RecordingLog } from './fixtures';
 

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServerSettingsEntry } from '../../../src/core/config/serverDefinition';
 import { InMemoryEraPinStore } from '../../../src/core/connection/eraPins';
-import { ExecutableResolver } from '../../../src/core/connection/executableResolver';
+import { ExecutableResolver } from '../../../src/core/process/executableResolver';
 import type { StartSlots } from '../../../src/core/connection/startSlots';
 import { McpHost } from '../../../src/core/host/mcpHost';
 import type { LastRuns } from '../../../src/core/host/lastRuns';
