@@ -86,13 +86,17 @@ describe('Resources in a real VS Code', function () {
     await quickInput().fill(typed);
     if (expectedSuggestions) {
       const rows = page().locator('.quick-input-list .monaco-list-row').filter({ visible: true });
+      let shown: string[] = [];
       await waitFor(
         `suggestions ${expectedSuggestions.join(', ')}`,
-        async () =>
-          JSON.stringify((await rows.allTextContents()).map((t) => t.trim())) === JSON.stringify(expectedSuggestions) ||
-          undefined,
+        async () => {
+          shown = (await rows.allTextContents()).map((t) => t.trim());
+          return JSON.stringify(shown) === JSON.stringify(expectedSuggestions) || undefined;
+        },
         30_000,
-      );
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}; the list shows ${JSON.stringify(shown)}`);
+      });
     }
     await editor().workbench.pick(take);
   }
