@@ -122,6 +122,44 @@ async function browserCpuClock(editor: EditorSession): Promise<{ read(): Promise
   };
 }
 
+/**
+ * One tool call through `vscode.lm.invokeTool` in a window where the tool's server has not started
+ * (it starts for the call), in ms; the built-in's question whether to enable global auto-approval
+ * is answered when it comes.
+ */
+async function firstCall(editor: EditorSession, call: { name: string; input: object }): Promise<number> {
+  const tools = await editor.control<string[]>('lmTools');
+  if (!tools.includes(call.name))
+    throw new Error(`no language-model tool ${call.name} (has ${tools.filter((t) => t.startsWith('mcp')).join(', ')})`);
+  const calling = editor.control<CallFigures>('lmToolCalls', { ...call, count: 1 }, 120_000);
+  const dialog = editor.workbench.page.locator('.monaco-dialog-box', { hasText: 'Enable global auto approve?' });
+  const asked = await Promise.race([
+    dialog.waitFor({ timeout: 10_000 }).then(
+      () => true,
+      () => false,
+    ),
+    calling.then(() => false),
+  ]);
+  if (asked) await dialog.getByRole('button', { name: 'Enable' }).click();
+  const figures = await calling;
+  if (figures.error) throw new Error(`${call.name} failed: ${figures.error}`);
+  if (!figures.lastLength) throw new Error(`${call.name} answered nothing`);
+  return asked ? NaN : figures.medianMs;
+}
+
+/** The figures a window does not take (see each variant in windowOpen). */
+const NOT_MEASURED = {
+  firstCallMs: NaN,
+  runningRssMb: NaN,
+  heapMb: NaN,
+  hostHeapMb: NaN,
+  addedRssMb: NaN,
+  addedHeapMb: NaN,
+  startsCpuMs: NaN,
+  startsHostCpuMs: NaN,
+  quietCpuMs: NaN,
+};
+
 /** How long after the last of the 19 starts has its tools the CPU they take is still counted (lists kept, views drawn). */
 const AFTER_STARTS_MS = 3000;
 
@@ -133,6 +171,12 @@ interface WindowChoice {
   readonly withoutMcpHost?: boolean;
   /** Files for the user data folder: MCP Host's code cache, as any window after the first has it. */
   readonly userDataFiles?: Readonly<Record<string, Uint8Array>>;
+  /**
+   * The window measured is the same window opened again (reloaded) after its host's servers all
+   * ran in it, as a user's window is on most days: what each host keeps of its servers' last runs
+   * is there.
+   */
+  readonly reopened?: boolean;
 }
 
 async function openEditor(
@@ -448,6 +492,12 @@ async function windowOpen(): Promise<void> {
   ) => {
     const editor = await openEditor(builtIn, host, settings, choice);
     try {
+      if (choice.reopened) {
+        const ids = Object.keys(Object.keys(builtIn).length ? builtIn : host);
+        if (Object.keys(builtIn).length) await editor.control('builtInStart', { ids: ids.map(builtInId) });
+        else await editor.control('hostStart', { ids });
+        await editor.reloadWindow();
+      }
       const { pid } = await editor.control<Activation>('activation');
       const start = usage(pid);
       // The extension host's CPU every quarter second: the host has settled after its last busy second.
@@ -465,7 +515,22 @@ async function windowOpen(): Promise<void> {
         return { heapMb, hostHeapMb, rssMb: usage(pid).rssMb };
       };
       const figures = { openCpuMs: open, settledMs: settledAfter(samples) };
-      const startedWithWindow = Object.keys(host).length > 0 && settings['mcpHost.autoStart'] !== 'onDemand';
+      // A window opened again: its opening, then the first call of a server that has not started in it.
+      if (choice.reopened) {
+        const ours = Object.keys(builtIn).length === 0;
+        const [first, second] = Object.keys(ours ? host : builtIn);
+        const call = ours
+          ? (id: string) => ({
+              name: 'mcpHost_callTool',
+              input: { server: id, tool: 'echo', arguments: { text: 'hi' } },
+            })
+          : (id: string) => ({ name: `mcp_${id}_echo`, input: { text: 'hi' } });
+        // A first call in a window may ask to enable auto-approval (the built-in): not the call measured.
+        await firstCall(editor, call(second));
+        const firstCallMs = await firstCall(editor, call(first));
+        return { ...figures, ...NOT_MEASURED, firstCallMs };
+      }
+      const startedWithWindow = Object.keys(host).length > 0 && settings['mcpHost.autoStart'] === 'startup';
       if (startedWithWindow) {
         // MCP Host's default: the 20 run since the window opened.
         const servers = await editor.control<{ id: string; status: string }[]>('listServers');
@@ -479,16 +544,15 @@ async function windowOpen(): Promise<void> {
         const running = await memory();
         return {
           ...figures,
+          ...NOT_MEASURED,
           runningRssMb: running.rssMb,
           heapMb: running.heapMb,
           hostHeapMb: running.hostHeapMb,
-          addedRssMb: NaN,
-          addedHeapMb: NaN,
-          startsCpuMs: NaN,
-          startsHostCpuMs: NaN,
-          quietCpuMs: NaN,
         };
       }
+      // MCP Host's default in a first window: it learns its servers' lists once the window is idle.
+      if (Object.keys(host).length > 0 && settings['mcpHost.learnInBackground'] !== false)
+        return { ...figures, ...NOT_MEASURED };
       // Then all 20 running in that host, for its memory: one first, so that what a first start
       // loads and compiles once in a window (code, regular expressions) is not counted as what
       // each server adds, then the other 19.
@@ -528,6 +592,7 @@ async function windowOpen(): Promise<void> {
         startsCpuMs: starts.all,
         startsHostCpuMs: starts.host,
         quietCpuMs: quiet.all,
+        firstCallMs: NaN,
       };
     } finally {
       await editor.stop();
@@ -536,15 +601,32 @@ async function windowOpen(): Promise<void> {
   type Figures = Awaited<ReturnType<typeof measure>>;
   const ours: Figures[] = [];
   const oursOnDemand: Figures[] = [];
+  const oursDefaultFirst: Figures[] = [];
+  const oursDefaultAgain: Figures[] = [];
   const theirs: Figures[] = [];
+  const theirsAgain: Figures[] = [];
   const theirsBesideUs: Figures[] = [];
+  // MCP Host's default (servers start at their first use, those not run yet learn their lists
+  // when the window is idle), not the "startup" the editor tests' profile sets.
+  const byDefault = { 'mcpHost.autoStart': undefined };
   // MCP Host's windows open as every window after its first does, with its code cache; the
   // built-in's without MCP Host, as its users have it.
   const userDataFiles = await warmCodeCache();
   const variants = [
-    async () => ours.push(await measure({}, twenty, {}, { userDataFiles })),
-    async () => oursOnDemand.push(await measure({}, twenty, { 'mcpHost.autoStart': 'onDemand' }, { userDataFiles })),
+    async () => ours.push(await measure({}, twenty, { 'mcpHost.autoStart': 'startup' }, { userDataFiles })),
+    async () =>
+      oursOnDemand.push(
+        await measure(
+          {},
+          twenty,
+          { 'mcpHost.autoStart': 'onDemand', 'mcpHost.learnInBackground': false },
+          { userDataFiles },
+        ),
+      ),
+    async () => oursDefaultFirst.push(await measure({}, twenty, byDefault, { userDataFiles })),
+    async () => oursDefaultAgain.push(await measure({}, twenty, byDefault, { userDataFiles, reopened: true })),
     async () => theirs.push(await measure(twenty, {}, {}, { withoutMcpHost: true })),
+    async () => theirsAgain.push(await measure(twenty, {}, {}, { withoutMcpHost: true, reopened: true })),
     // For reference: the built-in's window with MCP Host installed, without servers of its own.
     async () => theirsBesideUs.push(await measure(twenty, {}, {}, { userDataFiles })),
   ];
@@ -552,7 +634,7 @@ async function windowOpen(): Promise<void> {
     // Each round starts with another variant, so a drift on the machine does not favour one.
     for (let i = 0; i < variants.length; i++) await variants[(rep + i) % variants.length]();
     const figures = (key: 'openCpuMs' | 'settledMs') =>
-      `${ours[rep][key]} / ${oursOnDemand[rep][key]} (onDemand) / ${theirs[rep][key]} (built-in) / ${theirsBesideUs[rep][key]} ms (built-in, MCP Host installed)`;
+      `${ours[rep][key]} (startup) / ${oursOnDemand[rep][key]} (onDemand, not learning) / ${oursDefaultFirst[rep][key]} (default, first window) / ${oursDefaultAgain[rep][key]} (default, opened again) / ${theirs[rep][key]} (built-in) / ${theirsAgain[rep][key]} (built-in, opened again) / ${theirsBesideUs[rep][key]} ms (built-in, MCP Host installed)`;
     progress(
       `window open, round ${rep + 1} of ${openReps}: CPU ${figures('openCpuMs')}; idle after ${figures('settledMs')}`,
     );
@@ -565,12 +647,27 @@ async function windowOpen(): Promise<void> {
   const of = (figures: Figures[], key: keyof Figures) => median(figures.map((f) => f[key]));
   const times = `median of ${openReps}`;
   row(
-    `window open, 20 servers configured (MCP Host starts them with the window): extension-host CPU in the first ${OPEN_SECONDS} s, ${times}`,
+    `window opened again after its 20 servers ran (MCP Host's default: they start at their first use, their lists known from that run): extension-host CPU in the first ${OPEN_SECONDS} s, ${times}`,
+    of(oursDefaultAgain, 'openCpuMs'),
+    of(theirsAgain, 'openCpuMs'),
+  );
+  row(
+    `first tool call of a server that has not started in a window opened again (it starts for the call; MCP Host's call tool against the built-in's own tool, vscode.lm.invokeTool), ${times}`,
+    of(oursDefaultAgain, 'firstCallMs'),
+    of(theirsAgain, 'firstCallMs'),
+  );
+  row(
+    `first window with 20 servers that never ran (MCP Host's default: they learn their lists one at a time once the window is idle): extension-host CPU in the first ${OPEN_SECONDS} s, ${times}`,
+    of(oursDefaultFirst, 'openCpuMs'),
+    of(theirs, 'openCpuMs'),
+  );
+  row(
+    `window open, 20 servers configured, "mcpHost.autoStart": "startup" (MCP Host starts them with the window): extension-host CPU in the first ${OPEN_SECONDS} s, ${times}`,
     of(ours, 'openCpuMs'),
     of(theirs, 'openCpuMs'),
   );
   row(
-    `window open, 20 servers configured, "mcpHost.autoStart": "onDemand": extension-host CPU in the first ${OPEN_SECONDS} s, ${times}`,
+    `window open, 20 servers configured, "mcpHost.autoStart": "onDemand" without learning in the background: extension-host CPU in the first ${OPEN_SECONDS} s, ${times}`,
     of(oursOnDemand, 'openCpuMs'),
     of(theirs, 'openCpuMs'),
   );
@@ -578,17 +675,6 @@ async function windowOpen(): Promise<void> {
     `(reference) the built-in's window of the row above with MCP Host installed, without servers of its own: extension-host CPU in the first ${OPEN_SECONDS} s, ${times}`,
     of(theirsBesideUs, 'openCpuMs'),
     of(theirs, 'openCpuMs'),
-  );
-  const settled = `until the extension host is idle (no second above ${BUSY_CPU_MS_PER_SECOND} ms of CPU) from the window's load, ${times}`;
-  row(
-    `window open, 20 servers configured (MCP Host starts them with the window): ${settled}`,
-    of(ours, 'settledMs'),
-    of(theirs, 'settledMs'),
-  );
-  row(
-    `window open, 20 servers configured, "mcpHost.autoStart": "onDemand": ${settled}`,
-    of(oursOnDemand, 'settledMs'),
-    of(theirs, 'settledMs'),
   );
   row(
     `20 servers running (MCP Host started them with the window, the built-in's started in the open window): extension-host memory (RSS), ${times}`,

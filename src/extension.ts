@@ -25,6 +25,8 @@ import {
   StateWrites,
 } from './editor/mementoStores';
 import { LastRuns } from './core/host/lastRuns';
+import { ListLearning } from './core/host/listLearning';
+import { processIdleClock, WINDOW_IDLE } from './core/host/windowIdle';
 import { TaskTracker } from './core/tasks/taskTracker';
 import { resumeTasksWhenRunning } from './core/host/serverTaskChannel';
 import { registerTasksView } from './editor/tasks/tasksView';
@@ -212,7 +214,13 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
     liveNotes = live.notes.join('\n');
     return withDefaults([...configured, ...live.entries]);
   };
-  const reload = () => mcp.applySettings(allServerSettings());
+  // Servers that start when needed and have not run yet learn their lists once the window is idle.
+  const learning = new ListLearning(mcp, processIdleClock, WINDOW_IDLE, () => hostSetting('learnInBackground'));
+  const reload = async () => {
+    const errors = await mcp.applySettings(allServerSettings());
+    learning.schedule();
+    return errors;
+  };
   const switches = new ModelToolSwitches(mementoSwitchStore(context.workspaceState));
   const tree = new ServersTreeProvider(mcp, switches, otherHosts);
   const serversView = vscode.window.createTreeView('mcpHost.servers', {
@@ -257,6 +265,7 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
   });
   context.subscriptions.push(
     ...agents.disposables,
+    learning,
     network,
     libraryLoads,
     logs,
@@ -299,7 +308,7 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
     appSandbox,
     vscode.commands.registerCommand('mcpHost.showApp', (viewId: string) => apps.show(viewId)),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (affectsHostSettings(e, 'servers', 'readLive', 'autoStart')) void reload();
+      if (affectsHostSettings(e, 'servers', 'readLive', 'autoStart', 'learnInBackground')) void reload();
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(async () => {
       await mcp.setWorkspaceFolders(workspaceFolderRefs());

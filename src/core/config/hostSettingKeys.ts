@@ -7,6 +7,7 @@ export const DEFAULT_MAX_MODEL_TOOLS = 128;
 export interface HostSettingValues {
   readonly servers: Readonly<Record<string, unknown>>;
   readonly autoStart: string;
+  readonly learnInBackground: boolean;
   readonly readLive: boolean;
   readonly publish: boolean;
   readonly appsEnabled: boolean;
@@ -25,7 +26,8 @@ export const HOST_SETTINGS: {
   readonly [N in HostSettingName]: { readonly key: string; readonly default: HostSettingValues[N] };
 } = {
   servers: { key: 'mcpHost.servers', default: {} },
-  autoStart: { key: 'mcpHost.autoStart', default: 'startup' },
+  autoStart: { key: 'mcpHost.autoStart', default: 'onDemand' },
+  learnInBackground: { key: 'mcpHost.learnInBackground', default: true },
   readLive: { key: 'mcpHost.otherHosts.readLive', default: false },
   publish: { key: 'mcpHost.agents.publish', default: true },
   appsEnabled: { key: 'mcpHost.apps.enabled', default: true },

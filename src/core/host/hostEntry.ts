@@ -21,6 +21,10 @@ export interface HostEntry {
   /** Under which the tools and prompts of the connection's runs are kept (what it runs, whenever it starts). */
   lastRunKey?: string;
   connectionListener?: Disposable;
+  /** Started only to learn its lists (see McpHost.learnLists): stopped again once it runs, unless something needs it first. */
+  learning?: boolean;
+  /** The `lastRunKey` whose lists were last set to be learned: each definition is tried once per window. */
+  learnTried?: string;
   /** Why there is no connection (invalid, untrusted, disabled, declined, unresolvable). */
   placeholder?: Placeholder;
   configError?: string;

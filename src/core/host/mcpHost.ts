@@ -42,6 +42,9 @@ import type { ProcessSandbox } from '../process/processSandbox';
 import { StartSlots } from '../connection/startSlots';
 import { retryAfterUrlElicitations } from '../elicitation/urlElicitationErrors';
 
+/** Why a server that was started only to learn its lists is stopped again. */
+const LEARNED = 'starts when needed; its lists were learned in the background';
+
 export interface McpHostOptions {
   readonly clientInfo: { readonly name: string; readonly version: string };
   readonly resolver: ExecutableResolver;
@@ -166,6 +169,7 @@ export class McpHost implements Disposable {
 
   async start(id: string): Promise<void> {
     const entry = this.requireEntry(id);
+    entry.learning = false;
     if (!entry.connection) {
       if (!entry.definition || entry.placeholder?.status === 'invalid')
         throw new Error(entry.placeholder?.reason ?? `MCP server "${id}" has no valid definition.`);
@@ -188,6 +192,7 @@ export class McpHost implements Disposable {
     const waiting = [...this.entries.values()].filter(
       (e) => (!ids || ids.includes(e.id)) && (startsWhenNeeded(e) || e.connection?.state === 'starting'),
     );
+    for (const e of waiting) e.learning = false;
     const started = Promise.allSettled(
       waiting.map((e) => (startsWhenNeeded(e) ? this.start(e.id) : e.connection!.whenStarted())),
     );
@@ -198,9 +203,50 @@ export class McpHost implements Disposable {
   /** The running connection of `id`: started first when it starts on demand, waited for when on its way. */
   private async neededConnection(id: string, signal?: AbortSignal): Promise<ServerConnection> {
     const entry = this.requireEntry(id);
+    entry.learning = false;
     if (startsWhenNeeded(entry)) await this.start(id);
     else if (entry.connection?.state === 'starting') await this.startOnDemand([id], signal);
     return this.connection(id);
+  }
+
+  /**
+   * The servers that start when needed whose lists no run of their current definition has left
+   * (they never ran, or their definition changed since) and that this window has not tried to
+   * learn yet: what {@link learnLists} is for.
+   */
+  unlearnedServers(): string[] {
+    const lastRuns = this.options.lastRuns;
+    if (!lastRuns) return [];
+    return [...this.entries.values()]
+      .filter(
+        (e) =>
+          e.connection &&
+          e.lastRunKey &&
+          e.learnTried !== e.lastRunKey &&
+          startsWhenNeeded(e) &&
+          !lastRuns.lastRunOf(e.id, e.lastRunKey),
+      )
+      .map((e) => e.id);
+  }
+
+  /**
+   * Starts a server that starts when needed, taking turns with other starts, so that its lists are
+   * kept for the views and models; once it runs it stops again, unless something needed it
+   * meanwhile (a tool call, a start). Settles when it is done; a failure stays on its row.
+   */
+  async learnLists(id: string): Promise<void> {
+    const entry = this.entries.get(id);
+    const connection = entry?.connection;
+    if (!entry || !connection || !startsWhenNeeded(entry)) return;
+    entry.learnTried = entry.lastRunKey;
+    entry.learning = true;
+    this.options.env.hostLog.info(
+      `Starting "${id}" to learn its tools, prompts and resources; it stops again until needed.`,
+    );
+    await connection.start(false).catch(() => undefined);
+    const unused = entry.learning && entry.connection === connection && connection.state === 'running';
+    entry.learning = false;
+    if (unused) await connection.stop(LEARNED);
   }
 
   async stop(id: string): Promise<void> {

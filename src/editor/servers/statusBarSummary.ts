@@ -4,7 +4,7 @@ import type { McpHost } from '../../core/host/mcpHost';
 import { sameEntries } from '../../core/view/sameEntries';
 import { reasonOf } from './serverReason';
 
-/** `MCP 3/4` in the status bar: running servers over enabled ones; warns when one is in error. */
+/** `MCP 3/4` in the status bar: servers ready (running, or starting at their first use) over enabled ones; warns when one is in error. */
 export class StatusBarSummary implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('mcpHost.status', vscode.StatusBarAlignment.Left, 50);
   private readonly subscription: { dispose(): void };
@@ -42,15 +42,16 @@ export class StatusBarSummary implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    const running = servers.filter((s) => s.running).length;
+    // A server that starts at its first use is as ready as one that runs: both answer the next call.
+    const ready = servers.filter((s) => s.ready).length;
     const failing = servers.some((s) => s.failing);
-    this.item.text = `$(${failing ? 'warning' : 'plug'}) MCP ${running}/${servers.length}`;
+    this.item.text = `$(${failing ? 'warning' : 'plug'}) MCP ${ready}/${servers.length}`;
     this.item.backgroundColor = failing ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     const tooltip = new vscode.MarkdownString();
     for (const s of servers) tooltip.appendText(`${s.text}\n\n`);
     this.item.tooltip = tooltip;
     this.item.accessibilityInformation = {
-      label: vscode.l10n.t('MCP: {0} of {1} servers running', running, servers.length),
+      label: vscode.l10n.t('MCP: {0} of {1} servers ready', ready, servers.length),
     };
     this.item.show();
   }
@@ -64,7 +65,8 @@ export class StatusBarSummary implements vscode.Disposable {
 /** What the item shows of one server. */
 interface ServerLine {
   readonly text: string;
-  readonly running: boolean;
+  /** Running, or stopped until its first use. */
+  readonly ready: boolean;
   readonly failing: boolean;
 }
 
@@ -76,10 +78,10 @@ function lineOf(s: ServerSnapshot): ServerLine | undefined {
     : `${s.id}: ${s.status}${reasonOf(s) ? ` — ${reasonOf(s)}` : ''}`;
   return {
     text,
-    running: s.status === 'running',
+    ready: s.status === 'running' || s.startsWhenNeeded === true,
     failing: s.status === 'error' || s.status === 'invalid' || !!s.configError,
   };
 }
 
 const sameLine = (a: ServerLine | undefined, b: ServerLine | undefined) =>
-  a === b || (!!a && !!b && a.text === b.text && a.running === b.running && a.failing === b.failing);
+  a === b || (!!a && !!b && a.text === b.text && a.ready === b.ready && a.failing === b.failing);

@@ -58,6 +58,10 @@ export async function startCodeServer(options: CodeServerOptions): Promise<Runni
         'window.restoreWindows': 'none',
         'workbench.secondarySideBar.defaultVisibility': 'hidden',
         'git.openRepositoryInParentFolders': 'never',
+        // The suites try what running servers do, so theirs start with the window; what the
+        // default (first use, lists learned in the background) does is tried in onDemand.test.ts,
+        // which sets this to undefined (left out of the file).
+        'mcpHost.autoStart': 'startup',
         ...options.userSettings,
       },
       null,

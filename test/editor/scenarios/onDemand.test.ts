@@ -46,6 +46,8 @@ describe('A server that starts when needed, in a real VS Code', function () {
         userSettings: {
           'mcpHost.servers': servers,
           'mcpHost.autoStart': 'onDemand',
+          // What a window does before anything needs a server; learning in the background is learnInBackground.test.ts.
+          'mcpHost.learnInBackground': false,
           'chat.disableAIFeatures': false,
           ...NO_AUTOSTART_IN_VS_CODE,
         },
@@ -80,7 +82,7 @@ describe('A server that starts when needed, in a real VS Code', function () {
     await editor.workbench.screenshot('102-starts-when-needed');
     // The status bar's summary says the same, not "stopped".
     const summary = await editor.workbench.tooltip(
-      editor.workbench.page.locator('.statusbar-item', { hasText: 'MCP 1/2' }).first(),
+      editor.workbench.page.locator('.statusbar-item', { hasText: 'MCP 2/2' }).first(),
       'lazy:',
     );
     assert.match((await summary.textContent()) ?? '', /lazy:\s+starts\s+when\s+needed/);
