@@ -496,6 +496,10 @@ async function windowOpen(): Promise<void> {
         const ids = Object.keys(Object.keys(builtIn).length ? builtIn : host);
         if (Object.keys(builtIn).length) await editor.control('builtInStart', { ids: ids.map(builtInId) });
         else await editor.control('hostStart', { ids });
+        // A user's servers run a while before the window goes; MCP Host writes what it keeps of
+        // their runs within half a second of the last start, and a remote window cannot write
+        // once it is going (src/editor/mementoStores.ts, StateWrites).
+        await new Promise((r) => setTimeout(r, 3_000));
         await editor.reloadWindow();
       }
       const { pid } = await editor.control<Activation>('activation');
