@@ -32,7 +32,14 @@ export class ListLearning implements Disposable {
       this.again = true;
       return;
     }
-    this.running = this.learn().finally(() => (this.running = undefined));
+    this.running = this.learn().finally(() => {
+      this.running = undefined;
+      // Settings applied as the round ended: another round for them.
+      if (this.again) {
+        this.again = false;
+        this.schedule();
+      }
+    });
   }
 
   /** Settles when nothing is being learned (for tests and the window's close). */
