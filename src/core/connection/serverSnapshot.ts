@@ -40,6 +40,8 @@ export interface ServerSnapshot {
   readonly scope: SettingsScope;
   /** Starting, but its process waits for its turn: other servers' processes are starting (see `StartSlots`). */
   readonly waitingForTurn?: true;
+  /** Started in the background only to learn its lists; it stops again once it runs, unless something needs it first. */
+  readonly learning?: true;
   /** Stopped, and starts at its first use (`"autoStart": "onDemand"`). */
   readonly startsWhenNeeded?: boolean;
   /** `tools` and `prompts` are those of the server's last run of the same definition: it starts when needed and has not started since. */

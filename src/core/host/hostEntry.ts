@@ -23,6 +23,8 @@ export interface HostEntry {
   connectionListener?: Disposable;
   /** Started only to learn its lists (see McpHost.learnLists): stopped again once it runs, unless something needs it first. */
   learning?: boolean;
+  /** Its stop once its lists were learned, while under way. */
+  learnedStop?: Promise<void>;
   /** The `lastRunKey` whose lists were last set to be learned: each definition is tried once per window. */
   learnTried?: string;
   /** Why there is no connection (invalid, untrusted, disabled, declined, unresolvable). */
@@ -115,7 +117,13 @@ export function entrySnapshot(entry: HostEntry, lastRun?: LastRun): ServerSnapsh
     ...(lastRun.resources ? { resourcesInLastRun: true } : {}),
   };
   const onDemand = waiting ? { startsWhenNeeded: true, ...known } : {};
-  if (entry.connection) return { ...entry.connection.snapshot(), configError: entry.configError, ...onDemand };
+  if (entry.connection)
+    return {
+      ...entry.connection.snapshot(),
+      configError: entry.configError,
+      ...onDemand,
+      ...(entry.learning ? { learning: true } : {}),
+    };
   return {
     id: entry.id,
     status: entry.placeholder?.status ?? 'stopped',

@@ -169,7 +169,7 @@ export class McpHost implements Disposable {
 
   async start(id: string): Promise<void> {
     const entry = this.requireEntry(id);
-    entry.learning = false;
+    this.needed(entry);
     if (!entry.connection) {
       if (!entry.definition || entry.placeholder?.status === 'invalid')
         throw new Error(entry.placeholder?.reason ?? `MCP server "${id}" has no valid definition.`);
@@ -192,7 +192,7 @@ export class McpHost implements Disposable {
     const waiting = [...this.entries.values()].filter(
       (e) => (!ids || ids.includes(e.id)) && (startsWhenNeeded(e) || e.connection?.state === 'starting'),
     );
-    for (const e of waiting) e.learning = false;
+    for (const e of waiting) this.needed(e);
     const started = Promise.allSettled(
       waiting.map((e) => (startsWhenNeeded(e) ? this.start(e.id) : e.connection!.whenStarted())),
     );
@@ -203,7 +203,9 @@ export class McpHost implements Disposable {
   /** The running connection of `id`: started first when it starts on demand, waited for when on its way. */
   private async neededConnection(id: string, signal?: AbortSignal): Promise<ServerConnection> {
     const entry = this.requireEntry(id);
-    entry.learning = false;
+    this.needed(entry);
+    // Needed just as it stops after learning its lists: it starts again once stopped.
+    await entry.learnedStop;
     if (startsWhenNeeded(entry)) await this.start(id);
     else if (entry.connection?.state === 'starting') await this.startOnDemand([id], signal);
     return this.connection(id);
@@ -245,8 +247,21 @@ export class McpHost implements Disposable {
     );
     await connection.start(false).catch(() => undefined);
     const unused = entry.learning && entry.connection === connection && connection.state === 'running';
+    if (unused) {
+      // Set before the stop begins: a use its first change brings waits for it.
+      let stopped!: () => void;
+      entry.learnedStop = new Promise((resolve) => (stopped = resolve));
+      await connection.stop(LEARNED).finally(stopped);
+      entry.learnedStop = undefined;
+    }
+    this.needed(entry);
+  }
+
+  /** Something needs the server (or its learning is over): it is not started only to learn any more. */
+  private needed(entry: HostEntry): void {
+    if (!entry.learning) return;
     entry.learning = false;
-    if (unused) await connection.stop(LEARNED);
+    this.changed.fire(entry.id);
   }
 
   async stop(id: string): Promise<void> {

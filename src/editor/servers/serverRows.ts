@@ -43,6 +43,9 @@ export function describeServer(server: ServerSnapshot): string {
     if (!server.fromLastRun || known.length === 0) return vscode.l10n.t('starts when needed');
     return vscode.l10n.t('starts when needed · {0} from its last run', known.join(', '));
   }
+  // Started only to learn what it offers: it stops again by itself.
+  if (server.learning && (server.status === 'starting' || server.status === 'running'))
+    return vscode.l10n.t('learning its tools (stops until needed)');
   if (server.status !== 'running') return stateOf(server);
   const parts = [
     server.status,

@@ -78,7 +78,7 @@ function lineOf(s: ServerSnapshot): ServerLine | undefined {
     : `${s.id}: ${s.status}${reasonOf(s) ? ` — ${reasonOf(s)}` : ''}`;
   return {
     text,
-    ready: s.status === 'running' || s.startsWhenNeeded === true,
+    ready: s.status === 'running' || s.startsWhenNeeded === true || s.learning === true,
     failing: s.status === 'error' || s.status === 'invalid' || !!s.configError,
   };
 }

@@ -85,8 +85,12 @@ describe('ListLearning with McpHost', () => {
     );
     assert.deepEqual(host.unlearnedServers().sort(), ['fresh', 'other']);
     const pids: number[] = [];
+    const freshStates: string[] = [];
     const seen = host.onDidChangeServers(() => {
       for (const s of host.servers()) if (s.pid && !pids.includes(s.pid)) pids.push(s.pid);
+      const fresh = host.server('fresh')!;
+      const state = `${fresh.status}${fresh.learning ? ' learning' : ''}`;
+      if (freshStates.at(-1) !== state) freshStates.push(state);
     });
     const learning = new ListLearning(host, quiet, RULE);
     learning.schedule();
@@ -101,6 +105,14 @@ describe('ListLearning with McpHost', () => {
       );
     }
     assert.equal(pids.length, 2, 'one process each for the two that had not run, none for the others');
+    // Its row says it is learning while it starts and runs, then that it waits again.
+    assert.deepEqual(freshStates, [
+      'starting learning',
+      'running learning',
+      'stopping learning',
+      'stopped learning',
+      'stopped',
+    ]);
     assert.ok(pids.every((pid) => !isAlive(pid)));
     assert.deepEqual([host.server('known')!.status, host.server('manual')!.status], ['stopped', 'stopped']);
     assert.deepEqual(host.unlearnedServers(), [], 'nothing is left to learn');
@@ -123,6 +135,23 @@ describe('ListLearning with McpHost', () => {
     const s = await running(host, 'lazy');
     assert.notEqual(s.startsWhenNeeded, true, 'it does not wait for a use any more');
     assert.ok(isAlive(s.pid!));
+  });
+
+  it('starts a server again that is needed just as it stops after learning', async () => {
+    const { host } = harness({ lastRuns: new LastRuns(store()) });
+    hosts.push(host);
+    await host.applySettings(entries({ lazy: legacy({ autoStart: 'onDemand' }) }));
+    let call: Promise<unknown> | undefined;
+    const watch = host.onDidChangeServers(() => {
+      if (!call && host.server('lazy')!.status === 'stopping')
+        call = host.callTool('lazy', 'echo', { text: 'just in time' });
+    });
+    await host.learnLists('lazy');
+    watch.dispose();
+    assert.ok(call, 'the call came while it stopped');
+    const result = (await call) as { content: { text: string }[] };
+    assert.equal(result.content[0].text, 'just in time');
+    assert.equal((await running(host, 'lazy')).learning, undefined);
   });
 
   it('tries a server that fails to start once, and says why on its row', async () => {
