@@ -105,6 +105,7 @@ function definition(id: string, args: string[]): ResolvedServerDefinition {
     autoStart: 'startup',
     apps: false,
     publish: true,
+    share: 'window',
     requestTimeoutMs: 3_000,
     startTimeoutMs: 30_000,
     maxTotalTimeoutMs: 60_000,

@@ -58,6 +58,7 @@ function definition(id = 'bench'): ResolvedServerDefinition {
     autoStart: 'startup',
     apps: false,
     publish: true,
+    share: 'window',
     requestTimeoutMs: 120_000,
     startTimeoutMs: 120_000,
     maxTotalTimeoutMs: 600_000,

@@ -73,6 +73,11 @@ export interface ServerDefinition {
   readonly publish: boolean;
   /** Run a stdio server sandboxed (`sandbox: true` reads as `{}`); absent runs it as is. */
   readonly sandbox?: SandboxSettings;
+  /**
+   * Who runs the process (`share`): each window its own ("window"), or one window for every window
+   * of this user that defines the same server ("machine"; the others reach it through that window).
+   */
+  readonly share: 'window' | 'machine';
   readonly restart: RestartSettings;
   /** How calls to this server's tools are confirmed; changing it never restarts the server. */
   readonly toolPolicy: ToolPolicySettings;

@@ -81,7 +81,7 @@ export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation
     // Variables may hide any part of the URL; the full check runs after they are resolved.
     if (!/^(https?:\/\/|\$\{)/i.test(value.url))
       return fail('url', `must be an http:// or https:// URL (got "${value.url}")`);
-    for (const field of ['command', 'args', 'env', 'envFile', 'cwd', 'sandbox', 'dev'] as const) {
+    for (const field of ['command', 'args', 'env', 'envFile', 'cwd', 'sandbox', 'dev', 'share'] as const) {
       if (value[field] !== undefined)
         return fail(field, `only applies to stdio servers ("command"), not to type "${transport}"`);
     }
@@ -119,6 +119,7 @@ export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation
       apps: (value.apps as boolean | undefined) ?? true,
       publish: (value.publish as boolean | undefined) ?? true,
       sandbox: value.sandbox === true ? {} : ((value.sandbox || undefined) as SandboxSettings | undefined),
+      share: value.share === 'machine' ? 'machine' : 'window',
       restart: { ...DEFAULT_RESTART, ...restart },
       toolPolicy: {
         autoApprove: (value.autoApprove as string[] | undefined) ?? [],

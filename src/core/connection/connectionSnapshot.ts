@@ -3,6 +3,7 @@ import { rootPaths, shownSandbox } from '../process/sandboxPolicy';
 import { boundedInstructions, type ServerSnapshot, type ServerStatus } from './serverSnapshot';
 import type { ServerLists } from './serverLists';
 import type { OpenedSession } from './sessionOpener';
+import type { ShareState } from './machineShare';
 
 /** What a connection knows about itself, for the views. */
 export interface ConnectionParts {
@@ -13,6 +14,8 @@ export interface ConnectionParts {
   readonly waitingForTurn?: boolean;
   readonly session?: OpenedSession;
   readonly lists: ServerLists;
+  /** How the process is shared with other windows, for a server that asks. */
+  readonly share?: ShareState;
   roots(): readonly ResolvedRoot[];
 }
 
@@ -28,7 +31,8 @@ export function connectionSnapshot(parts: ConnectionParts): ServerSnapshot {
     ...(parts.waitingForTurn && parts.status === 'starting' ? { waitingForTurn: true as const } : {}),
     scope: definition.scope,
     origin: definition.origin,
-    transport: session?.created.kind ?? definition.transport,
+    // A window that reaches another window's process shows what that process is.
+    transport: parts.share?.role === 'guest' ? definition.transport : (session?.created.kind ?? definition.transport),
     target: parts.target,
     era: client?.getProtocolEra(),
     protocolVersion: client?.getNegotiatedProtocolVersion(),
@@ -37,6 +41,7 @@ export function connectionSnapshot(parts: ConnectionParts): ServerSnapshot {
     instructions: boundedInstructions(client?.getInstructions()),
     pid: session?.created.stdio?.pid ?? undefined,
     sandbox: shownSandbox(session?.created.sandbox, definition, () => rootPaths(parts.roots())),
+    ...(parts.share ? { share: parts.share } : {}),
     tools: lists.tools,
     prompts: lists.prompts,
     resources: lists.resources,

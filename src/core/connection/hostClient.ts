@@ -13,6 +13,8 @@ export interface HostClientHooks {
   whileHostWaits<T>(work: () => Promise<T>): Promise<T>;
   /** `roots/list` and `ping` requests answered per minute each (`limits.serverRequestsPerMinute`). */
   readonly serverRequestsPerMinute: number;
+  /** The server asked for roots (a window sharing it learns that its folders matter). */
+  onRootsAsked?(): void;
 }
 
 /** Answers one kind of server request: roots, ping, sampling, elicitation. */
@@ -60,7 +62,10 @@ export function createHostClient(deps: ServerConnectionDeps, options: ClientOpti
   const limited = rateLimited(deps.log, hooks.serverRequestsPerMinute);
   const answers: Record<string, Answer> = {
     'roots/list': async () =>
-      limited('roots/list', () => ({ roots: deps.roots().map((r) => ({ uri: r.uri, name: r.name })) })),
+      limited('roots/list', () => {
+        hooks.onRootsAsked?.();
+        return { roots: deps.roots().map((r) => ({ uri: r.uri, name: r.name })) };
+      }),
     ping: async () => limited('ping', () => ({})),
   };
   const sampling = deps.sampling;

@@ -25,6 +25,8 @@ import type { ServerConnectionDeps } from './serverConnectionDeps';
 import { authorizationOutcome, signInReasonMidSession } from '../auth/authorizationFailure';
 import type { LoadedSkill } from '../skills/serverSkills';
 import { spawnsProcess, TRANSPORTS } from '../config/transportKinds';
+import { ConnectionShare, shareEndReason, type ShareTarget } from './connectionShare';
+import type { ShareEnd } from './machineShare';
 
 export type { ServerConnectionDeps } from './serverConnectionDeps';
 
@@ -62,6 +64,8 @@ export class ServerConnection implements Disposable {
   private readonly hostWaits = new HostWaits();
   /** Resources someone wants updates about (open editors), kept across sessions. */
   private readonly watches: ResourceWatches;
+  /** Its process shared with other windows, when its settings ask. */
+  private readonly share: ConnectionShare;
 
   constructor(
     readonly definition: ResolvedServerDefinition,
@@ -84,6 +88,13 @@ export class ServerConnection implements Disposable {
       () => this.session?.client,
       limitsOf(definition).maxTools,
       (error) => void this.unauthorizedMidSession(error),
+    );
+    this.share = new ConnectionShare(
+      definition,
+      hash,
+      deps,
+      () => this.fire(),
+      () => void this.stop('stopped for every window, from another window'),
     );
     this.watches = new ResourceWatches({
       client: () => (this.takesResourceSubscriptions ? this.session?.client : undefined),
@@ -131,6 +142,7 @@ export class ServerConnection implements Disposable {
       waitingForTurn: this.turn.waiting,
       session: this.session,
       lists: this.lists,
+      share: this.share.state,
       roots: this.deps.roots,
     });
   }
@@ -161,9 +173,19 @@ export class ServerConnection implements Disposable {
     await this.start();
   }
 
+  /**
+   * Stops a shared server in every window that uses it: a window that reaches another's process
+   * asks that window to stop it.
+   */
+  async stopForAll(): Promise<void> {
+    if (!(await this.share.askStopForAll())) this.share.stopForAll();
+    await this.stop('stopped for every window that shares it');
+  }
+
   async stop(reason?: string, status: 'stopped' | 'needs-sign-in' = 'stopped'): Promise<void> {
     this.generation++;
     this.restarts.cancel();
+    this.share.release();
     const transport = this.liveTransport;
     const session = this.session;
     this.session = undefined;
@@ -359,10 +381,11 @@ export class ServerConnection implements Disposable {
     };
     const connectAndList = async () => {
       try {
+        const target = await this.share.take();
         const session = await sessionModules().openSession(
-          this.definition,
-          this.hash,
-          this.sessionDeps(generation, (created) => (started = created)),
+          target.definition,
+          target.hash,
+          this.sessionDeps(generation, (created) => (started = created), target),
           abort.signal,
         );
         if (generation !== this.generation) {
@@ -381,6 +404,8 @@ export class ServerConnection implements Disposable {
         await this.lists.refreshAll(client, () => generation === this.generation);
         if (generation !== this.generation) return;
         this.setStatus('running');
+        this.share.running(session.created.stdio?.pid ?? undefined);
+        void target.guest?.ended.then((why) => this.shareEnded(generation, why));
         this.watches.renew();
         const health = this.definition.healthCheck;
         if (health)
@@ -392,6 +417,7 @@ export class ServerConnection implements Disposable {
         }
         const tried = this.liveTransport;
         this.liveTransport = undefined;
+        this.share.release();
         const auth = this.deps.authorization && (await authorizationOutcome(error, this.target));
         if (auth) {
           if (generation !== this.generation) return;
@@ -433,14 +459,14 @@ export class ServerConnection implements Disposable {
     return this.startPromise;
   }
 
-  private sessionDeps(generation: number, onCreated: (created: CreatedTransport) => void) {
+  private sessionDeps(generation: number, onCreated: (created: CreatedTransport) => void, target: ShareTarget) {
     return {
       resolver: this.deps.resolver,
       eraPins: this.deps.eraPins,
       log: this.deps.log,
-      authProvider: this.deps.authorization,
+      authProvider: target.guest ? undefined : this.deps.authorization,
       ledger: this.deps.ledger,
-      fetch: this.deps.fetch,
+      fetch: target.guest?.fetch ?? this.deps.fetch,
       sandbox: this.deps.sandbox && { runtime: this.deps.sandbox, rootPaths: () => rootPaths(this.deps.roots()) },
       createClient: (options: ClientOptions) => this.createClient(options, generation),
       onTransport: (created: CreatedTransport) => {
@@ -461,7 +487,21 @@ export class ServerConnection implements Disposable {
         () => generation === this.generation,
       ),
       whileHostWaits: (work) => this.hostWaits.during(work),
+      onRootsAsked: () => this.share.rootsAsked(),
     });
+  }
+
+  /**
+   * The window whose process this one reached let it go: stopped for all, this one stops too;
+   * else this window starts it again (it runs it now, or reaches the window that took over).
+   */
+  private async shareEnded(generation: number, why: ShareEnd): Promise<void> {
+    if (generation !== this.generation || this.status !== 'running') return;
+    if (why === 'stopped-for-all') return this.stop('stopped for every window, from another window');
+    const reason = shareEndReason(why);
+    this.deps.log.info(`Shared: ${reason}.`);
+    await this.stop(reason);
+    await this.start();
   }
 
   private async onClosed(generation: number): Promise<void> {
@@ -473,6 +513,7 @@ export class ServerConnection implements Disposable {
     this.session = undefined;
     this.liveTransport = undefined;
     this.disposeSession();
+    this.share.release();
     this.lists.clear();
     // What it left running ends meanwhile: a stop waits for it, a restart starts after it.
     const ending = processTreeOf(transport, false)

@@ -15,6 +15,7 @@ import type { ProcessSandbox } from '../process/processSandbox';
 import type { ResolvedSecret } from './secretRedaction';
 import type { ServerLog } from './serverLog';
 import type { StartSlots } from './startSlots';
+import type { MachineShare } from './machineShare';
 
 /** What one server's connection needs from the host. */
 export interface ServerConnectionDeps {
@@ -34,6 +35,8 @@ export interface ServerConnectionDeps {
   readonly startSlots?: StartSlots;
   /** Secrets the definition resolved: status reasons show their placeholders instead. */
   readonly secrets?: readonly ResolvedSecret[];
+  /** Where windows share servers (`"share": "machine"`); without it every server runs in its window. */
+  readonly share?: MachineShare;
   /** Declares MCP Apps (`io.modelcontextprotocol/ui`), so the server offers its tools' apps. */
   readonly apps?: boolean;
   /** The roots this server sees right now. */

@@ -1,3 +1,4 @@
+import type { ShareState } from './machineShare';
 import type { SkillSummary } from '../skills/serverSkills';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import type { ServerOrigin, SettingsScope, TransportKind } from '../config/serverDefinition';
@@ -60,6 +61,8 @@ export interface ServerSnapshot {
   /** What the server tells a model about using its tools (`instructions`), at most INSTRUCTIONS_MAX characters. */
   readonly instructions?: string;
   readonly pid?: number;
+  /** How its process is shared with other windows (`"share": "machine"`). */
+  readonly share?: ShareState;
   /** A sandboxed stdio server: what the sandbox lets it read, write and reach. */
   readonly sandbox?: string;
   readonly tools: readonly Tool[];

@@ -4,7 +4,14 @@ import * as path from 'node:path';
 
 /** Where the gateway listens: a Unix socket in a private folder, or 127.0.0.1 on a port the system picks. */
 export type GatewayAddress =
-  { readonly kind: 'socket'; readonly folder: string; readonly socketPath: string } | { readonly kind: 'loopback' };
+  | {
+      readonly kind: 'socket';
+      readonly folder: string;
+      readonly socketPath: string;
+      /** The folder is not the gateway's own (it holds other sockets): closing leaves it. */
+      readonly sharedFolder?: true;
+    }
+  | { readonly kind: 'loopback' };
 
 /** Unix socket paths longer than this do not fit `sockaddr_un` on macOS (104 bytes with its terminator); Linux allows 107. */
 const MAX_SOCKET_PATH = 103;
@@ -38,7 +45,8 @@ export function privateGatewayAddress(
 
 /** Removes the socket's private folder (the window is closing). */
 export function removeGatewayAddress(address: GatewayAddress): void {
-  if (address.kind === 'socket') rmSync(address.folder, { recursive: true, force: true });
+  // Node removes a listening socket's file when it closes: a shared folder's others stay.
+  if (address.kind === 'socket' && !address.sharedFolder) rmSync(address.folder, { recursive: true, force: true });
 }
 
 /** The endpoint's path for a server: its id in base64url, so any id makes one safe path segment. */

@@ -23,6 +23,15 @@ export interface McpGatewayOptions {
   /** MCP Host's version, for mirrors of servers that do not say theirs. */
   readonly version: string;
   readonly log: ServerLog;
+  /** The bearer token requests must carry; a random one without it. */
+  readonly token?: string;
+  /** Sessions one server may have at once; {@link MAX_SESSIONS_PER_SERVER} without it. */
+  readonly maxSessionsPerServer?: number;
+  /**
+   * Answers requests for paths other than the MCP endpoints (after the `Origin` check, before the
+   * token's): returns false for a path it does not serve.
+   */
+  readonly otherRoutes?: (req: IncomingMessage, res: ServerResponse, pathname: string) => boolean;
 }
 
 interface GatewaySession {
@@ -43,7 +52,7 @@ const REFUSALS_LOGGED_EVERY_MS = 10_000;
  * for a server that is not published are refused.
  */
 export class McpGateway implements Disposable {
-  private readonly token = randomBytes(32).toString('base64url');
+  private readonly token: string;
   private readonly sessions = new Map<string, GatewaySession>();
   private listening?: Promise<number | undefined>;
   private http?: HttpServer;
@@ -51,7 +60,9 @@ export class McpGateway implements Disposable {
   private refusalLoggedAt = -Infinity;
   private refusalsUnlogged = 0;
 
-  constructor(private readonly options: McpGatewayOptions) {}
+  constructor(private readonly options: McpGatewayOptions) {
+    this.token = options.token ?? randomBytes(32).toString('base64url');
+  }
 
   /** How to reach `serverId`'s endpoint; the gateway starts listening with the first call. */
   async endpoint(serverId: string): Promise<GatewayEndpoint> {
@@ -71,6 +82,11 @@ export class McpGateway implements Disposable {
   /** The sessions open per server (for the view and tests). */
   sessionCount(serverId: string): number {
     return [...this.sessions.values()].filter((s) => s.serverId === serverId).length;
+  }
+
+  /** Listens now (it otherwise listens with the first endpoint asked for); fails as `listen` does (a socket in use). */
+  async open(): Promise<void> {
+    await this.listen();
   }
 
   private listen(): Promise<number | undefined> {
@@ -95,8 +111,10 @@ export class McpGateway implements Disposable {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // VS Code's extension host sends no Origin; a page in a browser always does.
     if (req.headers.origin !== undefined) return this.refuse(res, 403, 'requests from web pages are not served');
+    const pathname = new URL(req.url ?? '/', 'http://gateway').pathname;
+    if (this.options.otherRoutes?.(req, res, pathname)) return;
     if (!this.hasToken(req.headers.authorization)) return this.refuse(res, 401, 'missing or wrong bearer token');
-    const serverId = serverIdOfPath(new URL(req.url ?? '/', 'http://gateway').pathname);
+    const serverId = serverIdOfPath(pathname);
     const { host, offers } = this.options;
     if (serverId === undefined || !host.server(serverId) || !offers.published(serverId))
       return this.refuse(res, 404, 'no MCP server is published at this path');
@@ -140,7 +158,8 @@ export class McpGateway implements Disposable {
 
   private adopt(id: string, session: GatewaySession): void {
     const ofServer = [...this.sessions].filter(([, s]) => s.serverId === session.serverId);
-    for (const [oldest] of ofServer.slice(0, Math.max(0, ofServer.length - MAX_SESSIONS_PER_SERVER + 1)))
+    const most = this.options.maxSessionsPerServer ?? MAX_SESSIONS_PER_SERVER;
+    for (const [oldest] of ofServer.slice(0, Math.max(0, ofServer.length - most + 1)))
       this.endSession(oldest);
     this.sessions.set(id, session);
     this.options.log.info(`Gateway: a client opened a session of "${session.serverId}".`);

@@ -40,6 +40,7 @@ import type { HostAuthorization } from '../auth/hostAuthorization';
 import type { ProcessLedger } from '../process/processLedger';
 import type { ProcessSandbox } from '../process/processSandbox';
 import { StartSlots } from '../connection/startSlots';
+import type { MachineShare } from '../connection/machineShare';
 import { retryAfterUrlElicitations } from '../elicitation/urlElicitationErrors';
 
 /** Why a server that was started only to learn its lists is stopped again. */
@@ -67,6 +68,8 @@ export interface McpHostOptions {
   readonly lastRuns?: LastRuns;
   /** Turns for starting the servers' processes; one per core and one more without it. */
   readonly startSlots?: StartSlots;
+  /** Where this user's windows share servers that ask (`"share": "machine"`); without it each window runs its own. */
+  readonly share?: MachineShare;
 }
 
 /** The set of servers: applies settings, gates workspace servers on trust and consent, routes requests. */
@@ -266,6 +269,11 @@ export class McpHost implements Disposable {
 
   async stop(id: string): Promise<void> {
     await this.requireEntry(id).connection?.stop('stopped by the user');
+  }
+
+  /** Stops a server shared between windows in all of them (`"share": "machine"`); as {@link stop} for any other. */
+  async stopForAll(id: string): Promise<void> {
+    await this.requireEntry(id).connection?.stopForAll();
   }
 
   /** `reason` is what requests in flight are told, and what the server's row says meanwhile. */

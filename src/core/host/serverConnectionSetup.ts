@@ -72,6 +72,7 @@ export function connectionDeps(
     authorization: hooks.authorization,
     ledger: options.ledger,
     sandbox: options.sandbox,
+    share: options.share,
     fetch: options.fetch,
     resolver: options.resolver,
     eraPins: options.eraPins,

@@ -23,6 +23,7 @@ const BASE = {
   headers: {},
   apps: false,
   publish: true,
+  share: 'window',
   enabled: true,
   autoStart: 'startup',
   requestTimeoutMs: 10_000,

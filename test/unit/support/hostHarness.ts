@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import type { ServerSettingsEntry } from '../../../src/core/config/serverDefinition';
 import { InMemoryEraPinStore } from '../../../src/core/connection/eraPins';
 import { ExecutableResolver } from '../../../src/core/process/executableResolver';
+import type { MachineShare } from '../../../src/core/connection/machineShare';
 import type { StartSlots } from '../../../src/core/connection/startSlots';
 import { McpHost } from '../../../src/core/host/mcpHost';
 import type { LastRuns } from '../../../src/core/host/lastRuns';
@@ -47,6 +48,7 @@ export function harness(
     apps?: boolean;
     lastRuns?: LastRuns;
     startSlots?: StartSlots;
+    share?: MachineShare;
   } = {},
 ) {
   const consentAnswers = new Map<string, ConsentRecord>();
@@ -85,6 +87,7 @@ export function harness(
     apps: () => options.apps ?? false,
     lastRuns: options.lastRuns,
     startSlots: options.startSlots,
+    share: options.share,
   });
   return { host, confirm, showConfigError, env, logs };
 }

@@ -1,0 +1,268 @@
+import type { FetchLike } from '@modelcontextprotocol/client';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { request } from 'node:http';
+import type { Agent } from 'undici';
+import {
+  sameRoots,
+  type GuestClaim,
+  type MachineShare,
+  type OwnerClaim,
+  type ShareClaim,
+  type ShareEnd,
+} from '../connection/machineShare';
+import type { ResolvedRoot } from '../config/serverDefinition';
+import type { ServerLog } from '../connection/serverLog';
+import { Emitter, type Disposable } from '../events';
+import { undiciLibrary } from '../lazyLibraries';
+import { endpointPath } from './gatewayAddress';
+import type { GatewayHost, GatewayOffers } from './gatewayHost';
+import { McpGateway } from './mcpGateway';
+import { privateShareFolder, shareSocketPath } from './shareFolder';
+import { joinShare, ShareWatchers, STOP_PATH, WATCH_PATH, type JoinedShare } from './shareWatch';
+
+export interface MachineSharesOptions {
+  /** The window's host, whose servers an owner serves (known once the host is built). */
+  readonly host: () => GatewayHost;
+  /** MCP Host's version, for mirrors of servers that do not say theirs. */
+  readonly version: string;
+  readonly log: ServerLog;
+  /** Where this user's windows meet; {@link privateShareFolder} without it. */
+  readonly folder?: () => string;
+}
+
+/** Windows one shared process serves at most (each a session of its endpoint). */
+const MAX_GUESTS = 64;
+
+const ROOTS_NOTE =
+  'not shared with windows of other folders: the server asks for roots, and they run their own process';
+
+/**
+ * Where this user's windows share servers (`"share": "machine"`): per server, a Unix socket in a
+ * folder only this user may enter. The window that listens on it owns the process and serves the
+ * others there (the gateway's Streamable HTTP endpoint, and a watch telling them who runs it); the
+ * others connect to it. The socket is the lock: when the owner's window goes, the socket closes and
+ * a window that used it takes over. A server that asks for roots is shared only between windows of
+ * the same folders: the others meet on a second socket keyed by their roots too.
+ */
+export class MachineShares implements MachineShare, Disposable {
+  private readonly owned = new Set<OwnedShare>();
+
+  constructor(private readonly options: MachineSharesOptions) {}
+
+  async claim(
+    serverId: string,
+    key: string,
+    roots: readonly ResolvedRoot[],
+    onStopForAll: () => void,
+  ): Promise<ShareClaim> {
+    const folder = (this.options.folder ?? privateShareFolder)();
+    const byRoots = `${key}:${JSON.stringify(roots.map((r) => r.uri).sort())}`;
+    for (const meeting of [key, byRoots]) {
+      const socketPath = shareSocketPath(folder, meeting);
+      // A socket left by a crashed window is removed and tried again (twice at most: two windows
+      // may race for it; the loser joins the winner).
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const owner = await OwnedShare.open(socketPath, folder, {
+          ...this.options,
+          serverId,
+          roots,
+          onStopForAll,
+          note: meeting === byRoots ? ROOTS_NOTE : undefined,
+          released: (share) => this.owned.delete(share),
+        });
+        if (owner) {
+          this.owned.add(owner);
+          return owner;
+        }
+        const joined = await joinShare(socketPath, roots);
+        if (!joined) {
+          rmSync(socketPath, { force: true });
+          continue;
+        }
+        if (meeting === key && joined.info.asksRoots && !sameRoots(joined.info.roots, roots)) {
+          joined.close();
+          break;
+        }
+        return new GuestShare(joined, socketPath);
+      }
+    }
+    throw new Error('another window holds its socket but neither serves it nor lets it go');
+  }
+
+  dispose(): void {
+    for (const share of [...this.owned]) share.release();
+  }
+}
+
+interface OwnerOptions extends MachineSharesOptions {
+  readonly serverId: string;
+  readonly roots: readonly ResolvedRoot[];
+  readonly note?: string;
+  onStopForAll(): void;
+  released(share: OwnedShare): void;
+}
+
+/** This window runs the process and serves the others on the socket. */
+class OwnedShare implements OwnerClaim {
+  readonly role = 'owner';
+  private readonly token = randomBytes(32).toString('base64url');
+  private pid?: number;
+  private asksRoots = false;
+  private readonly watchers: ShareWatchers;
+  private readonly gateway: McpGateway;
+  private done = false;
+
+  /** Listens on the socket: this window owns the process; undefined when another window does (or did). */
+  static async open(socketPath: string, folder: string, options: OwnerOptions): Promise<OwnedShare | undefined> {
+    const share = new OwnedShare(socketPath, folder, options);
+    try {
+      await share.gateway.open();
+      return share;
+    } catch (error) {
+      share.watchers.dispose();
+      share.gateway.dispose();
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') return undefined;
+      throw error;
+    }
+  }
+
+  private constructor(
+    socketPath: string,
+    folder: string,
+    private readonly options: OwnerOptions,
+  ) {
+    const { serverId } = options;
+    this.watchers = new ShareWatchers(() => ({
+      path: endpointPath(serverId),
+      token: this.token,
+      roots: options.roots.map((r) => ({ uri: r.uri })),
+      asksRoots: this.asksRoots,
+      pid: this.pid,
+    }));
+    this.gateway = new McpGateway({
+      host: options.host(),
+      offers: everyToolOf(serverId),
+      address: { kind: 'socket', folder, socketPath, sharedFolder: true },
+      version: options.version,
+      log: options.log,
+      token: this.token,
+      maxSessionsPerServer: MAX_GUESTS,
+      otherRoutes: (req, res, pathname) => {
+        if (req.method !== 'POST') return false;
+        if (pathname === WATCH_PATH) {
+          if (this.watchers.size >= MAX_GUESTS) res.writeHead(503).end('too many windows share this server');
+          else void this.watchers.accept(req, res);
+          return true;
+        }
+        if (pathname !== STOP_PATH) return false;
+        if (!sameSecret(req.headers.authorization, `Bearer ${this.token}`)) res.writeHead(401).end();
+        else {
+          res.writeHead(204).end();
+          options.onStopForAll();
+        }
+        return true;
+      },
+    });
+  }
+
+  get guests(): number {
+    return this.watchers.size;
+  }
+
+  get note(): string | undefined {
+    return this.options.note;
+  }
+
+  get onDidChange() {
+    return this.watchers.onDidChange;
+  }
+
+  running(pid: number | undefined): void {
+    this.pid = pid;
+    this.watchers.announce();
+  }
+
+  rootsAsked(): void {
+    if (this.asksRoots) return;
+    this.asksRoots = true;
+    this.watchers.end('asks-roots', (roots) => !sameRoots(roots, this.options.roots));
+  }
+
+  release(forAll = false): void {
+    if (this.done) return;
+    this.done = true;
+    this.watchers.end(forAll ? 'stopped-for-all' : 'closed');
+    this.watchers.dispose();
+    this.gateway.dispose();
+    this.options.released(this);
+  }
+}
+
+/** Another window runs the process; this one reaches it over the socket. */
+class GuestShare implements GuestClaim {
+  readonly role = 'guest';
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly ended: Promise<ShareEnd>;
+  private readonly agent: Agent;
+  private readonly changed = new Emitter<void>();
+  readonly onDidChange = this.changed.event;
+  pid?: number;
+  otherWindows: number;
+
+  constructor(
+    private readonly joined: JoinedShare,
+    private readonly socketPath: string,
+  ) {
+    const { info } = joined;
+    this.url = `http://localhost${info.path}`;
+    this.headers = { Authorization: `Bearer ${info.token}` };
+    this.pid = info.pid;
+    this.otherWindows = info.guests;
+    this.ended = joined.ended;
+    this.agent = new (undiciLibrary().Agent)({ connect: { socketPath } });
+    joined.onDidChange(({ pid, guests }) => {
+      this.pid = pid ?? this.pid;
+      this.otherWindows = guests ?? this.otherWindows;
+      this.changed.fire();
+    });
+  }
+
+  readonly fetch: FetchLike = async (url, init) =>
+    (await undiciLibrary().fetch(url, { ...(init as object), dispatcher: this.agent })) as unknown as Response;
+
+  stopForAll(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const req = request({ socketPath: this.socketPath, path: STOP_PATH, method: 'POST', headers: this.headers });
+      req.once('error', reject);
+      req.once('response', (res) => {
+        res.resume();
+        if (res.statusCode === 204) resolve();
+        else reject(new Error(`the window that runs it refused to stop it (HTTP ${res.statusCode})`));
+      });
+      req.end();
+    });
+  }
+
+  release(): void {
+    this.joined.close();
+    this.changed.dispose();
+    void this.agent.destroy().catch(() => undefined);
+  }
+}
+
+/** Offers for the other windows: the server, all its tools (each window applies its own switches). */
+function everyToolOf(serverId: string): GatewayOffers {
+  return {
+    published: (id) => id === serverId,
+    offered: () => true,
+    onDidChange: () => ({ dispose: () => undefined }),
+  };
+}
+
+function sameSecret(given: string | undefined, expected: string): boolean {
+  const a = Buffer.from(given ?? '');
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

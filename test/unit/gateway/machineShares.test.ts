@@ -1,0 +1,165 @@
+import * as assert from 'node:assert/strict';
+import { chmodSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import type { McpHost } from '../../../src/core/host/mcpHost';
+import { MachineShares } from '../../../src/core/gateway/machineShares';
+import { privateShareFolder } from '../../../src/core/gateway/shareFolder';
+import { isAlive } from '../../../src/core/process/processTree';
+import { tempDir } from '../../support/tempDir';
+import { RecordingLog, spawnLog, waitFor } from '../support/fixtures';
+import { app, entries, harness, hosts, legacy, lib, running } from '../support/hostHarness';
+
+/**
+ * Windows of one user, as hosts in this process, each with its own rendezvous in one private
+ * folder (as every window of a user has): real fixture servers over real pipes, real sockets.
+ */
+const shares: MachineShares[] = [];
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((h) => h.dispose()));
+  for (const share of shares.splice(0)) share.dispose();
+});
+
+function newFolder(): string {
+  const folder = tempDir('mcp-share-');
+  chmodSync(folder, 0o700);
+  return folder;
+}
+
+async function window(folder: string, settings: Record<string, unknown>, workspace = app): Promise<McpHost> {
+  let host!: McpHost;
+  const share = new MachineShares({
+    host: () => host,
+    version: '0',
+    log: new RecordingLog(),
+    folder: () => {
+      if (!folder) throw new Error('no private folder to meet in');
+      return folder;
+    },
+  });
+  shares.push(share);
+  host = harness({ share }).host;
+  hosts.push(host);
+  await host.setWorkspaceFolders([{ name: path.basename(workspace), path: workspace }]);
+  await host.applySettings(entries(settings));
+  return host;
+}
+
+async function pidOf(host: McpHost, id = 'shared'): Promise<number> {
+  const result = await host.callTool(id, 'pid', {});
+  return Number((result.content[0] as { text: string }).text);
+}
+
+describe('MachineShares: one process per server for the windows of a user', () => {
+  it('serves a second window from the first one\'s process, and a window that closes hands it over', async () => {
+    const folder = newFolder();
+    const spawns = spawnLog();
+    const settings = { shared: legacy({ share: 'machine', env: { FIXTURE_SPAWN_LOG: spawns.file } }) };
+    const first = await window(folder, settings);
+    await running(first, 'shared');
+    const second = await window(folder, settings);
+    await running(second, 'shared');
+
+    const pid = await pidOf(first);
+    assert.equal(await pidOf(second), pid, 'the second window calls the first one\'s process');
+    assert.equal(spawns.count(), 1, 'one process for both windows');
+    await waitFor('both rows say it is shared', () => first.server('shared')?.share?.otherWindows === 1);
+    assert.deepEqual(first.server('shared')!.share, { role: 'owner', otherWindows: 1, note: undefined });
+    assert.deepEqual(second.server('shared')!.share, { role: 'guest', otherWindows: 1, pid });
+    assert.equal(second.server('shared')!.transport, 'stdio', 'the row shows the process, not the socket');
+    assert.ok(second.server('shared')!.tools.some((t) => t.name === 'pid'), 'the second window lists its tools');
+
+    await first.dispose();
+    assert.equal(isAlive(pid), false, 'the process ends with the window that ran it');
+    await waitFor('the second window takes over', () => second.server('shared')?.share?.role === 'owner');
+    await running(second, 'shared');
+    const next = await pidOf(second);
+    assert.notEqual(next, pid);
+    assert.ok(isAlive(next));
+    assert.equal(spawns.count(), 2);
+
+    await second.dispose();
+    assert.equal(isAlive(next), false, 'no process outlives the last window');
+  });
+
+  it('stops the process in every window when a window that reaches it stops it for all', async () => {
+    const folder = newFolder();
+    const settings = { shared: legacy({ share: 'machine' }) };
+    const first = await window(folder, settings);
+    await running(first, 'shared');
+    const second = await window(folder, settings);
+    await running(second, 'shared');
+    const pid = await pidOf(second);
+
+    await second.stopForAll('shared');
+    assert.equal(second.server('shared')!.status, 'stopped');
+    const owner = await waitFor('stopped in the window that ran it', () => {
+      const s = first.server('shared');
+      return s?.status === 'stopped' && s;
+    });
+    assert.match(owner.reason ?? '', /every window/);
+    assert.equal(isAlive(pid), false);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(second.server('shared')!.status, 'stopped', 'it did not take over a process stopped for all');
+  });
+
+  it('stops only this window\'s use when a guest stops it; the other keeps the process', async () => {
+    const folder = newFolder();
+    const settings = { shared: legacy({ share: 'machine' }) };
+    const first = await window(folder, settings);
+    await running(first, 'shared');
+    const second = await window(folder, settings);
+    await running(second, 'shared');
+    const pid = await pidOf(first);
+    await waitFor('the owner counts the guest', () => first.server('shared')?.share?.otherWindows === 1);
+
+    await second.stop('shared');
+    await waitFor('the owner counts no guest', () => first.server('shared')?.share?.otherWindows === 0);
+    assert.equal(first.server('shared')!.status, 'running');
+    assert.equal(await pidOf(first), pid);
+  });
+
+  it('does not share a server that asks for roots between windows of different folders', async () => {
+    const folder = newFolder();
+    const settings = { shared: legacy({ share: 'machine' }) };
+    const first = await window(folder, settings, app);
+    await running(first, 'shared');
+    const second = await window(folder, settings, lib);
+    await running(second, 'shared');
+    const pid = await pidOf(first);
+    assert.equal(await pidOf(second), pid, 'shared while the server has not asked for roots');
+
+    // The server asks for roots: the window of other folders leaves and runs its own process.
+    await first.callTool('shared', 'roots', {});
+    await waitFor('the second window runs its own', () => second.server('shared')?.share?.role === 'owner');
+    await running(second, 'shared');
+    const own = await pidOf(second);
+    assert.notEqual(own, pid);
+    assert.match(second.server('shared')!.share!.note ?? '', /asks for roots/);
+    const roots = await second.callTool('shared', 'roots', {});
+    assert.match(JSON.stringify(roots.content), /lib/, 'its own process sees its own folder');
+
+    // A third window of the first one's folders still joins the first.
+    const third = await window(folder, settings, app);
+    await running(third, 'shared');
+    assert.equal(await pidOf(third), pid);
+  });
+
+  it('meets only in a folder no other user may enter, and runs the server alone, saying why, otherwise', async () => {
+    const runtime = newFolder();
+    const meeting = privateShareFolder('linux', { XDG_RUNTIME_DIR: runtime });
+    assert.equal(meeting, path.join(runtime, `mcp-host-shared-${process.getuid!()}`));
+    assert.equal(statSync(meeting).mode & 0o777, 0o700);
+
+    chmodSync(meeting, 0o755);
+    assert.throws(() => privateShareFolder('linux', { XDG_RUNTIME_DIR: runtime }), /not a folder only this user may enter/);
+    assert.throws(() => privateShareFolder('win32', {}), /Unix sockets/);
+
+    const host = await window('', { shared: legacy({ share: 'machine' }) });
+    // A window whose meeting folder is unusable: the host's option throws, as privateShareFolder does.
+    await running(host, 'shared');
+    const snapshot = host.server('shared')!;
+    assert.equal(snapshot.share?.role, 'alone');
+    assert.match(snapshot.share?.note ?? '', /^not shared: /);
+    assert.ok(snapshot.pid, 'it runs its own process');
+  });
+});
