@@ -70,11 +70,14 @@ import { updateServerField } from './editor/config/serverSettingsWriter';
 import type { CachedModule, CodeCacheOutcome } from './core/codeCache';
 import { loadLibrariesWith, whenLibraryLoads, type LibraryBundle } from './core/lazyLibraries';
 import { registerAgentServers } from './editor/agents/agentServerProvider';
+import type { MachineShare } from './core/connection/machineShare';
+import { MachineShares } from './core/gateway/machineShares';
 
 let host: McpHost | undefined;
 let sandbox: SrtProcessSandbox | undefined;
 /** Global state that starts write (era pins, last runs): what waits to be written (see StateWrites) is written as the window goes. */
 let stateWrites: StateWrites | undefined;
+let shares: MachineShares | undefined;
 
 /** How the extension's code was loaded (see bootstrap.ts). */
 export interface CodeLoad {
@@ -161,7 +164,13 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
   stateWrites = new StateWrites();
   // Literal secrets of other hosts' files read live (mcpHost.otherHosts.readLive), by ${input:} id.
   const liveSecrets = new Map<string, string>();
+  // Servers with "share": "machine" meet this user's other windows (from the first one's start).
+  const version = String(context.extension.packageJSON.version);
+  const share: MachineShare = {
+    claim: (...args) => (shares ??= new MachineShares({ host: () => mcp, version, log: logs.hostLog })).claim(...args),
+  };
   host = new McpHost({
+    share,
     apps: () => hostSetting('appsEnabled'),
     tasks,
     sandbox,
@@ -333,6 +342,8 @@ export async function deactivate(): Promise<void> {
   stateWrites = undefined;
   await host?.dispose();
   host = undefined;
+  shares?.dispose(); // after the servers: each let its share go as it stopped
+  shares = undefined;
   await sandbox?.dispose(); // after the servers: its proxy served them
   sandbox = undefined;
   await Promise.race([written, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);

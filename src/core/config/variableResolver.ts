@@ -63,7 +63,7 @@ export async function resolveDefinition(
       `must be an http:// or https:// URL once variables are resolved (got "${def.url}")`,
     );
   }
-  const cwd = def.cwd !== undefined ? await resolve(def.cwd, 'cwd') : defaultFolder(def, ctx)?.path;
+  const cwd = def.cwd !== undefined ? await resolve(def.cwd, 'cwd') : defaultCwd(def, ctx);
   return {
     ...def,
     command: def.command !== undefined ? await resolve(def.command, 'command') : undefined,
@@ -165,6 +165,16 @@ async function resolveVariable(
     }
   }
   return fail(`uses the unknown variable \${${name}} (known: ${KNOWN_VARIABLES})`);
+}
+
+/**
+ * Where a stdio server runs when its settings do not say: its workspace folder, else the first
+ * one. A user server shared between windows runs in the home folder, the same for every window
+ * (the first folder would differ from window to window, and so would the process).
+ */
+function defaultCwd(def: ServerDefinition, ctx: VariableContext): string | undefined {
+  if (def.share === 'machine' && !def.folder) return ctx.userHome;
+  return defaultFolder(def, ctx)?.path;
 }
 
 function defaultFolder(def: ServerDefinition, ctx: VariableContext): FolderRef | undefined {

@@ -68,14 +68,16 @@ export class ConnectionShare implements Disposable {
       claim = await share.claim(this.definition.id, shareKey(this.definition), this.deps.roots(), this.stopAsked);
     } catch (error) {
       this.alone = `not shared: ${(error as Error).message}`;
-      this.deps.log.warn(`Not shared with other windows (${(error as Error).message}); this window runs its own process.`);
+      this.deps.log.warn(
+        `Not shared with other windows (${(error as Error).message}); this window runs its own process.`,
+      );
       return own;
     }
     this.claim = claim;
     this.alone = undefined;
     this.listening = claim.onDidChange(() => this.changed());
     if (claim.role === 'owner') {
-      this.deps.log.info('Shared with this user\'s other windows: this window runs it and serves them.');
+      this.deps.log.info("Shared with this user's other windows: this window runs it and serves them.");
       return own;
     }
     this.deps.log.info(

@@ -56,12 +56,7 @@ export interface MachineShare {
    * Runs the process in this window (owner) or reaches the window that does (guest). `onStopForAll`:
    * another window asked to stop it for all. Throws, saying why, when this window cannot share.
    */
-  claim(
-    serverId: string,
-    key: string,
-    roots: readonly ResolvedRoot[],
-    onStopForAll: () => void,
-  ): Promise<ShareClaim>;
+  claim(serverId: string, key: string, roots: readonly ResolvedRoot[], onStopForAll: () => void): Promise<ShareClaim>;
 }
 
 /** What the Servers view says of a server shared between windows. */

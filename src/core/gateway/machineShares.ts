@@ -31,6 +31,9 @@ export interface MachineSharesOptions {
   readonly folder?: () => string;
 }
 
+/** Tries to own or join one socket before giving up (a window closing, two windows racing). */
+const MAX_ATTEMPTS = 6;
+
 /** Windows one shared process serves at most (each a session of its endpoint). */
 const MAX_GUESTS = 64;
 
@@ -57,37 +60,61 @@ export class MachineShares implements MachineShare, Disposable {
     onStopForAll: () => void,
   ): Promise<ShareClaim> {
     const folder = (this.options.folder ?? privateShareFolder)();
+    const owner = { ...this.options, serverId, roots, onStopForAll, released: (s: OwnedShare) => this.owned.delete(s) };
+    const met = await this.meet(shareSocketPath(folder, key), folder, owner, true);
+    if (met !== 'other-roots') return met;
+    // Its server asks for roots, and the window running it has other folders: windows of this
+    // window's folders meet apart.
     const byRoots = `${key}:${JSON.stringify(roots.map((r) => r.uri).sort())}`;
-    for (const meeting of [key, byRoots]) {
-      const socketPath = shareSocketPath(folder, meeting);
-      // A socket left by a crashed window is removed and tried again (twice at most: two windows
-      // may race for it; the loser joins the winner).
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const owner = await OwnedShare.open(socketPath, folder, {
-          ...this.options,
-          serverId,
-          roots,
-          onStopForAll,
-          note: meeting === byRoots ? ROOTS_NOTE : undefined,
-          released: (share) => this.owned.delete(share),
-        });
-        if (owner) {
-          this.owned.add(owner);
-          return owner;
-        }
-        const joined = await joinShare(socketPath, roots);
-        if (!joined) {
-          rmSync(socketPath, { force: true });
-          continue;
-        }
-        if (meeting === key && joined.info.asksRoots && !sameRoots(joined.info.roots, roots)) {
-          joined.close();
-          break;
-        }
-        return new GuestShare(joined, socketPath);
+    return (await this.meet(
+      shareSocketPath(folder, byRoots),
+      folder,
+      { ...owner, note: ROOTS_NOTE },
+      false,
+    )) as ShareClaim;
+  }
+
+  /**
+   * Owns the socket, or joins the window that does. A socket left by a crashed window is removed
+   * and tried again; a window that is closing may drop the connection: tried again after a moment
+   * (two windows may race for a socket; the loser joins the winner).
+   */
+  private async meet(
+    socketPath: string,
+    folder: string,
+    owner: OwnerOptions,
+    rootsMayDiffer: boolean,
+  ): Promise<ShareClaim | 'other-roots'> {
+    let failure: Error | undefined;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      const owned = await OwnedShare.open(socketPath, folder, owner);
+      if (owned) {
+        this.owned.add(owned);
+        return owned;
       }
+      let joined: JoinedShare | undefined;
+      try {
+        joined = await joinShare(socketPath, owner.roots);
+      } catch (error) {
+        failure = error as Error;
+        continue;
+      }
+      if (!joined) {
+        rmSync(socketPath, { force: true });
+        continue;
+      }
+      if (rootsMayDiffer && joined.info.asksRoots && !sameRoots(joined.info.roots, owner.roots)) {
+        joined.close();
+        return 'other-roots';
+      }
+      return new GuestShare(joined, socketPath);
     }
-    throw new Error('another window holds its socket but neither serves it nor lets it go');
+    throw new Error(
+      failure
+        ? `the window that runs it did not let this one join (${failure.message})`
+        : 'another window holds its socket but neither serves it nor lets it go',
+    );
   }
 
   dispose(): void {

@@ -159,8 +159,7 @@ export class McpGateway implements Disposable {
   private adopt(id: string, session: GatewaySession): void {
     const ofServer = [...this.sessions].filter(([, s]) => s.serverId === session.serverId);
     const most = this.options.maxSessionsPerServer ?? MAX_SESSIONS_PER_SERVER;
-    for (const [oldest] of ofServer.slice(0, Math.max(0, ofServer.length - most + 1)))
-      this.endSession(oldest);
+    for (const [oldest] of ofServer.slice(0, Math.max(0, ofServer.length - most + 1))) this.endSession(oldest);
     this.sessions.set(id, session);
     this.options.log.info(`Gateway: a client opened a session of "${session.serverId}".`);
   }

@@ -23,7 +23,8 @@ export function privateShareFolder(
   try {
     mkdirSync(folder, { mode: 0o700 });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new Error(`cannot make ${folder}: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+      throw new Error(`cannot make ${folder}: ${(error as Error).message}`);
   }
   const stat = lstatSync(folder);
   if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0)

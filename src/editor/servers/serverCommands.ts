@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ServerSnapshot } from '../../core/connection/serverSnapshot';
 import type { McpHost } from '../../core/host/mcpHost';
+import { plural } from '../../shared/plural';
 import type { ServerLogChannels } from './serverLogs';
 
 /** A command's target: a tree node (from the view), a server id (from the API or a keybinding), or nothing (pick). */
@@ -11,13 +12,15 @@ export function registerServerCommands(
   logs: ServerLogChannels,
   refresh: () => Promise<unknown>,
 ): vscode.Disposable[] {
-  const withServer = (action: (id: string) => Promise<unknown> | void, verb: string) => async (target: Target) => {
+  const withServer = (action: ServerAction, verb: string) => async (target: Target) => {
     const id = typeof target === 'string' ? target : (target?.server?.id ?? (await pickServer(host, verb)));
     if (!id) return;
+    const run = await action(id);
+    if (!run) return;
     try {
       await vscode.window.withProgress(
         { location: { viewId: 'mcpHost.servers' }, title: vscode.l10n.t('{0} {1}…', verb, id) },
-        async () => action(id),
+        async () => run(),
       );
     } catch (error) {
       void vscode.window.showErrorMessage((error as Error).message);
@@ -26,19 +29,19 @@ export function registerServerCommands(
   return [
     vscode.commands.registerCommand(
       'mcpHost.startServer',
-      withServer((id) => host.start(id), vscode.l10n.t('Starting')),
+      withServer((id) => () => host.start(id), vscode.l10n.t('Starting')),
     ),
     vscode.commands.registerCommand(
       'mcpHost.stopServer',
-      withServer((id) => host.stop(id), vscode.l10n.t('Stopping')),
+      withServer((id) => howToStop(host, id), vscode.l10n.t('Stopping')),
     ),
     vscode.commands.registerCommand(
       'mcpHost.restartServer',
-      withServer((id) => host.restart(id), vscode.l10n.t('Restarting')),
+      withServer((id) => () => host.restart(id), vscode.l10n.t('Restarting')),
     ),
     vscode.commands.registerCommand(
       'mcpHost.showOutput',
-      withServer((id) => logs.show(id), vscode.l10n.t('Showing output of')),
+      withServer((id) => () => logs.show(id), vscode.l10n.t('Showing output of')),
     ),
     vscode.commands.registerCommand('mcpHost.openSettings', (target: Target) =>
       openSettings(typeof target === 'object' ? target?.server : undefined),
@@ -50,6 +53,39 @@ export function registerServerCommands(
       ),
     ),
   ];
+}
+
+/** What a command does to the server it names, once asked what it needs to ask; undefined when the user cancelled. */
+type ServerAction = (id: string) => Promise<Work | undefined> | Work | undefined;
+type Work = () => Promise<unknown> | void;
+
+/**
+ * How to stop a server: one whose process other windows share asks whether to stop it for them too
+ * (else it stops only here: the others keep it, or take it over when this window ran it).
+ */
+async function howToStop(host: McpHost, id: string): Promise<Work | undefined> {
+  const share = host.server(id)?.share;
+  if (!share || share.role === 'alone' || share.otherWindows === 0) return () => host.stop(id);
+  const all = vscode.l10n.t('Stop in All Windows');
+  const here = vscode.l10n.t('Stop in This Window');
+  const answer = await vscode.window.showWarningMessage(
+    vscode.l10n.t(
+      'MCP server "{0}" is shared with {1}. Stop it there too?',
+      id,
+      plural(share.otherWindows, 'other window'),
+    ),
+    {
+      modal: true,
+      detail:
+        share.role === 'owner'
+          ? vscode.l10n.t('This window runs its process. Stopped only here, another window takes it over.')
+          : vscode.l10n.t('Another window runs its process. Stopped only here, it keeps running for the others.'),
+    },
+    here,
+    all,
+  );
+  if (answer === all) return () => host.stopForAll(id);
+  return answer === here ? () => host.stop(id) : undefined;
 }
 
 async function pickServer(host: McpHost, verb: string): Promise<string | undefined> {

@@ -49,6 +49,7 @@ export function describeServer(server: ServerSnapshot): string {
   if (server.status !== 'running') return stateOf(server);
   const parts = [
     server.status,
+    ...shareParts(server),
     ...(server.sandbox ? [vscode.l10n.t('sandboxed')] : []),
     plural(server.tools.length, 'tool'),
     plural(server.prompts.length, 'prompt'),
@@ -62,6 +63,31 @@ export function describeServer(server: ServerSnapshot): string {
   const failed = Object.keys(server.listProblems ?? {});
   if (failed.length > 0) parts.push(vscode.l10n.t('{0} failed', failed.join(', ')));
   return parts.join(' · ');
+}
+
+/** How a running server's process is shared with other windows, in the row (the tooltip says why not). */
+function shareParts(server: ServerSnapshot): string[] {
+  const share = server.share;
+  if (!share) return [];
+  if (share.role === 'alone') return [vscode.l10n.t('not shared')];
+  const parts =
+    share.otherWindows > 0 ? [vscode.l10n.t('shared with {0}', plural(share.otherWindows, 'other window'))] : [];
+  if (share.role === 'guest') parts.push(vscode.l10n.t('runs in another window'));
+  else if (share.note) parts.push(vscode.l10n.t('not shared with other folders'));
+  return parts;
+}
+
+/** What the tooltip says of sharing: who runs the process, and why it is not shared (with some windows). */
+function shareFact(server: ServerSnapshot): string | undefined {
+  const share = server.share;
+  if (!share) return undefined;
+  const who =
+    share.role === 'guest'
+      ? vscode.l10n.t('another window runs it{0}; this window connects to it', share.pid ? ` (pid ${share.pid})` : '')
+      : share.role === 'owner'
+        ? vscode.l10n.t('this window runs it for {0}', plural(share.otherWindows, 'other window'))
+        : undefined;
+  return [who, share.note].filter(Boolean).join('; ');
 }
 
 /** A skill's row: its name, what it is for (or why it was refused), its size; opening it shows its SKILL.md. */
@@ -137,6 +163,7 @@ export function tooltipFacts(server: ServerSnapshot, alsoBuiltIn: BuiltInServer 
   row(vscode.l10n.t('Transport'), server.transport);
   row(vscode.l10n.t('Runs'), server.target);
   row(vscode.l10n.t('Process id'), server.pid);
+  row(vscode.l10n.t('Shared'), shareFact(server));
   row(vscode.l10n.t('Sandbox'), server.sandbox);
   row(
     vscode.l10n.t('Defined in'),

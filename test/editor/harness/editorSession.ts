@@ -110,6 +110,16 @@ export class EditorSession {
     return new EditorSession(codeServer, workbench, workspaceFile, root, controlPort);
   }
 
+  /**
+   * Opens a second window of this editor on another folder (made beside the first ones). Its
+   * extension host answers the control channel only once the first window has gone.
+   */
+  async openWindow(folder: string): Promise<Workbench> {
+    const folderPath = path.join(this.root, folder);
+    mkdirSync(folderPath, { recursive: true });
+    return this.workbench.anotherWindow(`${this.codeServer.url}?folder=${encodeURIComponent(folderPath)}`);
+  }
+
   /** Rewrites the workspace settings on disk, as a user editing the file would. */
   writeSettings(folders: readonly string[], settings: Record<string, unknown>): void {
     writeWorkspace(this.workspaceFile, folders, settings);

@@ -9,6 +9,8 @@ export class Workbench {
   private constructor(
     readonly browser: Browser,
     readonly page: Page,
+    /** A window opened beside the first one closes its page only. */
+    private readonly ownsBrowser = true,
   ) {}
 
   static async open(url: string, chromiumPath: string): Promise<Workbench> {
@@ -25,14 +27,27 @@ export class Workbench {
         '--disable-sync',
       ],
     });
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(url);
-    await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
-    return new Workbench(browser, page);
+    return new Workbench(browser, await openWorkbenchPage(browser, url));
   }
 
+  /** Another window of the same editor, in a page of this browser (as a user opens a second window). */
+  async anotherWindow(url: string): Promise<Workbench> {
+    return new Workbench(this.browser, await openWorkbenchPage(this.browser, url), false);
+  }
+
+  /** Closes the browser; for a window opened beside the first, its page only. */
   async close(): Promise<void> {
-    await this.browser.close();
+    if (this.ownsBrowser) return this.browser.close();
+    await this.closeWindow();
+  }
+
+  /**
+   * Closes this window as a user closing its tab does: the page unloads (the workbench shuts its
+   * extension host down), then goes. The browser's other windows stay.
+   */
+  async closeWindow(): Promise<void> {
+    await this.page.goto('about:blank').catch(() => undefined);
+    await this.page.close();
   }
 
   screenshot(name: string): Promise<string> {
@@ -121,6 +136,18 @@ export class Workbench {
     const tools = this.serversPane().locator('.monaco-list-row', { hasText: group });
     await tools.click();
     await this.page.keyboard.press('ArrowRight');
+  }
+
+  /** Drags the side bar's edge to `width` pixels, as a user does to read long rows. */
+  async widenSideBar(width: number): Promise<void> {
+    const box = await this.page.locator('.part.sidebar').boundingBox();
+    if (!box) throw new Error('the side bar is not shown');
+    const y = box.y + box.height / 2;
+    await this.page.mouse.move(box.x + box.width + 1, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(box.x + width, y, { steps: 10 });
+    await this.page.mouse.up();
+    await this.page.mouse.move(box.x + width + 300, y);
   }
 
   async serverDescription(id: string): Promise<string> {
@@ -285,4 +312,11 @@ export class Workbench {
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+async function openWorkbenchPage(browser: Browser, url: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(url);
+  await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+  return page;
 }

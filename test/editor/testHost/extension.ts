@@ -262,8 +262,11 @@ export function activate(context: vscode.ExtensionContext): void {
  */
 const REPLY_HEADERS = { 'content-type': 'application/json', connection: 'close' };
 
-/** Listens on the port once the previous window's extension host has let go of it. */
-function listenOnceFree(control: Server, port: number, attempts = 1_200): void {
+/**
+ * Listens on the port once the previous window's extension host has let go of it (or another
+ * window's, in a test with two windows: for up to half an hour).
+ */
+function listenOnceFree(control: Server, port: number, attempts = 18_000): void {
   control.once('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EADDRINUSE' || attempts <= 1) throw error;
     setTimeout(() => listenOnceFree(control, port, attempts - 1), 100);

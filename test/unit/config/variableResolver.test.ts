@@ -71,6 +71,14 @@ describe('resolveDefinition', () => {
     assert.deepEqual(resolved.roots, [{ uri: 'file:///work/lib/src', name: 'src' }]);
   });
 
+  it('runs a server in the first folder by default, and one shared between windows in the home folder', async () => {
+    assert.equal((await resolveDefinition(definition({ command: 'x' }), context())).cwd, '/work/app');
+    const shared = definition({ command: 'x', share: 'machine' });
+    assert.equal((await resolveDefinition(shared, context())).cwd, '/home/me', 'the same folder in every window');
+    const written = definition({ command: 'x', share: 'machine', cwd: '${workspaceFolder:lib}' });
+    assert.equal((await resolveDefinition(written, context())).cwd, '/work/lib', 'a cwd it sets wins');
+  });
+
   it('fails with the server and field for unknown variables, missing folders and refused inputs', async () => {
     // Unknown variables are caught when settings are applied; the resolver still refuses one that got past.
     const unchecked = { ...definition({ command: 'x' }), args: ['${foo}'] };

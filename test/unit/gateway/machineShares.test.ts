@@ -26,9 +26,9 @@ function newFolder(): string {
 }
 
 async function window(folder: string, settings: Record<string, unknown>, workspace = app): Promise<McpHost> {
-  let host!: McpHost;
+  const made: { host?: McpHost } = {};
   const share = new MachineShares({
-    host: () => host,
+    host: () => made.host!,
     version: '0',
     log: new RecordingLog(),
     folder: () => {
@@ -37,7 +37,7 @@ async function window(folder: string, settings: Record<string, unknown>, workspa
     },
   });
   shares.push(share);
-  host = harness({ share }).host;
+  const host = (made.host = harness({ share }).host);
   hosts.push(host);
   await host.setWorkspaceFolders([{ name: path.basename(workspace), path: workspace }]);
   await host.applySettings(entries(settings));
@@ -50,7 +50,7 @@ async function pidOf(host: McpHost, id = 'shared'): Promise<number> {
 }
 
 describe('MachineShares: one process per server for the windows of a user', () => {
-  it('serves a second window from the first one\'s process, and a window that closes hands it over', async () => {
+  it("serves a second window from the first one's process, and a window that closes hands it over", async () => {
     const folder = newFolder();
     const spawns = spawnLog();
     const settings = { shared: legacy({ share: 'machine', env: { FIXTURE_SPAWN_LOG: spawns.file } }) };
@@ -60,13 +60,16 @@ describe('MachineShares: one process per server for the windows of a user', () =
     await running(second, 'shared');
 
     const pid = await pidOf(first);
-    assert.equal(await pidOf(second), pid, 'the second window calls the first one\'s process');
+    assert.equal(await pidOf(second), pid, "the second window calls the first one's process");
     assert.equal(spawns.count(), 1, 'one process for both windows');
     await waitFor('both rows say it is shared', () => first.server('shared')?.share?.otherWindows === 1);
     assert.deepEqual(first.server('shared')!.share, { role: 'owner', otherWindows: 1, note: undefined });
     assert.deepEqual(second.server('shared')!.share, { role: 'guest', otherWindows: 1, pid });
     assert.equal(second.server('shared')!.transport, 'stdio', 'the row shows the process, not the socket');
-    assert.ok(second.server('shared')!.tools.some((t) => t.name === 'pid'), 'the second window lists its tools');
+    assert.ok(
+      second.server('shared')!.tools.some((t) => t.name === 'pid'),
+      'the second window lists its tools',
+    );
 
     await first.dispose();
     assert.equal(isAlive(pid), false, 'the process ends with the window that ran it');
@@ -102,7 +105,7 @@ describe('MachineShares: one process per server for the windows of a user', () =
     assert.equal(second.server('shared')!.status, 'stopped', 'it did not take over a process stopped for all');
   });
 
-  it('stops only this window\'s use when a guest stops it; the other keeps the process', async () => {
+  it("stops only this window's use when a guest stops it; the other keeps the process", async () => {
     const folder = newFolder();
     const settings = { shared: legacy({ share: 'machine' }) };
     const first = await window(folder, settings);
@@ -151,7 +154,10 @@ describe('MachineShares: one process per server for the windows of a user', () =
     assert.equal(statSync(meeting).mode & 0o777, 0o700);
 
     chmodSync(meeting, 0o755);
-    assert.throws(() => privateShareFolder('linux', { XDG_RUNTIME_DIR: runtime }), /not a folder only this user may enter/);
+    assert.throws(
+      () => privateShareFolder('linux', { XDG_RUNTIME_DIR: runtime }),
+      /not a folder only this user may enter/,
+    );
     assert.throws(() => privateShareFolder('win32', {}), /Unix sockets/);
 
     const host = await window('', { shared: legacy({ share: 'machine' }) });

@@ -23,6 +23,8 @@ export const node = process.execPath;
 export const workspace = tempDir('mcp-ws-');
 export const app = path.join(workspace, 'app');
 export const lib = path.join(workspace, 'lib');
+/** The user's home folder, where a server shared between windows runs unless it sets `cwd`. */
+export const home = tempDir('mcp-home-');
 mkdirSync(app);
 mkdirSync(lib);
 export const uri = (p: string) => pathToFileURL(p).toString();
@@ -67,7 +69,7 @@ export function harness(
     trust: { isTrusted: options.trusted ?? true },
     variableContext: () => ({
       workspaceFolders: [{ name: 'app', path: app }],
-      userHome: '/home/me',
+      userHome: home,
       env: {},
       input: async (id) => `secret-${id}`,
       readFile: (file) => readFile(file, 'utf8'),

@@ -1,0 +1,165 @@
+// Two windows of one real VS Code (two browser pages on two folders) that define the same user
+// server with "share": "machine": one process serves both, stopping it in one window asks about
+// the other, closing the window that runs it hands it to the other, a server that asked for roots
+// is not shared between the two folders, and no process outlives the last window.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { EditorSession, OUT } from '../harness/editorSession';
+import type { Workbench } from '../harness/workbench';
+import { waitFor } from '../../unit/support/fixtures';
+import { isAlive } from '../../../src/core/process/processTree';
+import type { McpServerInfo } from '../../../src/editor/publicApi';
+
+describe('A server shared between two windows of a real VS Code', function () {
+  this.timeout(900_000);
+  let editor: EditorSession;
+  let second: Workbench | undefined;
+  const pids: number[] = [];
+
+  const fixture = (name: string) => ({
+    command: process.execPath,
+    args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--name', name],
+    share: 'machine',
+    autoApprove: ['pid', 'roots'],
+  });
+
+  before(async () => {
+    editor = await EditorSession.start(
+      { folders: ['alpha'], settings: {} },
+      { trusted: true, userSettings: { 'mcpHost.servers': { shared: fixture('shared'), rooted: fixture('rooted') } } },
+    );
+    await editor.workbench.openMcpView();
+    for (const id of ['shared', 'rooted'])
+      await editor.workbench.waitForServerDescription(id, /^running · \d+ tools/, 90_000);
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state !== 'failed') return;
+    await editor?.workbench
+      .screenshot(`failed-share-first-${this.currentTest.title.slice(0, 30).replace(/\W+/g, '-')}`)
+      .catch(() => undefined);
+    await second
+      ?.screenshot(`failed-share-second-${this.currentTest.title.slice(0, 30).replace(/\W+/g, '-')}`)
+      .catch(() => undefined);
+  });
+
+  after(async () => {
+    await second?.close().catch(() => undefined);
+    await editor?.stop();
+    for (const pid of pids) assert.equal(isAlive(pid), false, `server process ${pid} outlived the windows`);
+  });
+
+  const servers = async () => {
+    const all = await editor.control<McpServerInfo[]>('listServers');
+    return Object.fromEntries(all.map((s) => [s.id, s]));
+  };
+
+  /** Runs a tool without parameters from the palette of `window` and returns what its result panel shows. */
+  async function runFrom(window: Workbench, tool: string, server: string): Promise<string> {
+    await window.runCommand('MCP Host: Run Tool…');
+    await window.page.locator('.quick-input-widget input').fill(tool);
+    await window.pick(tool, server);
+    const result = await window.webview('#outcome');
+    await result.locator('#outcome', { hasText: 'Succeeded' }).waitFor({ timeout: 60_000 });
+    const text = ((await result.locator('#items').textContent()) ?? '').trim();
+    await window.page.keyboard.press('Escape');
+    await window.runCommand('View: Close All Editors');
+    return text;
+  }
+
+  it("serves the second window from the first window's process, and a server that asked for roots only its own folder", async () => {
+    // "rooted" asks for the first window's roots: from now on it is not shared with other folders.
+    await editor.control('callTool', { serverId: 'rooted', name: 'roots', args: {} });
+    const first = await servers();
+    const sharedPid = first.shared.pid!;
+    const rootedPid = first.rooted.pid!;
+    pids.push(sharedPid, rootedPid);
+
+    second = await editor.openWindow('beta');
+    await second.openMcpView();
+    assert.match(
+      await second.waitForServerDescription(
+        'shared',
+        /^running · shared with 1 other window · runs in another window · \d+ tools/,
+        120_000,
+      ),
+      /runs in another window/,
+    );
+    await second.waitForServerDescription('rooted', /^running · not shared with other folders · \d+ tools/, 120_000);
+    await editor.workbench.waitForServerDescription(
+      'shared',
+      /^running · shared with 1 other window · \d+ tools/,
+      60_000,
+    );
+    assert.match(await editor.workbench.serverDescription('rooted'), /^running · \d+ tools/);
+
+    // The pid each server answers with, asked from the second window's Run Tool.
+    assert.equal(await runFrom(second, 'pid', 'shared'), String(sharedPid), 'one process serves both windows');
+    const ownRooted = Number(await runFrom(second, 'pid', 'rooted'));
+    assert.ok(ownRooted > 0 && ownRooted !== rootedPid, 'a server that asked for roots runs apart for other folders');
+    pids.push(ownRooted);
+    const roots = await runFrom(second, 'roots', 'rooted');
+    assert.match(roots, /\/beta"/, `its own process sees its own folder, not ${roots}`);
+    const tooltip = await second.tooltip(
+      second.page.locator('.monaco-list-row', { hasText: 'shared' }).first(),
+      'another window runs it',
+    );
+    // The tooltip's Markdown keeps its spaces as no-break spaces.
+    assert.match(
+      (await tooltip.textContent()) ?? '',
+      new RegExp(`another\\swindow\\sruns\\sit\\s\\(pid\\s${sharedPid}\\)`),
+    );
+    await second.page.mouse.move(0, 0);
+    await second.widenSideBar(560);
+    await editor.workbench.widenSideBar(560);
+    await second.screenshot('122-shared-second-window');
+    await editor.workbench.screenshot('123-shared-first-window');
+  });
+
+  it('asks whether to stop it in every window, and stopped in one window it keeps running for the other', async () => {
+    const window = second!;
+    await window.runCommand('MCP Host: Stop Server');
+    await window.pick('shared');
+    const dialog = await window.dialog();
+    assert.match(
+      (await dialog.textContent()) ?? '',
+      /MCP server "shared" is shared with 1 other window\. Stop it there too\?/,
+    );
+    await window.screenshot('124-stop-shared-asks');
+    await dialog.getByRole('button', { name: 'Stop in This Window', exact: true }).click();
+    await window.waitForServerDescription('shared', /^stopped$/, 60_000);
+    await editor.workbench.waitForServerDescription('shared', /^running · \d+ tools/, 60_000);
+    assert.equal((await servers()).shared.pid, pids[0], 'the first window still runs the same process');
+
+    await window.runCommand('MCP Host: Start Server');
+    await window.pick('shared');
+    await window.waitForServerDescription(
+      'shared',
+      /^running · shared with 1 other window · runs in another window/,
+      60_000,
+    );
+  });
+
+  it('hands the process to the second window when the first one closes', async () => {
+    const firstHost = await editor.control<number>('extensionHostPid');
+    await editor.workbench.closeWindow();
+    await waitFor("the first window's extension host to end", () => !isAlive(firstHost), 120_000);
+    await waitFor("the first window's shared process to end", () => !isAlive(pids[0]), 30_000);
+    const window = second!;
+    await window.waitForServerDescription('shared', /^running · \d+ tools/, 120_000);
+    // The second window's extension host now answers the control channel the first one held.
+    assert.notEqual(await editor.control<number>('extensionHostPid', {}, 120_000), firstHost);
+    const now = await servers();
+    assert.equal(now.shared.share?.role, 'owner');
+    const taken = now.shared.pid!;
+    pids.push(taken);
+    assert.ok(isAlive(taken) && taken !== pids[0]);
+    const answer = await editor.control<{ content: { text?: string }[] }>('callTool', {
+      serverId: 'shared',
+      name: 'pid',
+      args: {},
+    });
+    assert.equal(answer.content[0].text, String(taken), 'the second window calls the process it runs now');
+    await window.screenshot('125-shared-taken-over');
+  });
+});
