@@ -5,6 +5,7 @@ import {
   shareKey,
   shareState,
   type GuestClaim,
+  type ServerRequestAnswer,
   type ShareClaim,
   type ShareEnd,
   type ShareState,
@@ -89,6 +90,11 @@ export class ConnectionShare implements Disposable {
   /** The process runs: the other windows may see it. */
   running(pid: number | undefined): void {
     if (this.claim?.role === 'owner') this.claim.running(pid);
+  }
+
+  /** Who answers the server's `method` request: another window (see `OwnerClaim.askerFor`), or undefined for this one. */
+  askerFor(method: string, requestsUnderWay: number): ServerRequestAnswer | undefined {
+    return this.claim?.role === 'owner' ? this.claim.askerFor(method, requestsUnderWay) : undefined;
   }
 
   rootsAsked(): void {

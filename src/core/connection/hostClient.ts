@@ -15,6 +15,8 @@ export interface HostClientHooks {
   readonly serverRequestsPerMinute: number;
   /** The server asked for roots (a window sharing it learns that its folders matter). */
   onRootsAsked?(): void;
+  /** Another window answers this sampling or elicitation request (a shared server); undefined: this one does. */
+  askerFor?(method: string): ((params: unknown, signal: AbortSignal) => Promise<unknown>) | undefined;
 }
 
 /** Answers one kind of server request: roots, ping, sampling, elicitation. */
@@ -69,13 +71,20 @@ export function createHostClient(deps: ServerConnectionDeps, options: ClientOpti
     ping: async () => limited('ping', () => ({})),
   };
   const sampling = deps.sampling;
+  // A shared server's request during another window's call is answered there (hooks.askerFor).
+  const here =
+    (method: string, answer: Answer): Answer =>
+    (params, signal) =>
+      hooks.whileHostWaits(() => (hooks.askerFor?.(method) ?? answer)(params, signal));
   if (sampling)
-    answers['sampling/createMessage'] = (params, signal) =>
-      hooks.whileHostWaits(() => sampling(params as never, signal));
+    answers['sampling/createMessage'] = here('sampling/createMessage', (params, signal) =>
+      sampling(params as never, signal),
+    );
   const elicitation = deps.elicitation;
   if (elicitation) {
-    answers['elicitation/create'] = (params, signal) =>
-      hooks.whileHostWaits(() => elicitation.handle(params as never, signal));
+    answers['elicitation/create'] = here('elicitation/create', (params, signal) =>
+      elicitation.handle(params as never, signal),
+    );
     client.setNotificationHandler('notifications/elicitation/complete', (notification) =>
       elicitation.complete(notification.params.elicitationId),
     );

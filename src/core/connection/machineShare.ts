@@ -3,6 +3,9 @@ import { definitionHash } from '../config/definitionHash';
 import type { ResolvedRoot, ResolvedServerDefinition } from '../config/serverDefinition';
 import type { Event } from '../events';
 
+/** Answers one server-to-client request. */
+export type ServerRequestAnswer = (params: unknown, signal: AbortSignal) => Promise<unknown>;
+
 /** Why a window's way to a process another window runs ended. */
 export type ShareEnd =
   /** That window stopped serving it (it closed, stopped it for itself, or its server ended). */
@@ -25,6 +28,12 @@ export interface OwnerClaim {
   running(pid: number | undefined): void;
   /** The server asked for roots: windows with other folders must leave. */
   rootsAsked(): void;
+  /**
+   * Who answers what the server asks (`method`: sampling, elicitation): the other window whose
+   * call is the only one under way (this window has `ownRequests` under way besides theirs);
+   * undefined when that is not known for sure, and this window answers.
+   */
+  askerFor(method: string, ownRequests: number): ServerRequestAnswer | undefined;
   /** Stops serving; the other windows take over, or stop too when `forAll`. */
   release(forAll?: boolean): void;
 }

@@ -64,6 +64,8 @@ export class ServerConnection implements Disposable {
   private readonly hostWaits = new HostWaits();
   /** Resources someone wants updates about (open editors), kept across sessions. */
   private readonly watches: ResourceWatches;
+  /** Requests sent and not answered yet (a shared server's requests route by them). */
+  private requestsUnderWay = 0;
   /** Its process shared with other windows, when its settings ask. */
   private readonly share: ConnectionShare;
 
@@ -223,6 +225,7 @@ export class ServerConnection implements Disposable {
     onProgress?: RequestOptions['onprogress'],
   ): Promise<T> {
     const session = this.requireRunning();
+    this.requestsUnderWay++;
     // The idle timeout is ours (it stands still while the server waits for the host); the SDK
     // keeps the total cap.
     const idle = this.hostWaits.deadline(this.definition.requestTimeoutMs, signal);
@@ -256,6 +259,7 @@ export class ServerConnection implements Disposable {
         ),
       );
     } finally {
+      this.requestsUnderWay--;
       idle.dispose();
     }
   }
@@ -488,6 +492,7 @@ export class ServerConnection implements Disposable {
       ),
       whileHostWaits: (work) => this.hostWaits.during(work),
       onRootsAsked: () => this.share.rootsAsked(),
+      askerFor: (method) => this.share.askerFor(method, this.requestsUnderWay),
     });
   }
 

@@ -1,4 +1,4 @@
-import type { CallToolResult, Progress, ServerCapabilities } from '@modelcontextprotocol/client';
+import type { CallToolResult, Progress, RequestId, ServerCapabilities } from '@modelcontextprotocol/client';
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import { canonicalJson } from '../config/definitionHash';
 import { listsKnown, startsForUse, type ServerSnapshot } from '../connection/serverSnapshot';
@@ -74,6 +74,8 @@ export class GatewayMirror implements Disposable {
   private announced: ReturnType<typeof listsOf>;
   /** The lists (by identity) last compared. */
   private seen?: readonly unknown[];
+  /** The client's calls and prompts under way (what the server may ask about), by request id. */
+  private readonly working = new Set<RequestId>();
 
   constructor(
     private readonly host: GatewayHost,
@@ -108,25 +110,29 @@ export class GatewayMirror implements Disposable {
     server.setRequestHandler('tools/list', async (_request, ctx) => ({
       tools: offeredTools(await knownLists(host, serverId, ctx.mcpReq.signal), this.offers),
     }));
-    server.setRequestHandler('tools/call', async (request, ctx) => {
-      const { name, arguments: args } = request.params;
-      const running = await runningServer(host, serverId, ctx.mcpReq.signal);
-      if (!running.tools.some((t) => t.name === name))
-        throw new Error(`MCP server "${serverId}" has no tool "${name}".`);
-      // VS Code's agent UI confirmed the call; MCP Host's own refusals still hold.
-      if (!this.offers.offered(serverId, name)) {
-        throw new Error(
-          `The tool "${name}" of MCP server "${serverId}" is switched off in MCP Host's Servers view; switch it on there to let agents call it.`,
-        );
-      }
-      const result: CallToolResult = await host.callTool(serverId, name, args, ctx.mcpReq.signal, progressTo(ctx));
-      return result;
-    });
+    server.setRequestHandler('tools/call', (request, ctx) =>
+      this.during(ctx.mcpReq.id, async () => {
+        const { name, arguments: args } = request.params;
+        const running = await runningServer(host, serverId, ctx.mcpReq.signal);
+        if (!running.tools.some((t) => t.name === name))
+          throw new Error(`MCP server "${serverId}" has no tool "${name}".`);
+        // VS Code's agent UI confirmed the call; MCP Host's own refusals still hold.
+        if (!this.offers.offered(serverId, name)) {
+          throw new Error(
+            `The tool "${name}" of MCP server "${serverId}" is switched off in MCP Host's Servers view; switch it on there to let agents call it.`,
+          );
+        }
+        const result: CallToolResult = await host.callTool(serverId, name, args, ctx.mcpReq.signal, progressTo(ctx));
+        return result;
+      }),
+    );
     server.setRequestHandler('prompts/list', async (_request, ctx) => ({
       prompts: [...(await knownLists(host, serverId, ctx.mcpReq.signal)).prompts],
     }));
     server.setRequestHandler('prompts/get', (request, ctx) =>
-      host.getPrompt(serverId, request.params.name, request.params.arguments, ctx.mcpReq.signal),
+      this.during(ctx.mcpReq.id, () =>
+        host.getPrompt(serverId, request.params.name, request.params.arguments, ctx.mcpReq.signal),
+      ),
     );
     // Resources are not kept from a last run: a server that offered some starts to list them.
     server.setRequestHandler('resources/list', async (_request, ctx) => {
@@ -160,6 +166,34 @@ export class GatewayMirror implements Disposable {
       const values = await host.complete(serverId, params, ctx.mcpReq.signal);
       return { completion: { values: values.slice(0, 100), hasMore: values.length > 100 } };
     });
+  }
+
+  /** How many of the client's calls and prompts are under way. */
+  get requestsUnderWay(): number {
+    return this.working.size;
+  }
+
+  /**
+   * Asks the client what the server asks (sampling, elicitation) during the client's request under
+   * way, on that request's stream; undefined when the client did not declare it can answer.
+   */
+  askClient(method: string): ((params: unknown, signal: AbortSignal) => Promise<unknown>) | undefined {
+    const capabilities = this.server.getClientCapabilities();
+    const relatedRequestId = this.working.values().next().value;
+    if (method === 'sampling/createMessage' && capabilities?.sampling)
+      return (params, signal) => this.server.createMessage(params as never, { signal, relatedRequestId });
+    if (method === 'elicitation/create' && capabilities?.elicitation)
+      return (params, signal) => this.server.elicitInput(params as never, { signal, relatedRequestId });
+    return undefined;
+  }
+
+  private async during<T>(id: RequestId, work: () => Promise<T>): Promise<T> {
+    this.working.add(id);
+    try {
+      return await work();
+    } finally {
+      this.working.delete(id);
+    }
   }
 
   /** Whether the server offers resources: a running one is asked; one that starts when needed starts if its last run offered some (or it has none). */

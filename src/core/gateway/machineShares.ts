@@ -8,6 +8,7 @@ import {
   type GuestClaim,
   type MachineShare,
   type OwnerClaim,
+  type ServerRequestAnswer,
   type ShareClaim,
   type ShareEnd,
 } from '../connection/machineShare';
@@ -208,6 +209,12 @@ class OwnedShare implements OwnerClaim {
   running(pid: number | undefined): void {
     this.pid = pid;
     this.watchers.announce();
+  }
+
+  askerFor(method: string, ownRequests: number): ServerRequestAnswer | undefined {
+    const busy = this.gateway.mirrors(this.options.serverId).filter((mirror) => mirror.requestsUnderWay > 0);
+    if (busy.length !== 1 || ownRequests > busy[0].requestsUnderWay) return undefined;
+    return busy[0].askClient(method);
   }
 
   rootsAsked(): void {

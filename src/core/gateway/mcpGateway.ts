@@ -79,6 +79,11 @@ export class McpGateway implements Disposable {
       if (serverId === undefined || session.serverId === serverId) this.endSession(id);
   }
 
+  /** The mirrors of a server's open sessions. */
+  mirrors(serverId: string): GatewayMirror[] {
+    return [...this.sessions.values()].filter((s) => s.serverId === serverId).map((s) => s.mirror);
+  }
+
   /** The sessions open per server (for the view and tests). */
   sessionCount(serverId: string): number {
     return [...this.sessions.values()].filter((s) => s.serverId === serverId).length;

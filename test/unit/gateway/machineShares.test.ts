@@ -6,7 +6,9 @@ import { MachineShares } from '../../../src/core/gateway/machineShares';
 import { privateShareFolder } from '../../../src/core/gateway/shareFolder';
 import { isAlive } from '../../../src/core/process/processTree';
 import { tempDir } from '../../support/tempDir';
-import { RecordingLog, spawnLog, waitFor } from '../support/fixtures';
+import { fixture, RecordingLog, spawnLog, waitFor } from '../support/fixtures';
+import type { CreateMessageResult } from '@modelcontextprotocol/client';
+import type { SamplingRouter } from '../../../src/core/sampling/samplingRouter';
 import { app, entries, harness, hosts, legacy, lib, running } from '../support/hostHarness';
 
 /**
@@ -25,7 +27,28 @@ function newFolder(): string {
   return folder;
 }
 
-async function window(folder: string, settings: Record<string, unknown>, workspace = app): Promise<McpHost> {
+/**
+ * What a window's sampling answers: which window answered, so a test sees where a request went.
+ * Its answers wait for `gate` when one is given, and `asked` counts the requests it got.
+ */
+function answeredBy(name: string, gate?: Promise<void>): SamplingRouter & { asked: number } {
+  const router = {
+    asked: 0,
+    handle: async (): Promise<CreateMessageResult> => {
+      router.asked++;
+      await gate;
+      return { role: 'assistant', model: 'test', content: { type: 'text', text: `answered in ${name}` } };
+    },
+  };
+  return router as unknown as SamplingRouter & { asked: number };
+}
+
+async function window(
+  folder: string,
+  settings: Record<string, unknown>,
+  workspace = app,
+  sampling?: SamplingRouter,
+): Promise<McpHost> {
   const made: { host?: McpHost } = {};
   const share = new MachineShares({
     host: () => made.host!,
@@ -37,7 +60,7 @@ async function window(folder: string, settings: Record<string, unknown>, workspa
     },
   });
   shares.push(share);
-  const host = (made.host = harness({ share }).host);
+  const host = (made.host = harness({ share, sampling }).host);
   hosts.push(host);
   await host.setWorkspaceFolders([{ name: path.basename(workspace), path: workspace }]);
   await host.applySettings(entries(settings));
@@ -145,6 +168,33 @@ describe('MachineShares: one process per server for the windows of a user', () =
     const third = await window(folder, settings, app);
     await running(third, 'shared');
     assert.equal(await pidOf(third), pid);
+  });
+
+  it('asks the window whose call is under way what the server asks during it, and the window running it when that is not sure', async () => {
+    const folder = newFolder();
+    const settings = { shared: legacy({ share: 'machine', args: [fixture('legacyStdio'), '--sampling-tools'] }) };
+    let open!: () => void;
+    const firstAnswers = answeredBy('the first window', new Promise((resolve) => (open = resolve)));
+    const first = await window(folder, settings, app, firstAnswers);
+    await running(first, 'shared');
+    const second = await window(folder, settings, app, answeredBy('the second window'));
+    await running(second, 'shared');
+    const sample = async (host: McpHost) =>
+      JSON.stringify((await host.callTool('shared', 'sample', { prompt: 'hi' })).content);
+
+    // Only the second window has a call under way: the server's request goes to it.
+    assert.match(await sample(second), /answered in the second window/);
+    assert.equal(firstAnswers.asked, 0);
+
+    // The first window's own call is under way too (its answer waits): which call the next request
+    // is about is not known, so the window running the server answers both.
+    const own = sample(first);
+    await waitFor('the first window to be asked', () => firstAnswers.asked === 1);
+    const theirs = sample(second);
+    await waitFor('the first window to be asked again', () => firstAnswers.asked === 2);
+    open();
+    assert.match(await own, /answered in the first window/);
+    assert.match(await theirs, /answered in the first window/);
   });
 
   it('meets only in a folder no other user may enter, and runs the server alone, saying why, otherwise', async () => {
