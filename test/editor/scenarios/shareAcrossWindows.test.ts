@@ -18,9 +18,9 @@ describe('A server shared between two windows of a real VS Code', function () {
 
   const fixture = (name: string) => ({
     command: process.execPath,
-    args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--name', name],
+    args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--name', name, '--elicitation-tools'],
     share: 'machine',
-    autoApprove: ['pid', 'roots'],
+    autoApprove: ['pid', 'roots', 'ask'],
   });
 
   before(async () => {
@@ -116,6 +116,22 @@ describe('A server shared between two windows of a real VS Code', function () {
     await editor.workbench.screenshot('123-shared-first-window');
   });
 
+  it("shows what the server asks during the second window's call in the second window", async () => {
+    const window = second!;
+    await window.runCommand('MCP Host: Run Tool…');
+    await window.page.locator('.quick-input-widget input').fill('ask');
+    await window.pick('ask', 'shared');
+    await (await window.webview('#submit')).locator('#submit').click();
+    // The server's form (elicitation/create) opens in the window whose call it is.
+    const form = await window.webview('#decline', 60_000);
+    await window.screenshot('125-shared-elicitation-in-its-window');
+    await form.locator('#decline').click();
+    const result = await window.webview('#outcome');
+    await result.locator('#items', { hasText: '"action":"decline"' }).waitFor({ timeout: 60_000 });
+    await window.page.keyboard.press('Escape');
+    await window.runCommand('View: Close All Editors');
+  });
+
   it('asks whether to stop it in every window, and stopped in one window it keeps running for the other', async () => {
     const window = second!;
     await window.runCommand('MCP Host: Stop Server');
@@ -160,6 +176,6 @@ describe('A server shared between two windows of a real VS Code', function () {
       args: {},
     });
     assert.equal(answer.content[0].text, String(taken), 'the second window calls the process it runs now');
-    await window.screenshot('125-shared-taken-over');
+    await window.screenshot('126-shared-taken-over');
   });
 });
