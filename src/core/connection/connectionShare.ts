@@ -18,6 +18,8 @@ export interface ShareTarget {
   /** What era pins key on: a guest's endpoint is not the server's own. */
   readonly hash: string;
   readonly guest?: GuestClaim;
+  /** What this start claimed, to let go of if a stop overtakes it. */
+  readonly claim?: ShareClaim;
 }
 
 /**
@@ -55,6 +57,7 @@ export class ConnectionShare implements Disposable {
    * share (no private folder for the socket) runs its own, and its row says why.
    */
   async take(): Promise<ShareTarget> {
+    this.release(); // a start overtaken before it connected may still hold one
     const own = { definition: this.definition, hash: this.hash };
     if (this.definition.share !== 'machine') return own;
     const share = this.deps.share;
@@ -79,12 +82,12 @@ export class ConnectionShare implements Disposable {
     this.listening = claim.onDidChange(() => this.changed());
     if (claim.role === 'owner') {
       this.deps.log.info("Shared with this user's other windows: this window runs it and serves them.");
-      return own;
+      return { ...own, claim };
     }
     this.deps.log.info(
       `Shared with this user's other windows: another window runs it${claim.pid ? ` (pid ${claim.pid})` : ''}; this window connects to it.`,
     );
-    return { definition: guestDefinition(this.definition, claim), hash: `${this.hash}:guest`, guest: claim };
+    return { definition: guestDefinition(this.definition, claim), hash: `${this.hash}:guest`, guest: claim, claim };
   }
 
   /** The process runs: the other windows may see it. */
@@ -116,6 +119,11 @@ export class ConnectionShare implements Disposable {
       this.deps.log.warn(`Could not stop it in the window that runs it: ${(error as Error).message}.`);
     }
     return true;
+  }
+
+  /** Lets go of what a start claimed, unless a later start holds something else since. */
+  releaseIfHeld(claim: ShareClaim | undefined): void {
+    if (claim && claim === this.claim) this.release();
   }
 
   /** The session ended (a stop, a crash, a failed start): the others take over, or stop too. */

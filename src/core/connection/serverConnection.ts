@@ -37,6 +37,9 @@ function sessionModules(): typeof import('./sessionOpener') {
   return require('./sessionOpener') as typeof import('./sessionOpener');
 }
 
+/** The reason a server shared between windows gives when another window stopped it for all. */
+const STOPPED_FROM_ANOTHER_WINDOW = 'stopped for every window, from another window';
+
 /** One server: its state machine, its session, its cached lists, its restart policy. */
 export class ServerConnection implements Disposable {
   private status: ServerStatus = 'stopped';
@@ -96,7 +99,10 @@ export class ServerConnection implements Disposable {
       hash,
       deps,
       () => this.fire(),
-      () => void this.stop('stopped for every window, from another window'),
+      () => {
+        this.share.stopForAll();
+        void this.stop(STOPPED_FROM_ANOTHER_WINDOW);
+      },
     );
     this.watches = new ResourceWatches({
       client: () => (this.takesResourceSubscriptions ? this.session?.client : undefined),
@@ -386,6 +392,7 @@ export class ServerConnection implements Disposable {
     const connectAndList = async () => {
       try {
         const target = await this.share.take();
+        if (generation !== this.generation) return this.share.releaseIfHeld(target.claim);
         const session = await sessionModules().openSession(
           target.definition,
           target.hash,
@@ -393,6 +400,7 @@ export class ServerConnection implements Disposable {
           abort.signal,
         );
         if (generation !== this.generation) {
+          this.share.releaseIfHeld(target.claim);
           await endOvertaken(session.client.close());
           return;
         }
@@ -502,7 +510,7 @@ export class ServerConnection implements Disposable {
    */
   private async shareEnded(generation: number, why: ShareEnd): Promise<void> {
     if (generation !== this.generation || this.status !== 'running') return;
-    if (why === 'stopped-for-all') return this.stop('stopped for every window, from another window');
+    if (why === 'stopped-for-all') return this.stop(STOPPED_FROM_ANOTHER_WINDOW);
     const reason = shareEndReason(why);
     this.deps.log.info(`Shared: ${reason}.`);
     await this.stop(reason);

@@ -114,18 +114,27 @@ describe('MachineShares: one process per server for the windows of a user', () =
     await running(first, 'shared');
     const second = await window(folder, settings);
     await running(second, 'shared');
-    const pid = await pidOf(second);
+    const third = await window(folder, settings);
+    await running(third, 'shared');
+    const pid = await pidOf(third);
+    await waitFor('the owner counts both guests', () => first.server('shared')?.share?.otherWindows === 2);
 
-    await second.stopForAll('shared');
-    assert.equal(second.server('shared')!.status, 'stopped');
-    const owner = await waitFor('stopped in the window that ran it', () => {
-      const s = first.server('shared');
-      return s?.status === 'stopped' && s;
-    });
-    assert.match(owner.reason ?? '', /every window/);
+    await third.stopForAll('shared');
+    assert.equal(third.server('shared')!.status, 'stopped');
+    for (const [name, host] of [
+      ['the window that ran it', first],
+      ['the other window that used it', second],
+    ] as const) {
+      const stopped = await waitFor(`stopped in ${name}`, () => {
+        const s = host.server('shared');
+        return s?.status === 'stopped' && s;
+      });
+      assert.match(stopped.reason ?? '', /every window, from another window/);
+    }
     assert.equal(isAlive(pid), false);
+    // Nobody took over a process stopped for all: a moment later all three are still stopped.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    assert.equal(second.server('shared')!.status, 'stopped', 'it did not take over a process stopped for all');
+    for (const host of [first, second, third]) assert.equal(host.server('shared')!.status, 'stopped');
   });
 
   it("stops only this window's use when a guest stops it; the other keeps the process", async () => {
