@@ -35,6 +35,9 @@ export interface MachineSharesOptions {
 /** Tries to own or join one socket before giving up (a window closing, two windows racing). */
 const MAX_ATTEMPTS = 6;
 
+/** How long a window waits for the window running a process to answer a stop for all. */
+const ANSWER_MS = 10_000;
+
 /** Windows one shared process serves at most (each a session of its endpoint). */
 const MAX_GUESTS = 64;
 
@@ -269,6 +272,7 @@ class GuestShare implements GuestClaim {
   stopForAll(): Promise<void> {
     return new Promise((resolve, reject) => {
       const req = request({ socketPath: this.socketPath, path: STOP_PATH, method: 'POST', headers: this.headers });
+      req.setTimeout(ANSWER_MS, () => req.destroy(new Error(`no answer within ${ANSWER_MS / 1000} s`)));
       req.once('error', reject);
       req.once('response', (res) => {
         res.resume();
