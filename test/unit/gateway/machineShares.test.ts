@@ -206,6 +206,30 @@ describe('MachineShares: one process per server for the windows of a user', () =
     assert.match(await theirs, /answered in the first window/);
   });
 
+  it('fails a call in flight through a window that closes with why, and the next call reaches the window that took over', async () => {
+    const folder = newFolder();
+    const settings = { shared: legacy({ share: 'machine', args: [fixture('legacyStdio'), '--sampling-tools'] }) };
+    const first = await window(folder, settings, app, answeredBy('the first window'));
+    await running(first, 'shared');
+    // The second window's sampling answer never comes: its call stays under way.
+    const waiting = answeredBy('the second window', new Promise(() => undefined));
+    const second = await window(folder, settings, app, waiting);
+    await running(second, 'shared');
+    const pid = await pidOf(second);
+
+    const inFlight = second.callTool('shared', 'sample', { prompt: 'hi' }).then(
+      () => new Error('the call was answered'),
+      (error: Error) => error,
+    );
+    await waitFor('the second window to be asked during its call', () => waiting.asked === 1);
+    await first.dispose();
+    assert.match((await inFlight).message, /the window that ran it closed or stopped it; this window takes over/);
+    await running(second, 'shared');
+    const next = await pidOf(second);
+    assert.notEqual(next, pid);
+    assert.equal(second.server('shared')!.share?.role, 'owner');
+  });
+
   it('meets only in a folder no other user may enter, and runs the server alone, saying why, otherwise', async () => {
     const runtime = newFolder();
     const meeting = privateShareFolder('linux', { XDG_RUNTIME_DIR: runtime });
