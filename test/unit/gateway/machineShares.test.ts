@@ -67,6 +67,18 @@ async function window(
   return host;
 }
 
+/** `count` windows of one user whose settings define the server "shared", each with it running. */
+async function runningWindows(count: number): Promise<McpHost[]> {
+  const folder = newFolder();
+  const windows: McpHost[] = [];
+  for (let i = 0; i < count; i++) {
+    const host = await window(folder, { shared: legacy({ share: 'machine' }) });
+    await running(host, 'shared');
+    windows.push(host);
+  }
+  return windows;
+}
+
 async function pidOf(host: McpHost, id = 'shared'): Promise<number> {
   const result = await host.callTool(id, 'pid', {});
   return Number((result.content[0] as { text: string }).text);
@@ -108,14 +120,7 @@ describe('MachineShares: one process per server for the windows of a user', () =
   });
 
   it('stops the process in every window when a window that reaches it stops it for all', async () => {
-    const folder = newFolder();
-    const settings = { shared: legacy({ share: 'machine' }) };
-    const first = await window(folder, settings);
-    await running(first, 'shared');
-    const second = await window(folder, settings);
-    await running(second, 'shared');
-    const third = await window(folder, settings);
-    await running(third, 'shared');
+    const [first, second, third] = await runningWindows(3);
     const pid = await pidOf(third);
     await waitFor('the owner counts both guests', () => first.server('shared')?.share?.otherWindows === 2);
 
@@ -138,12 +143,7 @@ describe('MachineShares: one process per server for the windows of a user', () =
   });
 
   it("stops only this window's use when a guest stops it; the other keeps the process", async () => {
-    const folder = newFolder();
-    const settings = { shared: legacy({ share: 'machine' }) };
-    const first = await window(folder, settings);
-    await running(first, 'shared');
-    const second = await window(folder, settings);
-    await running(second, 'shared');
+    const [first, second] = await runningWindows(2);
     const pid = await pidOf(first);
     await waitFor('the owner counts the guest', () => first.server('shared')?.share?.otherWindows === 1);
 
