@@ -223,15 +223,16 @@ class OwnedShare implements OwnerClaim {
   rootsAsked(): void {
     if (this.asksRoots) return;
     this.asksRoots = true;
-    this.watchers.end('asks-roots', (roots) => !sameRoots(roots, this.options.roots));
+    void this.watchers.end('asks-roots', (roots) => !sameRoots(roots, this.options.roots));
   }
 
   release(forAll = false): void {
     if (this.done) return;
     this.done = true;
-    this.watchers.end(forAll ? 'stopped-for-all' : 'closed');
+    // The other windows must read why before the connections close (stopped for all, they stop too).
+    const told = this.watchers.end(forAll ? 'stopped-for-all' : 'closed');
     this.watchers.dispose();
-    this.gateway.dispose();
+    this.gateway.dispose(told);
     this.options.released(this);
   }
 }

@@ -209,11 +209,20 @@ export class McpGateway implements Disposable {
     else res.end();
   }
 
-  dispose(): void {
+  /**
+   * Stops listening and ends every session. The connections themselves close at once, or once
+   * `flushing` settles (what other routes still send; a second at most).
+   */
+  dispose(flushing?: Promise<unknown>): void {
     this.disposed = true;
     this.closeSessions();
-    this.http?.close();
-    this.http?.closeAllConnections();
+    const http = this.http;
+    http?.close();
+    if (!flushing) http?.closeAllConnections();
+    else
+      void Promise.race([flushing, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]).then(() =>
+        http?.closeAllConnections(),
+      );
     removeGatewayAddress(this.options.address);
   }
 }

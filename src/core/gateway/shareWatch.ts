@@ -73,15 +73,19 @@ export class ShareWatchers {
     this.changed.fire();
   }
 
-  /** Ends the watches of the guests `which` picks (all without it), saying why. */
-  end(why: ShareEnd, which: (roots: Roots) => boolean = () => true): void {
+  /** Ends the watches of the guests `which` picks (all without it), saying why; settles once they are sent. */
+  end(why: ShareEnd, which: (roots: Roots) => boolean = () => true): Promise<void> {
     const ended = [...this.watching].filter(([, roots]) => which(roots));
-    for (const [res] of ended) {
-      this.watching.delete(res);
-      send(res, { ended: why });
-      res.end();
-    }
+    const sent = ended.map(
+      ([res]) =>
+        new Promise<void>((resolve) => {
+          this.watching.delete(res);
+          res.once('close', resolve);
+          res.end(`${JSON.stringify({ ended: why })}\n`, resolve);
+        }),
+    );
     if (ended.length) this.announce();
+    return Promise.all(sent).then(() => undefined);
   }
 
   dispose(): void {
