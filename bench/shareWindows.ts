@@ -11,7 +11,7 @@ import type { McpServerInfo } from '../src/editor/publicApi';
 import { EditorSession } from '../test/editor/harness/editorSession';
 import type { Workbench } from '../test/editor/harness/workbench';
 import { waitFor } from '../test/unit/support/fixtures';
-import { arg, legacyStdio, median } from './builtInSession';
+import { arg, legacyStdio, median, usage } from './builtInSession';
 import { machineLine, recordRun } from './history';
 
 const WINDOWS = arg('windows', 3);
@@ -23,7 +23,7 @@ type Share = 'window' | 'machine';
 
 function rssMb(pid: number): number {
   try {
-    return (Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * 4096) / 2 ** 20;
+    return usage(pid).rssMb;
   } catch {
     return 0; // ended meanwhile
   }

@@ -14,7 +14,7 @@ export type GatewayAddress =
   | { readonly kind: 'loopback' };
 
 /** Unix socket paths longer than this do not fit `sockaddr_un` on macOS (104 bytes with its terminator); Linux allows 107. */
-const MAX_SOCKET_PATH = 103;
+export const MAX_SOCKET_PATH = 103;
 
 /**
  * A Unix socket in a folder of its own that only this user may enter (0700), under the user's

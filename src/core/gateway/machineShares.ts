@@ -1,5 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { request } from 'node:http';
 import type { Agent } from 'undici';
@@ -18,7 +18,7 @@ import { Emitter, type Disposable } from '../events';
 import { undiciLibrary } from '../lazyLibraries';
 import { endpointPath } from './gatewayAddress';
 import type { GatewayHost, GatewayOffers } from './gatewayHost';
-import { McpGateway } from './mcpGateway';
+import { carriesBearer, McpGateway } from './mcpGateway';
 import { privateShareFolder, shareSocketPath } from './shareFolder';
 import { joinShare, ShareWatchers, STOP_PATH, WATCH_PATH, type JoinedShare } from './shareWatch';
 
@@ -187,7 +187,7 @@ class OwnedShare implements OwnerClaim {
           return true;
         }
         if (pathname !== STOP_PATH) return false;
-        if (!sameSecret(req.headers.authorization, `Bearer ${this.token}`)) res.writeHead(401).end();
+        if (!carriesBearer(req.headers.authorization, this.token)) res.writeHead(401).end();
         else {
           res.writeHead(204).end();
           options.onStopForAll();
@@ -298,10 +298,4 @@ function everyToolOf(serverId: string): GatewayOffers {
     offered: () => true,
     onDidChange: () => ({ dispose: () => undefined }),
   };
-}
-
-function sameSecret(given: string | undefined, expected: string): boolean {
-  const a = Buffer.from(given ?? '');
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }

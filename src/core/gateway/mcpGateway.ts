@@ -118,7 +118,8 @@ export class McpGateway implements Disposable {
     if (req.headers.origin !== undefined) return this.refuse(res, 403, 'requests from web pages are not served');
     const pathname = new URL(req.url ?? '/', 'http://gateway').pathname;
     if (this.options.otherRoutes?.(req, res, pathname)) return;
-    if (!this.hasToken(req.headers.authorization)) return this.refuse(res, 401, 'missing or wrong bearer token');
+    if (!carriesBearer(req.headers.authorization, this.token))
+      return this.refuse(res, 401, 'missing or wrong bearer token');
     const serverId = serverIdOfPath(pathname);
     const { host, offers } = this.options;
     if (serverId === undefined || !host.server(serverId) || !offers.published(serverId))
@@ -177,12 +178,6 @@ export class McpGateway implements Disposable {
     session.mirror.dispose();
   }
 
-  private hasToken(header: string | undefined): boolean {
-    const expected = Buffer.from(`Bearer ${this.token}`);
-    const given = Buffer.from(header ?? '');
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  }
-
   private refuse(res: ServerResponse, status: number, why: string, code = -32600): void {
     if (status === 401 || status === 403) this.logRefusal(status, why);
     const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -225,4 +220,11 @@ export class McpGateway implements Disposable {
       );
     removeGatewayAddress(this.options.address);
   }
+}
+
+/** Whether an `Authorization` header carries `token` as its bearer token (compared in constant time). */
+export function carriesBearer(header: string | undefined, token: string): boolean {
+  const expected = Buffer.from(`Bearer ${token}`);
+  const given = Buffer.from(header ?? '');
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }

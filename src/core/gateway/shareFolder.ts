@@ -2,9 +2,7 @@ import { lstatSync, mkdirSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import * as path from 'node:path';
 import { definitionHash } from '../config/definitionHash';
-
-/** Unix socket paths longer than this do not fit `sockaddr_un` on macOS (104 bytes with its terminator). */
-const MAX_SOCKET_PATH = 103;
+import { MAX_SOCKET_PATH } from './gatewayAddress';
 
 /**
  * The folder where this user's windows meet to share servers: one per user, under the runtime
