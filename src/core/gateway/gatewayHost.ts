@@ -39,14 +39,17 @@ export function offeredTools(server: ServerSnapshot, offers: Pick<GatewayOffers,
 }
 
 /**
- * The version VS Code keys its cache of a published server's tools by: it changes whenever what
- * an agent sees changes (the tools offered, their schemas and `_meta`, the prompts), or VS Code's
- * agents keep a stale tool list. A server whose lists are not known yet has a version that says so.
+ * What a server offers, hashed: its tools (all of them, with schemas and `_meta`) and its prompts;
+ * undefined while they are not known (it has not run, or it is starting). The user's switches are
+ * left out on purpose: VS Code learns of those from `list_changed` on the session it has open (see
+ * {@link PublishedVersions}).
  */
-export function publishedVersion(server: ServerSnapshot, offers: Pick<GatewayOffers, 'offered'>): string {
-  if (!listsKnown(server)) return 'not-started';
-  const seen = { tools: offeredTools(server, offers), prompts: server.prompts };
-  return createHash('sha256').update(canonicalJson(seen)).digest('hex').slice(0, 16);
+export function listsHash(server: ServerSnapshot): string | undefined {
+  if (!listsKnown(server)) return undefined;
+  return createHash('sha256')
+    .update(canonicalJson({ tools: server.tools, prompts: server.prompts }))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** Statuses whose server cannot run here: an invalid entry, `"enabled": false`, a workspace server in an untrusted workspace. */

@@ -29,6 +29,8 @@ export async function runningServer(
   const server = host.server(serverId);
   if (!server) throw new Error(`There is no MCP server "${serverId}" in MCP Host's settings.`);
   if (server.status === 'running') return server;
+  const missing = waitsForUser(server);
+  if (missing) throw new Error(missing);
   if (startsForUse(server)) await host.startOnDemand([serverId], signal);
   else await host.start(serverId);
   const now = host.server(serverId);
@@ -36,6 +38,26 @@ export async function runningServer(
   throw new Error(
     `MCP server "${serverId}" is ${now?.status ?? 'gone'}${now?.reason ? `: ${now.reason}` : ''}. See MCP Host's Servers view.`,
   );
+}
+
+/**
+ * Why a server cannot start without someone answering MCP Host first (consent to run a workspace
+ * server, a sign-in), said with what to do and where; undefined when nothing waits. A client of the
+ * gateway may be an agent nobody watches (VS Code's gateway, the Agent Host): it is told at once,
+ * and no dialog opens for it.
+ */
+export function waitsForUser(server: ServerSnapshot): string | undefined {
+  const name = `MCP server "${server.id}"`;
+  switch (server.held) {
+    case 'consent':
+    case 'consentWhenNeeded':
+      return `${name} comes from workspace settings and waits for your consent to run: allow it in the dialog MCP Host shows, or with Start on its row in MCP Host's Servers view, then try again.`;
+    case 'declined':
+      return `${name} comes from workspace settings and you did not allow it to run: use Start on its row in MCP Host's Servers view to be asked again.`;
+  }
+  if (server.status === 'needs-sign-in')
+    return `${name} needs you to sign in: use Sign In on its row in MCP Host's Servers view, then try again.${server.reason ? ` (${server.reason})` : ''}`;
+  return undefined;
 }
 
 /**
@@ -86,12 +108,10 @@ export class GatewayMirror implements Disposable {
     const snapshot = host.server(serverId);
     this.announced = listsOf(snapshot, offers);
     const { Server } = gatewayLibraries();
+    // VS Code names an agent's tools after the title (`mcp_<title>_<tool>`): the user's name for the
+    // server, as VS Code's own mcp.json servers are named after theirs, and the same before and after it runs.
     this.server = new Server(
-      {
-        name: snapshot?.serverName ?? serverId,
-        version: snapshot?.serverVersion ?? version,
-        title: `${serverId} (MCP Host)`,
-      },
+      { name: snapshot?.serverName ?? serverId, version: snapshot?.serverVersion ?? version, title: serverId },
       { capabilities: MIRROR_CAPABILITIES, ...(snapshot?.instructions ? { instructions: snapshot.instructions } : {}) },
     );
     this.handleRequests();
@@ -207,6 +227,8 @@ export class GatewayMirror implements Disposable {
   /** Tells the client which of its lists changed since it was last told (after a start, a restart, a checkbox). */
   private announceChanges(offersChanged = false): void {
     const server = this.host.server(this.serverId);
+    // A server starting has no lists yet: what the client has stays true until it runs.
+    if (server && !listsKnown(server)) return;
     // Most changes (a status, a log level) keep the lists themselves: nothing to compare then.
     const refs = server && [server.tools, server.prompts, server.resources, server.resourceTemplates];
     if (!offersChanged && refs && this.seen && refs.every((list, i) => list === this.seen![i])) return;

@@ -32,6 +32,8 @@ export interface McpGatewayOptions {
    * token's): returns false for a path it does not serve.
    */
   readonly otherRoutes?: (req: IncomingMessage, res: ServerResponse, pathname: string) => boolean;
+  /** A client opened or closed a session of `serverId` (see {@link McpGateway.connected}). */
+  readonly sessionsChanged?: (serverId: string) => void;
 }
 
 interface GatewaySession {
@@ -59,6 +61,8 @@ export class McpGateway implements Disposable {
   private disposed = false;
   private refusalLoggedAt = -Infinity;
   private refusalsUnlogged = 0;
+  /** Sessions being opened, by server: their client connects now, and must not be told the server changed meanwhile. */
+  private readonly opening = new Map<string, number>();
 
   constructor(private readonly options: McpGatewayOptions) {
     this.token = options.token ?? randomBytes(32).toString('base64url');
@@ -87,6 +91,11 @@ export class McpGateway implements Disposable {
   /** The sessions open per server (for the view and tests). */
   sessionCount(serverId: string): number {
     return [...this.sessions.values()].filter((s) => s.serverId === serverId).length;
+  }
+
+  /** Whether a client has a session of `serverId` open, or is opening one. */
+  connected(serverId: string): boolean {
+    return (this.opening.get(serverId) ?? 0) > 0 || this.sessionCount(serverId) > 0;
   }
 
   /** Listens now (it otherwise listens with the first endpoint asked for); fails as `listen` does (a socket in use). */
@@ -139,14 +148,27 @@ export class McpGateway implements Disposable {
    * the client learns its name and instructions; one known from its last run starts with its first call.
    */
   private async newSession(serverId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const { host, offers, version } = this.options;
+    const { host } = this.options;
     const abort = new AbortController();
     res.once('close', () => abort.abort());
+    this.opening.set(serverId, (this.opening.get(serverId) ?? 0) + 1);
     try {
-      await knownLists(host, serverId, abort.signal);
-    } catch (error) {
-      return this.refuse(res, 503, (error as Error).message, -32603);
+      try {
+        await knownLists(host, serverId, abort.signal);
+      } catch (error) {
+        return this.refuse(res, 503, (error as Error).message, -32603);
+      }
+      await this.openSession(serverId, req, res);
+    } finally {
+      const left = (this.opening.get(serverId) ?? 1) - 1;
+      if (left > 0) this.opening.set(serverId, left);
+      else this.opening.delete(serverId);
+      this.options.sessionsChanged?.(serverId);
     }
+  }
+
+  private async openSession(serverId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { host, offers, version } = this.options;
     const { NodeStreamableHTTPServerTransport } = gatewayLibraries();
     const mirror = new GatewayMirror(host, offers, serverId, version);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
@@ -154,7 +176,7 @@ export class McpGateway implements Disposable {
       onsessioninitialized: (id) => this.adopt(id, { serverId, transport, mirror }),
     });
     transport.onclose = () => {
-      if (transport.sessionId) this.sessions.delete(transport.sessionId);
+      if (transport.sessionId && this.sessions.delete(transport.sessionId)) this.options.sessionsChanged?.(serverId);
       mirror.dispose();
     };
     await mirror.server.connect(transport);
@@ -176,6 +198,7 @@ export class McpGateway implements Disposable {
     if (!session) return;
     void session.transport.close().catch(() => undefined);
     session.mirror.dispose();
+    this.options.sessionsChanged?.(session.serverId);
   }
 
   private refuse(res: ServerResponse, status: number, why: string, code = -32600): void {

@@ -3,7 +3,7 @@ import { ServerConfigError, validateServerEntry } from '../config/validateServer
 import { ServerConnection } from '../connection/serverConnection';
 import { offersResources } from '../connection/serverSnapshot';
 import type { StartSlots } from '../connection/startSlots';
-import { adoptDefinition, heldBack, type HostEntry, type Placeholder } from './hostEntry';
+import { adoptDefinition, DECLINED, heldBack, type HostEntry, type Placeholder } from './hostEntry';
 import type { McpHostOptions } from './mcpHost';
 import type { RootsPublisher } from './rootsPublisher';
 import { connectionDeps, connectionInputs } from './serverConnectionSetup';
@@ -64,7 +64,10 @@ export class HostEntries {
       }
       const def = validation.definition;
       await adoptDefinition(entry, def, env.variableContext());
-      const held = heldBack(def, env.trust.isTrusted, () => this.deps.consent.needed(entry));
+      const held = heldBack(def, env.trust.isTrusted, {
+        needed: () => this.deps.consent.needed(entry),
+        declined: () => this.deps.consent.declined(entry),
+      });
       if (held) {
         await this.withoutConnection(entry, held);
         if (held.askConsentNow) wantConsent.push(entry);
@@ -82,13 +85,8 @@ export class HostEntries {
       const allowed = await this.deps.consent.obtain(wantConsent, false);
       for (const entry of wantConsent) {
         if (this.byId.get(entry.id) !== entry) continue;
-        if (allowed.has(entry.id)) await this.connect(entry, true);
-        else
-          this.setPlaceholder(entry, {
-            status: 'stopped',
-            held: 'declined',
-            reason: 'not started: you did not allow this workspace server to run. Start it to be asked again.',
-          });
+        if (allowed.has(entry.id)) await this.connect(entry, entry.definition?.autoStart === 'startup');
+        else this.setPlaceholder(entry, DECLINED);
       }
     }
     if (errors.length > 0) {
@@ -175,7 +173,7 @@ export class HostEntries {
     this.setPlaceholder(entry, placeholder);
   }
 
-  private setPlaceholder(entry: HostEntry, placeholder: Placeholder): void {
+  setPlaceholder(entry: HostEntry, placeholder: Placeholder): void {
     entry.placeholder = placeholder;
     this.deps.changed(entry.id);
   }

@@ -78,7 +78,11 @@ export interface HeldBack extends Placeholder {
 }
 
 /** What keeps a valid definition from running (disabled, untrusted workspace, consent not given), or nothing. */
-export function heldBack(def: ServerDefinition, trusted: boolean, consentNeeded: () => boolean): HeldBack | undefined {
+export function heldBack(
+  def: ServerDefinition,
+  trusted: boolean,
+  consent: { readonly needed: () => boolean; readonly declined: () => boolean },
+): HeldBack | undefined {
   if (!def.enabled) return { status: 'disabled', held: 'disabled', reason: 'disabled in settings ("enabled": false)' };
   if (def.scope !== 'user' && !trusted)
     return {
@@ -86,9 +90,11 @@ export function heldBack(def: ServerDefinition, trusted: boolean, consentNeeded:
       held: 'trust',
       reason: 'defined in workspace settings; trust the workspace to start it',
     };
-  if (!consentNeeded()) return undefined;
-  // A server started on demand is asked about when it is first needed.
-  if (def.autoStart === 'onDemand')
+  if (!consent.needed()) return undefined;
+  if (consent.declined()) return DECLINED;
+  // Asked with the window when it starts with it, or when agents may need it: an agent's request
+  // has nobody to click (VS Code's gateway, the Agent Host). Otherwise asked at its first use.
+  if (def.autoStart === 'onDemand' && !def.publish)
     return {
       status: 'stopped',
       held: 'consentWhenNeeded',
@@ -98,9 +104,16 @@ export function heldBack(def: ServerDefinition, trusted: boolean, consentNeeded:
     status: 'stopped',
     held: 'consent',
     reason: 'waiting for your consent to run this workspace server',
-    askConsentNow: def.autoStart === 'startup',
+    askConsentNow: def.autoStart !== 'never',
   };
 }
+
+/** A workspace server the user chose not to run: it stays so until its definition changes or they start it. */
+export const DECLINED: HeldBack = {
+  status: 'stopped',
+  held: 'declined',
+  reason: 'not started: you did not allow this workspace server to run. Start it to be asked again.',
+};
 
 /**
  * What the views see of a server: its connection's state, or why it has none. A server that starts

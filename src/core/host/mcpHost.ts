@@ -20,7 +20,7 @@ import {
 import type { ServerConfigError } from '../config/validateServerEntry';
 import { untilAborted } from '../abortWith';
 import type { LoadedSkill } from '../skills/serverSkills';
-import { entrySnapshot, startsWhenNeeded, type HostEntry } from './hostEntry';
+import { DECLINED, entrySnapshot, startsWhenNeeded, type HostEntry } from './hostEntry';
 import type { LastRuns } from './lastRuns';
 import type { EraPinStore } from '../connection/eraPins';
 import type { ExecutableResolver } from '../process/executableResolver';
@@ -180,7 +180,7 @@ export class McpHost implements Disposable {
         throw new Error(`MCP server "${id}" comes from workspace settings; trust the workspace to start it.`);
       if (entry.placeholder?.status === 'disabled')
         throw new Error(`MCP server "${id}" is disabled ("enabled": false in settings).`);
-      if (!(await this.consent.obtain([entry], true)).has(id)) return;
+      if (!(await this.consent.obtain([entry], true)).has(id)) return this.entries.setPlaceholder(entry, DECLINED);
       await this.entries.connect(entry, false);
     }
     await entry.connection?.start();
@@ -192,8 +192,12 @@ export class McpHost implements Disposable {
    * fails: a chat request or a tool call needs their tools.
    */
   async startOnDemand(ids?: readonly string[], signal?: AbortSignal): Promise<void> {
+    // A workspace server the user declined is not asked about again by every request: Start asks.
     const waiting = [...this.entries.values()].filter(
-      (e) => (!ids || ids.includes(e.id)) && (startsWhenNeeded(e) || e.connection?.state === 'starting'),
+      (e) =>
+        (!ids || ids.includes(e.id)) &&
+        e.placeholder?.held !== 'declined' &&
+        (startsWhenNeeded(e) || e.connection?.state === 'starting'),
     );
     for (const e of waiting) this.needed(e);
     const started = Promise.allSettled(

@@ -33,11 +33,19 @@ export async function whatConsentCovers(
  * and on a change with each changed field; remembered with what it covered.
  */
 export class StartConsent {
+  /** What the user declined this window, by consent key: the hash declined (one answer holds until the definition changes). */
+  private readonly declinedHashes = new Map<string, string>();
+
   constructor(private readonly env: Pick<HostEnvironment, 'consent' | 'dialogs' | 'hostLog'>) {}
 
   needed(subject: ConsentSubject): boolean {
     const def = subject.definition!;
     return def.scope !== 'user' && this.env.consent.allowed(consentKey(def))?.hash !== subject.consentHash;
+  }
+
+  /** Whether the user declined to run this definition (as it is now) in this window. */
+  declined(subject: ConsentSubject): boolean {
+    return this.needed(subject) && this.declinedHashes.get(consentKey(subject.definition!)) === subject.consentHash;
   }
 
   /** Returns the ids allowed to run: those allowed before, and those the user allows now. */
@@ -59,7 +67,12 @@ export class StartConsent {
     });
     const granted = await this.env.dialogs.confirmWorkspaceServers(requests);
     for (const subject of pending) {
-      if (!granted.has(subject.id)) continue;
+      const key = consentKey(subject.definition!);
+      if (!granted.has(subject.id)) {
+        this.declinedHashes.set(key, subject.consentHash!);
+        continue;
+      }
+      this.declinedHashes.delete(key);
       await this.env.consent.allow(consentKey(subject.definition!), {
         hash: subject.consentHash!,
         fields: subject.runFields,

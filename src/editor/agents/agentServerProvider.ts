@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { affectsHostSettings, hostSetting } from '../config/hostSettings';
-import { mayPublish, publishedVersion, type GatewayHost, type GatewayOffers } from '../../core/gateway/gatewayHost';
+import { mayPublish, type GatewayHost, type GatewayOffers } from '../../core/gateway/gatewayHost';
+import { PublishedVersions } from '../../core/gateway/publishedVersions';
 import { privateGatewayAddress } from '../../core/gateway/gatewayAddress';
 import { McpGateway } from '../../core/gateway/mcpGateway';
 import { knownLists } from '../../core/gateway/gatewayMirror';
@@ -11,8 +12,13 @@ import { Emitter } from '../../core/events';
 /** The provider's id, as package.json's `contributes.mcpServerDefinitionProviders` declares it. */
 export const AGENT_PROVIDER_ID = 'mcpHost.servers';
 
-/** The label VS Code shows for a published server (its MCP server id is `<extension id>/<label>`). */
-export const publishedLabel = (serverId: string) => `${serverId} (MCP Host)`;
+/**
+ * The label VS Code shows for a published server (its MCP server id is `<extension id>/<label>`):
+ * the server's id, as VS Code's own mcp.json servers are labelled with theirs. VS Code names the
+ * server's tools after it until it has connected once (`mcp_<label>_<tool>`), so a suffix would
+ * garble them; MCP: List Servers shows the server under "MCP Host" (the provider's label).
+ */
+export const publishedLabel = (serverId: string) => serverId;
 
 export interface AgentServerDeps {
   readonly host: GatewayHost;
@@ -42,12 +48,7 @@ export class AgentServerProvider
   private readonly subscriptions: vscode.Disposable[] = [];
   /** What was last handed to VS Code (labels and versions): a change fires only when this differs. */
   private handedOut = '';
-  private readonly versions = new Map<
-    string,
-    { tools: unknown; prompts: unknown; status: string; offers: number; version: string }
-  >();
-  /** Counts changes of the user's offers (checkboxes, settings), which change versions. */
-  private offersGeneration = 0;
+  private readonly versions = new PublishedVersions();
   /** The servers last published, to end the sessions of one that no longer is. */
   private publishedIds = new Set<string>();
 
@@ -63,9 +64,10 @@ export class AgentServerProvider
       address: privateGatewayAddress(),
       version: deps.version,
       log: deps.log,
+      // A version held while VS Code was connected may move on once it is not.
+      sessionsChanged: () => this.refresh(),
     });
     const offersChanged = () => {
-      this.offersGeneration++;
       this.offersChanged.fire();
       this.refresh();
     };
@@ -93,39 +95,18 @@ export class AgentServerProvider
       .map((id) => ({ id, label: publishedLabel(id), version: this.versionOf(id) }));
   }
 
-  /**
-   * A server's version, hashed again only when its lists (by identity) or the user's offers
-   * changed: every change of any server asks for all of them, and a window's starts change often.
-   */
   private versionOf(id: string): string {
-    const server = this.deps.host.server(id)!;
-    const kept = this.versions.get(id);
-    if (
-      kept &&
-      kept.tools === server.tools &&
-      kept.prompts === server.prompts &&
-      kept.status === server.status &&
-      kept.offers === this.offersGeneration
-    )
-      return kept.version;
-    const version = publishedVersion(server, this.offers);
-    this.versions.set(id, {
-      tools: server.tools,
-      prompts: server.prompts,
-      status: server.status,
-      offers: this.offersGeneration,
-      version,
-    });
-    return version;
+    return this.versions.versionOf(this.deps.host.server(id)!, this.gateway.connected(id));
   }
 
   /** Tells VS Code when the published servers or what one offers changed; ends the sessions of servers no longer published. */
   private refresh(): void {
     const published = this.published();
     const ids = new Set(published.map((p) => p.id));
-    for (const id of this.publishedIds) if (!ids.has(id)) this.gateway.closeSessions(id);
-    for (const id of this.versions.keys()) if (!ids.has(id)) this.versions.delete(id);
+    const unpublished = [...this.publishedIds].filter((id) => !ids.has(id));
+    this.versions.keepOnly(ids);
     this.publishedIds = ids;
+    for (const id of unpublished) this.gateway.closeSessions(id);
     const handedOut = JSON.stringify(published.map(({ label, version }) => [label, version]));
     if (handedOut === this.handedOut) return;
     this.handedOut = handedOut;

@@ -35,7 +35,7 @@ export function registerLanguageModelTools(
           (!options.input.server || s.id === options.input.server) && !publishedToAgents(s.id);
         if (options.input.server && publishedToAgents(options.input.server)) {
           throw new Error(
-            `MCP server "${options.input.server}" is offered to agents as tools of its own (its tools are named after "${options.input.server} (MCP Host)"); call those instead.`,
+            `MCP server "${options.input.server}" is offered to agents as tools of its own (its tools are named "mcp_${options.input.server}_<tool>"); call those instead.`,
           );
         }
         // Servers that start when needed start now unless their tools are known from their last run (a call starts those).

@@ -27,7 +27,7 @@ interface AgentTool {
 }
 
 /** VS Code's id of a server MCP Host publishes: `<extension id>/<label>`. */
-const vsCodeId = (serverId: string) => `mcp-host.mcp-host/${serverId} (MCP Host)`;
+const vsCodeId = (serverId: string) => `mcp-host.mcp-host/${serverId}`;
 
 describe("VS Code's agents use MCP Host's servers as tools of their own", function () {
   this.timeout(240_000);

@@ -121,7 +121,7 @@ describe('A server that starts when needed, in a real VS Code', function () {
           'executeCommand',
           {
             command: 'workbench.mcp.startServer',
-            args: ['mcp-host.mcp-host/lazy (MCP Host)', { waitForLiveTools: true }],
+            args: ['mcp-host.mcp-host/lazy', { waitForLiveTools: true }],
           },
           60_000,
         );

@@ -75,13 +75,13 @@ const operations: Record<string, Operation> = {
   gatewayStart: async ({ ids }: { ids: string[] }) => {
     const api = await hostApi();
     for (const id of ids) {
-      await vscode.commands.executeCommand('workbench.mcp.stopServer', `mcp-host.mcp-host/${id} (MCP Host)`);
+      await vscode.commands.executeCommand('workbench.mcp.stopServer', `mcp-host.mcp-host/${id}`);
       await api.stopServer(id);
     }
     const start = performance.now();
     await Promise.all(
       ids.map((id) =>
-        vscode.commands.executeCommand('workbench.mcp.startServer', `mcp-host.mcp-host/${id} (MCP Host)`, {
+        vscode.commands.executeCommand('workbench.mcp.startServer', `mcp-host.mcp-host/${id}`, {
           waitForLiveTools: true,
         }),
       ),

@@ -6,8 +6,10 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Agent, fetch as undiciFetch } from 'undici';
 import { Emitter } from '../../../src/core/events';
 import { privateGatewayAddress, type GatewayAddress } from '../../../src/core/gateway/gatewayAddress';
-import { mayPublish, publishedVersion, type GatewayOffers } from '../../../src/core/gateway/gatewayHost';
+import { listsHash, mayPublish, type GatewayOffers } from '../../../src/core/gateway/gatewayHost';
+import { NOT_STARTED, PublishedVersions } from '../../../src/core/gateway/publishedVersions';
 import { MAX_SESSIONS_PER_SERVER, McpGateway, type GatewayEndpoint } from '../../../src/core/gateway/mcpGateway';
+import { waitsForUser } from '../../../src/core/gateway/gatewayMirror';
 import type { McpHost } from '../../../src/core/host/mcpHost';
 import { RecordingLog, waitFor } from '../support/fixtures';
 import { entries, harness, hosts, legacy, modern, running } from '../support/hostHarness';
@@ -22,6 +24,10 @@ class TestOffers implements GatewayOffers {
   offered = (server: string, tool: string) => !this.off.has(`${server}/${tool}`);
   switchOff(server: string, tool: string): void {
     this.off.add(`${server}/${tool}`);
+    this.changed.fire();
+  }
+  switchOn(server: string, tool: string): void {
+    this.off.delete(`${server}/${tool}`);
     this.changed.fire();
   }
 }
@@ -146,17 +152,17 @@ describe("The gateway that publishes MCP Host's servers to VS Code's agents", fu
     assert.ok('text' in read.contents[0] && read.contents[0].text.length > 0);
   });
 
-  it('leaves out a tool the user switched off, tells the client its list changed, and refuses to call it', async () => {
+  it('leaves out a tool the user switched off and gives it back, telling the client each time on its session, the version unchanged', async () => {
     const { host } = harness();
     hosts.push(host);
     await host.applySettings(entries({ fx: legacy() }));
-    const before = publishedVersion(await running(host, 'fx'), new TestOffers());
+    const before = listsHash(await running(host, 'fx'));
     const { gateway, offers } = gatewayFor(host);
     let changes = 0;
     const client = await connect(await gateway.endpoint('fx'), () => changes++);
     await client.listTools();
     offers.switchOff('fx', 'echo');
-    await waitFor('a tools/list_changed', () => changes > 0);
+    await waitFor('a tools/list_changed', () => changes === 1);
     assert.equal(
       (await client.listTools()).tools.some((t) => t.name === 'echo'),
       false,
@@ -165,10 +171,44 @@ describe("The gateway that publishes MCP Host's servers to VS Code's agents", fu
       client.callTool({ name: 'echo', arguments: { text: 'x' } }),
       /switched off in MCP Host's Servers view/,
     );
+    offers.switchOn('fx', 'echo');
+    await waitFor('a second tools/list_changed', () => changes === 2);
+    assert.equal(
+      (await client.listTools()).tools.some((t) => t.name === 'echo'),
+      true,
+    );
+    assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: 'back' } })), 'back');
+    // VS Code drops its connection when the version changes: a switch must not change it.
+    assert.equal(listsHash(host.server('fx')!), before);
+  });
+
+  it('keeps the version VS Code caches by while a server starts, and while a client is connected when its lists change', async () => {
+    const { host } = harness();
+    hosts.push(host);
+    await host.applySettings(entries({ fx: legacy() }));
+    const versions = new PublishedVersions();
+    const first = versions.versionOf(await running(host, 'fx'), false);
+    assert.match(first, /^[0-9a-f]{16}$/);
+    const { gateway } = gatewayFor(host);
+    const seen: string[] = [];
+    const listener = host.onDidChangeServers(() => seen.push(versions.versionOf(host.server('fx')!, false)));
+    await host.restart('fx');
+    await running(host, 'fx');
+    listener.dispose();
+    assert.ok(seen.length >= 2, `the restart was seen (${seen.length} changes)`);
+    assert.deepEqual(new Set(seen), new Set([first]), 'starting, restarting and running again: one version');
+    // A client connected: a list that changes (here: the tools are others) keeps the version it connected with.
+    const client = await connect(await gateway.endpoint('fx'));
+    assert.equal(gateway.connected('fx'), true);
+    const changed = { ...host.server('fx')!, tools: [] };
+    assert.equal(versions.versionOf(changed, true), first);
+    // As VS Code ends it: a DELETE of the session.
+    await (client.transport as StreamableHTTPClientTransport).terminateSession();
+    await waitFor('the session to end', () => !gateway.connected('fx'));
     assert.notEqual(
-      publishedVersion(host.server('fx')!, offers),
-      before,
-      'the version VS Code caches tools by changes with them',
+      versions.versionOf(changed, false),
+      first,
+      'once nobody is connected, the new lists have their own',
     );
   });
 
@@ -306,6 +346,23 @@ describe("The gateway that publishes MCP Host's servers to VS Code's agents", fu
     );
   });
 
+  it('refuses at once, saying what to do, a workspace server waiting for consent or declined and one that needs sign-in: no dialog opens for an agent', async () => {
+    const { host, confirm } = harness({ consent: () => [] });
+    hosts.push(host);
+    await host.applySettings(entries({ repo: legacy({ autoStart: 'onDemand' }) }, 'workspace'));
+    const asked = confirm.callCount;
+    const { gateway } = gatewayFor(host);
+    await assert.rejects(
+      connect(await gateway.endpoint('repo')),
+      /MCP server .*repo.* comes from workspace settings and you did not allow it to run: use Start on its row in MCP Host's Servers view/,
+    );
+    assert.equal(confirm.callCount, asked, 'no dialog for a request of the gateway');
+    const waiting = { ...host.server('repo')!, held: 'consentWhenNeeded' as const };
+    assert.match(waitsForUser(waiting)!, /waits for your consent to run: allow it .* MCP Host's Servers view/);
+    const signIn = { ...host.server('repo')!, held: undefined, status: 'needs-sign-in' as const };
+    assert.match(waitsForUser(signIn)!, /needs you to sign in: use Sign In on its row in MCP Host's Servers view/);
+  });
+
   it("answers a client's initialize with why the server cannot run", async () => {
     const { host } = harness();
     hosts.push(host);
@@ -330,8 +387,12 @@ describe("Which servers are published to VS Code's agents", () => {
     assert.equal(mayPublish(server('running'), on, true), false, "not twice: VS Code's agents use its own");
   });
 
-  it('gives a server whose lists are not known a version that says so', () => {
-    assert.equal(publishedVersion(server('stopped'), new TestOffers()), 'not-started');
-    assert.match(publishedVersion(server('running'), new TestOffers()), /^[0-9a-f]{16}$/);
+  it('gives a server whose lists were never known a version that says so, and keeps one known through a start', () => {
+    const versions = new PublishedVersions();
+    assert.equal(versions.versionOf(server('stopped'), false), NOT_STARTED);
+    const known = versions.versionOf(server('running'), false);
+    assert.match(known, /^[0-9a-f]{16}$/);
+    assert.equal(versions.versionOf(server('starting'), false), known);
+    assert.equal(versions.versionOf(server('error'), false), known);
   });
 });

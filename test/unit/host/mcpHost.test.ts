@@ -320,7 +320,8 @@ describe('McpHost', () => {
     hosts.push(host);
     await host.applySettings([
       ...entries({ lazy: legacy({ autoStart: 'onDemand' }), eager: legacy() }),
-      ...entries({ repo: legacy({ autoStart: 'onDemand' }) }, 'workspace'),
+      // Not published to agents: nobody but the user needs it, so consent waits for the first use.
+      ...entries({ repo: legacy({ autoStart: 'onDemand', publish: false }) }, 'workspace'),
     ]);
     await running(host, 'eager');
     for (const id of ['lazy', 'repo']) {
@@ -342,6 +343,37 @@ describe('McpHost', () => {
     assert.equal(host.server('lazy')!.startsWhenNeeded, true, 'stopped again, it starts at its next use');
     await host.startOnDemand(['lazy']);
     assert.equal(host.server('lazy')!.status, 'running');
+  });
+
+  it("asks about a workspace server published to agents with the window, not at an agent's request; one answer holds until Start", async () => {
+    let allow = false;
+    const { host, confirm } = harness({ consent: (requests) => (allow ? requests.map((r) => r.serverId) : []) });
+    hosts.push(host);
+    await host.applySettings(entries({ repo: legacy({ autoStart: 'onDemand' }) }, 'workspace'));
+    assert.equal(confirm.callCount, 1, 'asked with the window: an agent may need it when nobody is there to click');
+    assert.deepEqual([host.server('repo')!.status, host.server('repo')!.held], ['stopped', 'declined']);
+    // Every use that is not the user's Start leaves the answer standing.
+    await host.startOnDemand();
+    await host.startOnDemand(['repo']);
+    await host.applySettings(entries({ repo: legacy({ autoStart: 'onDemand' }) }, 'workspace'));
+    assert.equal(confirm.callCount, 1, 'not asked again by every request, nor by settings applied again');
+    assert.equal(host.server('repo')!.held, 'declined');
+    // Start asks again; allowed, the server still waits for its first use.
+    allow = true;
+    await host.start('repo');
+    assert.equal(confirm.callCount, 2);
+    assert.equal(host.server('repo')!.status, 'running');
+    await host.stop('repo');
+    // A changed definition is a new question, asked with the window again.
+    allow = false;
+    await host.applySettings(
+      entries(
+        { repo: legacy({ autoStart: 'onDemand', args: [fixture('legacyStdio'), '--name', 'other'] }) },
+        'workspace',
+      ),
+    );
+    assert.equal(confirm.callCount, 3);
+    assert.equal(host.server('repo')!.held, 'declined');
   });
 
   it('starts the servers of the window a few at a time; a server someone waits for starts at once, "onDemand" or waiting for its turn', async () => {
