@@ -117,19 +117,19 @@ async function sideBySide(): Promise<void> {
     }
 
     // VS Code names an MCP tool `mcp_<first 13 characters of the server's title or label, sanitized>_<tool>`: MCP
-    // Host's published copies are "<id> (MCP Host)". They are started as VS Code's chat would.
+    // Host's published copies are labelled and titled with their id. They are started as VS Code's chat would.
     const gatewayName = (server: string, tool: string) =>
-      `mcp_${`${server} (MCP Host)`
+      `mcp_${server
         .toLowerCase()
         .replace(/[^a-z0-9_.-]+/g, '_')
         .slice(0, 13)}_${tool}`;
     for (const id of ['everything', 'f0']) {
       await waitFor(
-        `VS Code to have the tools of ${id} (MCP Host)`,
+        `VS Code to have the tools of MCP Host's ${id}`,
         async () => {
           await editor.control('executeCommand', {
             command: 'workbench.mcp.startServer',
-            args: [`mcp-host.mcp-host/${id} (MCP Host)`, { waitForLiveTools: true }],
+            args: [`mcp-host.mcp-host/${id}`, { waitForLiveTools: true }],
           });
           return (await editor.control<string[]>('lmTools')).includes(gatewayName(id, 'echo'));
         },

@@ -226,7 +226,10 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
   // Servers that start when needed and have not run yet learn their lists once the window is idle.
   const learning = new ListLearning(mcp, processIdleClock, WINDOW_IDLE, () => hostSetting('learnInBackground'));
   const reload = async () => {
-    const errors = await mcp.applySettings(allServerSettings());
+    const applying = mcp.applySettings(allServerSettings());
+    // A consent dialog holds the application open until answered: the servers it does not concern learn meanwhile.
+    const known = mcp.onDidChangeServers((id) => id === undefined && learning.schedule());
+    const errors = await applying.finally(() => known.dispose());
     learning.schedule();
     return errors;
   };

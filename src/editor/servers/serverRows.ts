@@ -34,6 +34,9 @@ export function describeServer(server: ServerSnapshot): string {
   if ((server.status === 'error' || server.status === 'restarting') && server.reason)
     return `${server.status}: ${server.reason}`;
   if (server.status === 'needs-sign-in') return vscode.l10n.t('needs sign-in');
+  // A workspace server's consent decides before anything else whether it runs, for the user and for agents.
+  if (server.held === 'declined') return vscode.l10n.t('not allowed to run · Start to be asked again');
+  if (server.held === 'consent') return vscode.l10n.t('waiting for your consent');
   if (server.startsWhenNeeded) {
     const known = [
       server.tools.length > 0 ? plural(server.tools.length, 'tool') : '',

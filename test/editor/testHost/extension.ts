@@ -7,6 +7,13 @@ import type { McpHostApi } from '../../../src/editor/publicApi';
 import { recorded, registerFixtureChatModel } from './fixtureChatModel';
 
 let server: Server | undefined;
+
+interface VsCodeGateway {
+  readonly servers: readonly { readonly label: string; readonly address: vscode.Uri }[];
+  readonly onDidChangeServers: vscode.Event<unknown>;
+  dispose(): void;
+}
+let vsCodeGatewayOpen: Promise<VsCodeGateway | undefined> | undefined;
 let ownActivationMs = 0;
 
 async function hostApi(): Promise<McpHostApi> {
@@ -149,6 +156,32 @@ const operations: Record<string, Operation> = {
       lastLength: last.length,
       lastStart: last.slice(0, 80),
     };
+  },
+  // What VS Code hands Copilot CLI and Claude Code sessions: its own MCP gateway (proposed API
+  // mcpServerDefinitions), one address per server; kept open until the window closes. Waits until
+  // the servers whose labels are given are listed (the list may be empty for the first moments).
+  vsCodeGateway: async ({ labels, timeoutMs }: { labels: string[]; timeoutMs: number }) => {
+    const lm = vscode.lm as unknown as {
+      startMcpGateway(): Promise<VsCodeGateway | undefined>;
+    };
+    vsCodeGatewayOpen ??= lm.startMcpGateway();
+    const gateway = await vsCodeGatewayOpen;
+    if (!gateway) throw new Error('VS Code did not start its MCP gateway');
+    const listed = () => labels.every((label) => gateway.servers.some((s) => s.label === label));
+    if (!listed())
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          listener.dispose();
+          reject(new Error(`VS Code's gateway lists ${gateway.servers.map((s) => s.label).join(', ') || 'nothing'}`));
+        }, timeoutMs);
+        const listener = gateway.onDidChangeServers(() => {
+          if (!listed()) return;
+          clearTimeout(timer);
+          listener.dispose();
+          resolve();
+        });
+      });
+    return gateway.servers.map((s) => ({ label: s.label, address: s.address.toString(true) }));
   },
   updateUserSetting: async ({ section, value }) =>
     vscode.workspace.getConfiguration().update(section, value, vscode.ConfigurationTarget.Global),
