@@ -26,7 +26,6 @@ interface AgentTool {
   readonly inputSchema: Record<string, unknown>;
 }
 
-
 describe("VS Code's agents use MCP Host's servers as tools of their own", function () {
   this.timeout(240_000);
   let editor: EditorSession;
