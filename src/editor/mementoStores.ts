@@ -9,6 +9,9 @@ import type { StoredRun, RunStore } from '../core/host/lastRuns';
 
 const ERA_PINS = 'mcpHost.eraPins';
 const CONSENT = 'mcpHost.startConsent';
+const DECLINED_CONSENT = 'mcpHost.declinedConsent';
+/** Declines kept per workspace; the oldest go first. */
+const MAX_DECLINES = 1000;
 const APPROVALS = 'mcpHost.toolApprovals';
 const MODEL_SWITCHES = 'mcpHost.modelToolSwitches';
 const TASKS = 'mcpHost.unfinishedTasks';
@@ -153,10 +156,21 @@ export class MementoRunStore extends WaitingRecord<StoredRun> implements RunStor
   }
 }
 
-/** Consent to run workspace servers, per workspace: the hash of what the user allowed, and what they saw. */
+/**
+ * Consent to run workspace servers, per workspace: the hash of what the user allowed, and what they
+ * saw; and the hash of a definition they declined, so that one answer holds until it changes.
+ */
 export class MementoConsentStore extends MementoRecord<ConsentRecord | string> implements ConsentStore {
+  private readonly declines: MementoRecord<string>;
   constructor(memento: Memento) {
     super(memento, CONSENT);
+    this.declines = new MementoRecord<string>(memento, DECLINED_CONSENT, MAX_DECLINES);
+  }
+  declined(serverKey: string): string | undefined {
+    return this.declines.get(serverKey);
+  }
+  decline(serverKey: string, hash: string | undefined): Promise<void> {
+    return hash === undefined ? this.declines.delete(serverKey) : this.declines.set(serverKey, hash);
   }
   allowed(serverKey: string): ConsentRecord | undefined {
     const record = this.get(serverKey);

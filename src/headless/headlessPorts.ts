@@ -36,7 +36,7 @@ export function headlessEnvironment(level: HostLogLevel = 'info'): HostEnvironme
       confirmWorkspaceServers: async () => new Set<string>(),
       showConfigError: (message) => hostLog.error(message),
     },
-    consent: { allowed: () => undefined, allow: () => undefined },
+    consent: { allowed: () => undefined, allow: () => undefined, declined: () => undefined, decline: () => undefined },
     trust: { isTrusted: true },
     variableContext: () => ({
       workspaceFolders: [],

@@ -32,10 +32,13 @@ export interface ConsentRecord {
   readonly fields?: readonly RunField[];
 }
 
-/** Remembers consent per definition (workspace storage in the editor). */
+/** Remembers consent per definition (workspace storage in the editor), and a refusal until the definition changes. */
 export interface ConsentStore {
   allowed(serverKey: string): ConsentRecord | undefined;
   allow(serverKey: string, record: ConsentRecord): Promise<void> | void;
+  /** The hash of the definition the user last declined to run, if any. */
+  declined(serverKey: string): string | undefined;
+  decline(serverKey: string, hash: string | undefined): Promise<void> | void;
 }
 
 export interface WorkspaceTrust {

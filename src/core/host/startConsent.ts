@@ -33,9 +33,6 @@ export async function whatConsentCovers(
  * and on a change with each changed field; remembered with what it covered.
  */
 export class StartConsent {
-  /** What the user declined this window, by consent key: the hash declined (one answer holds until the definition changes). */
-  private readonly declinedHashes = new Map<string, string>();
-
   constructor(private readonly env: Pick<HostEnvironment, 'consent' | 'dialogs' | 'hostLog'>) {}
 
   needed(subject: ConsentSubject): boolean {
@@ -43,9 +40,9 @@ export class StartConsent {
     return def.scope !== 'user' && this.env.consent.allowed(consentKey(def))?.hash !== subject.consentHash;
   }
 
-  /** Whether the user declined to run this definition (as it is now) in this window. */
+  /** Whether the user declined to run this definition as it is now (one answer holds until it changes). */
   declined(subject: ConsentSubject): boolean {
-    return this.needed(subject) && this.declinedHashes.get(consentKey(subject.definition!)) === subject.consentHash;
+    return this.needed(subject) && this.env.consent.declined(consentKey(subject.definition!)) === subject.consentHash;
   }
 
   /** Returns the ids allowed to run: those allowed before, and those the user allows now. */
@@ -69,10 +66,10 @@ export class StartConsent {
     for (const subject of pending) {
       const key = consentKey(subject.definition!);
       if (!granted.has(subject.id)) {
-        this.declinedHashes.set(key, subject.consentHash!);
+        await this.env.consent.decline(key, subject.consentHash);
         continue;
       }
-      this.declinedHashes.delete(key);
+      if (this.env.consent.declined(key) !== undefined) await this.env.consent.decline(key, undefined);
       await this.env.consent.allow(consentKey(subject.definition!), {
         hash: subject.consentHash!,
         fields: subject.runFields,

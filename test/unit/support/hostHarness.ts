@@ -54,6 +54,7 @@ export function harness(
   } = {},
 ) {
   const consentAnswers = new Map<string, ConsentRecord>();
+  const declines = new Map<string, string>();
   const confirm = sinon.spy(
     async (requests: readonly StartConsentRequest[]) =>
       new Set(options.consent ? options.consent(requests) : requests.map((r) => r.serverId)),
@@ -65,6 +66,8 @@ export function harness(
     consent: {
       allowed: (key) => consentAnswers.get(key),
       allow: (key, record) => void consentAnswers.set(key, record),
+      declined: (key) => declines.get(key),
+      decline: (key, hash) => void (hash === undefined ? declines.delete(key) : declines.set(key, hash)),
     },
     trust: { isTrusted: options.trusted ?? true },
     variableContext: () => ({
