@@ -43,6 +43,8 @@ describe("Agents on the default settings: the first call works, in the window an
         trusted: true,
         userSettings: {
           'mcpHost.servers': servers,
+          // The harness starts every suite's servers with the window; this suite keeps the product's default.
+          'mcpHost.autoStart': undefined,
           'chat.disableAIFeatures': false,
           // VS Code asks before an agent's tool runs unless the user allowed it; the user has.
           'chat.tools.global.autoApprove': true,
@@ -161,6 +163,8 @@ describe("Agents on the default settings: the first call works, in the window an
   });
 
   it('after a window reload, the first call of each waiting server starts it and returns its result: in the window and from a CLI agent', async () => {
+    // The CLI agents of the window before end with it.
+    await Promise.all(clients.splice(0).map((c) => c.close()));
     await editor.reloadWindow();
     await waitFor(
       'the reloaded window to have the agents tools of MCP Host',
