@@ -17,7 +17,7 @@
 //   wrote, as every later one does.
 //   node out/bench/builtInComparison.js [reps=7] [calls=1000] [openReps=5] [only=starts,calls,big,open]
 import * as path from 'node:path';
-import { REPO } from '../test/editor/harness/editorSession';
+import { OUT, REPO } from '../test/editor/harness/editorSession';
 import { startHttpFixture, waitFor } from '../test/unit/support/fixtures';
 import { recordRun } from './history';
 import {
@@ -54,6 +54,11 @@ const otherSpelling = <T extends { args?: string[] }>(server: T): T =>
       }
     : server;
 const TEN = Array.from({ length: 10 }, (_, i) => `f${i}`);
+/**
+ * MCP Host's id for the bench's server `id`: another name than the built-in's, as VS Code names a
+ * published server's tools after it (`mcp_<name>_<tool>`) and numbers a second server of one name.
+ */
+const hostId = (id: string) => `h-${id}`;
 
 async function sideBySide(): Promise<void> {
   const http = await startHttpFixture();
@@ -66,9 +71,12 @@ async function sideBySide(): Promise<void> {
   // MCP Host does not publish a server VS Code's own mcp.json runs (agents would see it twice): its
   // copies start the same file by another spelling of its path, so that it publishes them.
   const published = Object.fromEntries(
-    Object.entries(servers).map(([id, server]) => [id, otherSpelling(server as { args?: string[] })]),
+    Object.entries(servers).map(([id, server]) => [hostId(id), otherSpelling(server as { args?: string[] })]),
   );
-  const editor = await openEditor(servers, published);
+  // The floors of each kind of definition an extension hands VS Code (bench/cannedServer.ts), published by the test extension.
+  const floorScript = path.join(OUT, 'bench/cannedServer.js');
+  process.env.MCPHOST_BENCH_FLOOR = floorScript;
+  const editor = await openEditor(servers, published, {}, { env: { MCPHOST_BENCH_FLOOR: floorScript } });
   try {
     await editor.control('executeCommand', {
       command: 'workbench.mcp.startServer',
@@ -89,7 +97,7 @@ async function sideBySide(): Promise<void> {
         for (const variant of order) {
           const ms =
             variant === 'host'
-              ? await editor.control<number>('hostStart', { ids })
+              ? await editor.control<number>('hostStart', { ids: ids.map(hostId) })
               : await editor.control<number>('builtInStart', { ids: ids.map(builtInId) });
           if (rep > 0) (variant === 'host' ? ours : theirs).push(ms);
         }
@@ -104,7 +112,7 @@ async function sideBySide(): Promise<void> {
         for (const variant of order) {
           const ms =
             variant === 'gateway'
-              ? await editor.control<number>('gatewayStart', { ids: ['everything'] })
+              ? await editor.control<number>('gatewayStart', { ids: [hostId('everything')] })
               : await editor.control<number>('builtInStart', { ids: [builtInId('everything')] });
           if (rep > 0) (variant === 'gateway' ? ours : theirs).push(ms);
         }
@@ -123,7 +131,7 @@ async function sideBySide(): Promise<void> {
         .toLowerCase()
         .replace(/[^a-z0-9_.-]+/g, '_')
         .slice(0, 13)}_${tool}`;
-    for (const id of ['everything', 'f0']) {
+    for (const id of [hostId('everything'), hostId('f0')]) {
       await waitFor(
         `VS Code to have the tools of MCP Host's ${id}`,
         async () => {
@@ -154,7 +162,17 @@ async function sideBySide(): Promise<void> {
         throw new Error(`VS Code's agents have no ${gatewayName(server, tool)}`);
       return gatewayName(server, tool);
     };
-    const gatewayEcho = gatewayTool('everything', 'echo');
+    const gatewayEcho = gatewayTool(hostId('everything'), 'echo');
+    const floors = { http: 'mcp_floor-http_echo', stdio: 'mcp_floor-stdio_echo' };
+    for (const label of ['floor-http', 'floor-stdio'])
+      await editor.control('executeCommand', {
+        command: 'workbench.mcp.startServer',
+        args: [`mcp-host.mcp-host-test-host/${label}`, { waitForLiveTools: true }],
+      });
+    const named = await editor.control<string[]>('lmTools');
+    for (const name of Object.values(floors))
+      if (!named.includes(name))
+        throw new Error(`VS Code's agents have no ${name} (the floor servers did not publish)`);
     // The built-in asks once before its global auto-approval takes effect: a user says Enable.
     const warmUp = editor.control<CallFigures>('lmToolCalls', { name: echo, input: { message: 'hi' }, count: 1 });
     const dialog = editor.workbench.page.locator('.monaco-dialog-box', { hasText: 'Enable global auto approve?' });
@@ -171,12 +189,14 @@ async function sideBySide(): Promise<void> {
     const theirs: number[] = [];
     const floor: number[] = [];
     const gateway: number[] = [];
+    const floorHttp: number[] = [];
+    const floorStdio: number[] = [];
     for (let round = 0; round < rounds; round++) {
       const count = Math.round(calls / rounds);
       const host = await editor
         .control<CallFigures>('lmToolCalls', {
           name: 'mcpHost_callTool',
-          input: { server: 'everything', tool: 'echo', arguments: { message: 'hi' } },
+          input: { server: hostId('everything'), tool: 'echo', arguments: { message: 'hi' } },
           count,
         })
         .catch(async (error: Error) => {
@@ -205,6 +225,14 @@ async function sideBySide(): Promise<void> {
         published.lastLength !== builtIn.lastLength
       )
         throw new Error('the two hosts (or the test tool) answered the echo differently');
+      const [httpFloor, stdioFloor] = [
+        await editor.control<CallFigures>('lmToolCalls', { name: floors.http, input: { message: 'hi' }, count }),
+        await editor.control<CallFigures>('lmToolCalls', { name: floors.stdio, input: { message: 'hi' }, count }),
+      ];
+      if (httpFloor.lastLength !== builtIn.lastLength || stdioFloor.lastLength !== builtIn.lastLength)
+        throw new Error('the floor servers answered the echo differently');
+      floorHttp.push(httpFloor.medianMs);
+      floorStdio.push(stdioFloor.medianMs);
       gateway.push(published.medianMs);
       ours.push(host.medianMs);
       theirs.push(builtIn.medianMs);
@@ -222,9 +250,24 @@ async function sideBySide(): Promise<void> {
         median(theirs),
       );
       row(`(same) the gateway lane against MCP Host's #mcpCall lane`, median(gateway), median(ours));
+      row(
+        `(same) the gateway lane against the floor of an HTTP definition (a canned responder in an extension host, on a Unix socket)`,
+        median(gateway),
+        median(floorHttp),
+      );
+      row(
+        `the floor of an HTTP definition against the built-in's own connection to server-everything`,
+        median(floorHttp),
+        median(theirs),
+      );
+      row(
+        `the floor of a stdio definition (a canned responder process) against the built-in's own connection to server-everything`,
+        median(floorStdio),
+        median(theirs),
+      );
       const api = await editor.control<number>('apiCalls', {
         via: 'invokeTool',
-        serverId: 'everything',
+        serverId: hostId('everything'),
         name: 'echo',
         args: { message: 'hi' },
         count: calls,
@@ -245,7 +288,7 @@ async function sideBySide(): Promise<void> {
     for (let rep = 0; rep < Math.max(3, Math.ceil(reps / 2)); rep++) {
       const host = await editor.control<CallFigures>('lmToolCalls', {
         name: 'mcpHost_callTool',
-        input: { server: 'f0', tool: 'payload', arguments: { bytes } },
+        input: { server: hostId('f0'), tool: 'payload', arguments: { bytes } },
         count: 1,
       });
       progress(`10 MB through MCP Host: ${host.medianMs.toFixed(0)} ms`);
@@ -276,7 +319,7 @@ async function sideBySide(): Promise<void> {
     for (let rep = 0; rep < big.length; rep++) {
       const published = await editor.control<CallFigures>(
         'lmToolCalls',
-        { name: gatewayTool('f0', 'payload'), input: { bytes }, count: 1 },
+        { name: gatewayTool(hostId('f0'), 'payload'), input: { bytes }, count: 1 },
         180_000,
       );
       if (published.error || published.lastLength < bytes)

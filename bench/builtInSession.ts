@@ -88,6 +88,8 @@ export interface WindowChoice {
    * is there.
    */
   readonly reopened?: boolean;
+  /** The editor's environment (the test extension's floor servers: MCPHOST_BENCH_FLOOR). */
+  readonly env?: Record<string, string>;
 }
 
 export async function openEditor(

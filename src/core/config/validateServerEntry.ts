@@ -32,6 +32,19 @@ export class ServerConfigError extends Error {
   }
 }
 
+/** A definition that needs an `${input:ID}` value the user has not given (dismissed, or gave none). */
+export class MissingInputError extends ServerConfigError {
+  constructor(
+    serverId: string,
+    field: string,
+    problem: string,
+    readonly inputId: string,
+  ) {
+    super(serverId, field, problem);
+    this.name = 'MissingInputError';
+  }
+}
+
 export type EntryValidation =
   | { readonly ok: true; readonly definition: ServerDefinition }
   | { readonly ok: false; readonly error: ServerConfigError };

@@ -1,4 +1,4 @@
-import { parseHttpUrl, ServerConfigError } from './validateServerEntry';
+import { MissingInputError, parseHttpUrl, ServerConfigError } from './validateServerEntry';
 import type {
   FolderRef,
   OAuthSettings,
@@ -161,7 +161,7 @@ async function resolveVariable(
     try {
       return await ctx.input(id, def.id);
     } catch (error) {
-      return fail(`needs \${input:${id}}: ${(error as Error).message}`);
+      throw new MissingInputError(def.id, field, `needs \${input:${id}}: ${(error as Error).message}`, id);
     }
   }
   return fail(`uses the unknown variable \${${name}} (known: ${KNOWN_VARIABLES})`);

@@ -6,9 +6,9 @@ import type { ServerOrigin, SettingsScope, TransportKind } from '../config/serve
 /**
  * What holds a valid definition back from running, as data (its `reason` says it to the user):
  * switched off in settings, a workspace not trusted, consent being asked with the window, consent
- * to be asked at the first use, or consent the user declined.
+ * to be asked at the first use, consent the user declined, or an `${input:}` value the user did not give.
  */
-export type HeldBy = 'disabled' | 'trust' | 'consent' | 'consentWhenNeeded' | 'declined';
+export type HeldBy = 'disabled' | 'trust' | 'consent' | 'consentWhenNeeded' | 'declined' | 'input';
 
 export type ServerStatus =
   | 'stopped'

@@ -54,6 +54,8 @@ export function waitsForUser(server: ServerSnapshot): string | undefined {
       return `${name} comes from workspace settings and waits for your consent to run: allow it in the dialog MCP Host shows, or with Start on its row in MCP Host's Servers view, then try again.`;
     case 'declined':
       return `${name} comes from workspace settings and you did not allow it to run: use Start on its row in MCP Host's Servers view to be asked again.`;
+    case 'input':
+      return `${name} needs a value you have not given (${server.reason ?? 'an ${input:} value'}): use Start on its row in MCP Host's Servers view to be asked for it, then try again.`;
   }
   if (server.status === 'needs-sign-in')
     return `${name} needs you to sign in: use Sign In on its row in MCP Host's Servers view, then try again.${server.reason ? ` (${server.reason})` : ''}`;

@@ -1,5 +1,5 @@
 import type { ServerSettingsEntry } from '../config/serverDefinition';
-import { ServerConfigError, validateServerEntry } from '../config/validateServerEntry';
+import { MissingInputError, ServerConfigError, validateServerEntry } from '../config/validateServerEntry';
 import { ServerConnection } from '../connection/serverConnection';
 import { offersResources } from '../connection/serverSnapshot';
 import type { StartSlots } from '../connection/startSlots';
@@ -110,7 +110,8 @@ export class HostEntries {
       const message =
         error instanceof ServerConfigError ? error.message : `MCP server "${def.id}": ${(error as Error).message}`;
       env.hostLog.error(message);
-      return this.withoutConnection(entry, { status: 'error', reason: message });
+      const held = error instanceof MissingInputError ? { held: 'input' as const } : {};
+      return this.withoutConnection(entry, { status: 'error', reason: message, ...held });
     }
     const { resolved, secrets, hash, lastRunKey } = inputs;
     if (entry.connection?.hash === hash) return;

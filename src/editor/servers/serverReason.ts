@@ -17,6 +17,8 @@ export function reasonOf(server: ServerSnapshot): string | undefined {
       return vscode.l10n.t('starts when needed, after your consent to run this workspace server');
     case 'declined':
       return vscode.l10n.t('not started: you did not allow this workspace server to run. Start it to be asked again.');
+    case 'input':
+      return vscode.l10n.t('{0}. Start it to be asked for the value again.', server.reason ?? '');
     default:
       return server.reason;
   }

@@ -33,8 +33,16 @@ export function packageTestHost(alone = false): string {
   const dir = tempDir('mcp-host-testhost-');
   const manifest = JSON.parse(readFileSync(path.join(REPO, 'test/editor/testHost/package.json'), 'utf8')) as {
     extensionDependencies?: string[];
+    contributes?: Record<string, unknown>;
   };
   if (alone) delete manifest.extensionDependencies;
+  // The benchmark's floor servers (bench/cannedServer.ts): published only in its windows, as VS
+  // Code waits for every contributed provider before it lists MCP tools.
+  if (process.env.MCPHOST_BENCH_FLOOR)
+    manifest.contributes = {
+      ...manifest.contributes,
+      mcpServerDefinitionProviders: [{ id: 'mcpHostTest.floor', label: 'Floor' }],
+    };
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, undefined, 2));
   for (const file of ['extension.js', 'fixtureChatModel.js'])
     copyFileSync(path.join(OUT, 'test/editor/testHost', file), path.join(dir, file));

@@ -236,6 +236,28 @@ const operations: Record<string, Operation> = {
   },
 };
 
+/**
+ * The benchmark's floors (bench/cannedServer.js at `script`): an HTTP definition whose endpoint
+ * is a canned responder served by this extension host on a Unix socket, as MCP Host's gateway is,
+ * and a stdio definition of the same responder.
+ */
+async function publishFloorServers(context: vscode.ExtensionContext, script: string): Promise<void> {
+  const { serveCannedHttp } = require(script) as typeof import('../../../bench/cannedServer');
+  const socketPath = require('node:path').join(require('node:os').tmpdir(), `mcp-host-floor-${process.pid}.sock`);
+  require('node:fs').rmSync(socketPath, { force: true });
+  const http = await serveCannedHttp(socketPath, 'floor-http');
+  context.subscriptions.push({ dispose: () => http.close() });
+  const definitions = [
+    new vscode.McpHttpServerDefinition('floor-http', vscode.Uri.parse(`unix://${socketPath}#/mcp`), {}, '1'),
+    new vscode.McpStdioServerDefinition('floor-stdio', process.execPath, [script, 'stdio', 'floor-stdio'], {}, '1'),
+  ];
+  context.subscriptions.push(
+    vscode.lm.registerMcpServerDefinitionProvider('mcpHostTest.floor', {
+      provideMcpServerDefinitions: () => definitions,
+    }),
+  );
+}
+
 /** A full garbage collection of this extension host, through the inspector protocol in this same process. */
 async function collectGarbage(): Promise<void> {
   const inspector = require('node:inspector') as typeof import('node:inspector');
@@ -268,6 +290,8 @@ export function activate(context: vscode.ExtensionContext): void {
         new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(`Echo: ${options.input.message}`)]),
     }),
   );
+  const floor = process.env.MCPHOST_BENCH_FLOOR;
+  if (floor) void publishFloorServers(context, floor);
   const port = Number(process.env.MCPHOST_TEST_CONTROL_PORT);
   if (!port) return;
   server = createServer((req, res) => {

@@ -363,6 +363,25 @@ describe("The gateway that publishes MCP Host's servers to VS Code's agents", fu
     assert.match(waitsForUser(signIn)!, /needs you to sign in: use Sign In on its row in MCP Host's Servers view/);
   });
 
+  it('refuses at once a server whose ${input:} value the user did not give, without asking for it again', async () => {
+    let asked = 0;
+    const { host } = harness({
+      input: async () => {
+        asked++;
+        throw new Error('the user gave no value');
+      },
+    });
+    hosts.push(host);
+    await host.applySettings(entries({ keyed: legacy({ env: { TOKEN: '${input:token}' } }) }));
+    assert.deepEqual([host.server('keyed')!.status, host.server('keyed')!.held, asked], ['error', 'input', 1]);
+    const { gateway } = gatewayFor(host);
+    await assert.rejects(
+      connect(await gateway.endpoint('keyed')),
+      /needs a value you have not given .*token.*: use Start on its row in MCP Host's Servers view to be asked for it/,
+    );
+    assert.equal(asked, 1, 'nobody is asked for the value on behalf of an agent');
+  });
+
   it("answers a client's initialize with why the server cannot run", async () => {
     const { host } = harness();
     hosts.push(host);

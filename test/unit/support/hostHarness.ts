@@ -51,6 +51,8 @@ export function harness(
     lastRuns?: LastRuns;
     startSlots?: StartSlots;
     share?: MachineShare;
+    /** Answers `${input:ID}` (the default gives `secret-ID`). */
+    input?: (id: string) => Promise<string>;
   } = {},
 ) {
   const consentAnswers = new Map<string, ConsentRecord>();
@@ -74,7 +76,7 @@ export function harness(
       workspaceFolders: [{ name: 'app', path: app }],
       userHome: home,
       env: {},
-      input: async (id) => `secret-${id}`,
+      input: options.input ?? (async (id) => `secret-${id}`),
       readFile: (file) => readFile(file, 'utf8'),
     }),
     logFor: (id) => logs.get(id) ?? logs.set(id, new RecordingLog()).get(id)!,
