@@ -424,24 +424,28 @@ describe('A server that starts when needed, in a real VS Code', function () {
 
   it('starts a crowd of servers a few at a time; those waiting say so in their rows and tooltips, one a model needs goes at once, @mcp waits for them, and all of them run', async () => {
     // Servers slow to boot (2.5 s): each keeps its turn for the 1 s limit, so the last ones wait
-    // about seven seconds. A quick one goes first: when the first server gets tools every row is
+    // about fifteen seconds (the view may draw a change a few seconds late on a busy machine). A quick one goes first: when the first server gets tools every row is
     // drawn again (which would take the tooltip away), and that happens before the hover. The one
     // before last is quick too: another agent needs it while it waits.
     const fixture = path.join(OUT, 'test/fixtures/servers/legacyStdio.js');
     const quick = { command: process.execPath, args: [fixture], autoStart: 'startup', autoApprove: ['echo'] };
     const slow = { ...quick, args: ['-e', `setTimeout(() => require(${JSON.stringify(fixture)}), 2500)`] };
-    const ids = ['crowd-01', ...Array.from({ length: 23 }, (_, i) => `crowd-${String(i + 2).padStart(2, '0')}`)];
+    const ids = ['crowd-01', ...Array.from({ length: 47 }, (_, i) => `crowd-${String(i + 2).padStart(2, '0')}`)];
     const needed = ids[ids.length - 2];
+    // The last boots slower still: it has not started when the @mcp request below goes, however fast the turns came.
+    const slowest = { ...quick, args: ['-e', `setTimeout(() => require(${JSON.stringify(fixture)}), 8000)`] };
+    const last = ids[ids.length - 1];
     await editor.control('updateUserSetting', {
       section: 'mcpHost.servers',
-      value: Object.fromEntries(ids.map((id, i) => [id, i === 0 || id === needed ? quick : slow])),
+      value: Object.fromEntries(
+        ids.map((id, i) => [id, i === 0 || id === needed ? quick : id === last ? slowest : slow]),
+      ),
     });
     await editor.workbench.openMcpView();
     await editor.workbench.serverRow(ids[0]).waitFor({ timeout: 20_000 });
     // The last rows are below the view's fold: the keyboard takes the list there, as a user would scroll.
     await editor.control('executeCommand', { command: 'mcpHost.servers.focus' });
     await editor.workbench.page.keyboard.press('End');
-    const last = ids[ids.length - 1];
     assert.equal(
       await editor.workbench.waitForServerDescription(last, /^waiting to start$/, 30_000),
       'waiting to start',

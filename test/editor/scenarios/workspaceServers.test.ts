@@ -218,7 +218,7 @@ describe('Workspace servers in a real VS Code', function () {
     assert.ok(shown.includes(`command: ${process.execPath}`), shown);
     await editor.workbench.screenshot('13-consent-env-changed');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
-    // The row says "stopped" while the dialog is open as well: wait for the answer to be taken.
+    // The row says it waits for consent while the dialog is open: wait for the answer to be taken.
     const refused = await waitFor(
       'the refusal to reach the server',
       async () => {
@@ -230,7 +230,7 @@ describe('Workspace servers in a real VS Code', function () {
     assert.equal(refused.status, 'stopped');
     assert.equal(refused.held, 'declined');
     assert.match(refused.reason ?? '', /you did not allow this workspace server to run/);
-    await editor.workbench.waitForServerDescription('everything', /^stopped/);
+    await editor.workbench.waitForServerDescription('everything', /^not allowed to run · Start to be asked again$/);
     await waitFor(`the old process ${pid} to end`, () => !isAlive(pid), 15_000);
     assert.equal(existsSync(marker), false, 'evil.js must not have run');
   });
