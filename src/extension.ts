@@ -274,7 +274,6 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
     onDidChangeVsCodeServers: otherHosts.onDidChange,
     version: String(context.extension.packageJSON.version),
     log: logs.hostLog,
-    relayScript: context.asAbsolutePath('dist/gatewayRelay.js'),
   });
   context.subscriptions.push(
     ...agents.disposables,
