@@ -107,6 +107,13 @@ export class Workbench {
           .catch(() => false)
       )
         return view;
+      // A pane folded (for room, by a test before) opens as a user opens it: by its header.
+      const header = view.locator('.pane-header');
+      if ((await header.getAttribute('aria-expanded').catch(() => null)) === 'false') {
+        if (Date.now() > deadline) throw new Error('the MCP Servers view stayed folded');
+        await header.click();
+        continue;
+      }
       const active = await icon.evaluate(
         (item) =>
           item.classList.contains('checked') ||
@@ -189,11 +196,29 @@ export class Workbench {
   }
 
   async runCommand(title: string): Promise<void> {
-    await this.page.keyboard.press('F1');
     const input = this.page.locator('.quick-input-widget input');
-    await input.waitFor();
-    await input.fill(`>${title}`);
-    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).filter({ visible: true });
+    const deadline = Date.now() + 30_000;
+    // The palette may still be opening (or a picker closing) when the title is typed, and its
+    // opening then resets what was typed: so it waits for the palette's own ">" and types again
+    // until the command's row is there.
+    for (let attempt = 0; ; attempt++) {
+      if (!(await input.isVisible()) || !(await input.inputValue()).startsWith('>')) {
+        await this.page.keyboard.press('F1');
+        await this.page.waitForFunction(
+          "document.querySelector('.quick-input-widget input')?.value.startsWith('>') === true",
+          undefined,
+          { timeout: Math.max(1, deadline - Date.now()) },
+        );
+      }
+      await input.fill(`>${title}`);
+      const shown = await row
+        .first()
+        .waitFor({ timeout: Math.max(1, Math.min(5_000, deadline - Date.now())) })
+        .then(() => true, () => false);
+      if (shown && (await input.inputValue()) === `>${title}`) break;
+      if (Date.now() >= deadline) throw new Error(`the command palette never showed "${title}" (${attempt + 1} tries)`);
+    }
     await this.page.keyboard.press('Enter');
   }
 

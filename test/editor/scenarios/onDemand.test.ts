@@ -205,6 +205,13 @@ describe('A server that starts when needed, in a real VS Code', function () {
       .locator('.monaco-list-row')
       .filter({ has: page.locator('.label-name', { hasText: /^lazy$/ }) });
     await lazyRow.locator('.label-description', { hasText: /^starts when needed$/ }).waitFor({ timeout: 10_000 });
+    // The server beside it starts with the window: once it lists its resources the view is redrawn,
+    // and a click during that redraw lands on whichever row is drawn there. Wait for it first.
+    await view
+      .locator('.monaco-list-row')
+      .filter({ has: page.locator('.label-name', { hasText: /^eager$/ }) })
+      .locator('.label-description', { hasText: /resource/ })
+      .waitFor({ timeout: 30_000 });
     assert.equal(
       (await editor.control<McpServerInfo[]>('listServers')).find((s) => s.id === 'lazy')!.status,
       'stopped',
