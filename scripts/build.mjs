@@ -40,6 +40,7 @@ const LIBRARY_BUNDLES = {
     '@modelcontextprotocol/client/ext/skills',
     '@modelcontextprotocol/ext-apps/app-bridge',
     '@modelcontextprotocol/server',
+    '@modelcontextprotocol/server/stdio',
     '@modelcontextprotocol/node',
   ],
   'libraries-ajv': ['ajv', 'ajv/dist/2020', 'ajv-formats'],
@@ -131,7 +132,7 @@ function eagerLibraryChain(metafile, entry) {
 // The extension's bundle (dist/main.js), and the file VS Code loads (dist/extension.js), which
 // loads the bundle through a V8 code cache (src/bootstrap.ts).
 const options = {
-  entryPoints: { main: 'src/extension.ts', extension: 'src/bootstrap.ts' },
+  entryPoints: { main: 'src/extension.ts', extension: 'src/bootstrap.ts', gatewayRelay: 'src/gatewayRelay.ts' },
   bundle: true,
   outdir: 'dist',
   format: 'cjs',

@@ -274,6 +274,7 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
     onDidChangeVsCodeServers: otherHosts.onDidChange,
     version: String(context.extension.packageJSON.version),
     log: logs.hostLog,
+    relayScript: context.asAbsolutePath('dist/gatewayRelay.js'),
   });
   context.subscriptions.push(
     ...agents.disposables,

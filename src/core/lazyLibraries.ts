@@ -2,6 +2,7 @@ import type * as ClientLibrary from '@modelcontextprotocol/client';
 import type * as AppBridgeLibrary from '@modelcontextprotocol/ext-apps/app-bridge';
 import type * as SkillsLibrary from '@modelcontextprotocol/client/ext/skills';
 import type * as NodeServerLibrary from '@modelcontextprotocol/node';
+import type * as ServerStdioLibrary from '@modelcontextprotocol/server/stdio';
 import type * as ServerLibrary from '@modelcontextprotocol/server';
 import type Ajv from 'ajv';
 import type Ajv2020 from 'ajv/dist/2020';
@@ -105,6 +106,7 @@ export function protocolError(code: number, message: string): ClientLibrary.Prot
 export interface GatewayLibraries {
   readonly Server: typeof ServerLibrary.Server;
   readonly NodeStreamableHTTPServerTransport: typeof NodeServerLibrary.NodeStreamableHTTPServerTransport;
+  readonly StdioServerTransport: typeof ServerStdioLibrary.StdioServerTransport;
 }
 
 export function gatewayLibraries(): GatewayLibraries {
@@ -112,6 +114,8 @@ export function gatewayLibraries(): GatewayLibraries {
     Server: (require('@modelcontextprotocol/server') as typeof ServerLibrary).Server,
     NodeStreamableHTTPServerTransport: (require('@modelcontextprotocol/node') as typeof NodeServerLibrary)
       .NodeStreamableHTTPServerTransport,
+    StdioServerTransport: (require('@modelcontextprotocol/server/stdio') as typeof ServerStdioLibrary)
+      .StdioServerTransport,
   })));
 }
 

@@ -10,6 +10,7 @@ export interface HostSettingValues {
   readonly learnInBackground: boolean;
   readonly readLive: boolean;
   readonly publish: boolean;
+  readonly agentsLane: 'stdio' | 'http';
   readonly appsEnabled: boolean;
   readonly chatMaxTools: number;
   readonly registryUrl: string;
@@ -30,6 +31,7 @@ export const HOST_SETTINGS: {
   learnInBackground: { key: 'mcpHost.learnInBackground', default: true },
   readLive: { key: 'mcpHost.otherHosts.readLive', default: false },
   publish: { key: 'mcpHost.agents.publish', default: true },
+  agentsLane: { key: 'mcpHost.agents.lane', default: 'http' },
   appsEnabled: { key: 'mcpHost.apps.enabled', default: true },
   chatMaxTools: { key: 'mcpHost.chat.maxTools', default: DEFAULT_MAX_MODEL_TOOLS },
   registryUrl: { key: 'mcpHost.registry.url', default: DEFAULT_REGISTRY_URL },

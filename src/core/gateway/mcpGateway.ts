@@ -2,13 +2,15 @@ import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/no
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { chmodSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import * as path from 'node:path';
 import type { ServerLog } from '../connection/serverLog';
 import type { Disposable } from '../events';
 import { gatewayLibraries } from '../lazyLibraries';
 import { endpointUrl, removeGatewayAddress, serverIdOfPath, type GatewayAddress } from './gatewayAddress';
 import type { GatewayHost, GatewayOffers } from './gatewayHost';
 import { GatewayMirror, knownLists } from './gatewayMirror';
+import { RelayListener } from './relayListener';
 
 /** How a client reaches one server's endpoint: the URL and the header that carries the secret. */
 export interface GatewayEndpoint {
@@ -38,9 +40,14 @@ export interface McpGatewayOptions {
 
 interface GatewaySession {
   readonly serverId: string;
-  readonly transport: NodeStreamableHTTPServerTransport;
+  readonly transport: { close(): Promise<void> };
+  /** The session's HTTP transport; none for a relay's (stdio lane). */
+  readonly http?: NodeStreamableHTTPServerTransport;
   readonly mirror: GatewayMirror;
 }
+
+/** A relayed message may be this large (VS Code's requests, MCP Host's answers): the HTTP lane's bound on a request body. */
+const MAX_RELAYED_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 /** Sessions a server may have at once (VS Code opens one per window); a new one beyond ends the oldest. */
 export const MAX_SESSIONS_PER_SERVER = 8;
@@ -61,6 +68,7 @@ export class McpGateway implements Disposable {
   private disposed = false;
   private refusalLoggedAt = -Infinity;
   private refusalsUnlogged = 0;
+  private relay?: RelayListener;
   /** Sessions being opened, by server: their client connects now, and must not be told the server changed meanwhile. */
   private readonly opening = new Map<string, number>();
 
@@ -75,6 +83,55 @@ export class McpGateway implements Disposable {
       url: endpointUrl(this.options.address, port, serverId),
       headers: { Authorization: `Bearer ${this.token}` },
     };
+  }
+
+  /**
+   * How a relay process reaches `serverId` on the stdio lane (src/gatewayRelay.ts): the relay
+   * socket, beside the HTTP one, and the token its first line carries; undefined where the gateway
+   * has no private folder (loopback).
+   */
+  async relayEndpoint(serverId: string): Promise<{ socketPath: string; token: string; serverId: string } | undefined> {
+    const { address } = this.options;
+    if (address.kind !== 'socket' || this.disposed) return undefined;
+    this.relay ??= new RelayListener({
+      socketPath: path.join(path.dirname(address.socketPath), 'relay.sock'),
+      token: this.token,
+      attach: (id, socket) => this.attachRelay(id, socket),
+      refused: (why) => this.logRefusal('a relay', why),
+    });
+    await this.relay.listen();
+    return { socketPath: this.relay.socketPath, token: this.token, serverId };
+  }
+
+  /** A relay's connection becomes a session of `serverId`, its messages newline-delimited JSON-RPC. */
+  private async attachRelay(serverId: string, socket: Socket): Promise<void> {
+    const { host, offers, version } = this.options;
+    if (!host.server(serverId) || !offers.published(serverId))
+      throw new Error(`no MCP server "${serverId}" is published`);
+    this.opening.set(serverId, (this.opening.get(serverId) ?? 0) + 1);
+    try {
+      // As for an HTTP session: a server whose lists are not known starts now (what cannot start
+      // is told by the lists' requests, which fail with why).
+      await knownLists(host, serverId).catch(() => undefined);
+      const mirror = new GatewayMirror(host, offers, serverId, version);
+      const transport = new (gatewayLibraries().StdioServerTransport)(socket, socket, {
+        maxBufferSize: MAX_RELAYED_MESSAGE_BYTES,
+      });
+      const id = randomUUID();
+      transport.onclose = () => {
+        if (this.sessions.delete(id)) this.options.sessionsChanged?.(serverId);
+        mirror.dispose();
+        socket.destroy();
+      };
+      socket.once('close', () => void transport.close().catch(() => undefined));
+      await mirror.server.connect(transport);
+      this.adopt(id, { serverId, transport, mirror });
+    } finally {
+      const left = (this.opening.get(serverId) ?? 1) - 1;
+      if (left > 0) this.opening.set(serverId, left);
+      else this.opening.delete(serverId);
+      this.options.sessionsChanged?.(serverId);
+    }
   }
 
   /** Ends the sessions of a server that is no longer published (or of every server). */
@@ -136,8 +193,8 @@ export class McpGateway implements Disposable {
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = this.sessions.get(sessionId);
-      if (!session || session.serverId !== serverId) return this.refuse(res, 404, 'session not found', -32001);
-      return session.transport.handleRequest(req, res);
+      if (!session?.http || session.serverId !== serverId) return this.refuse(res, 404, 'session not found', -32001);
+      return session.http.handleRequest(req, res);
     }
     if (req.method !== 'POST') return this.refuse(res, 405, 'a session starts with a POST of initialize');
     await this.newSession(serverId, req, res);
@@ -173,7 +230,7 @@ export class McpGateway implements Disposable {
     const mirror = new GatewayMirror(host, offers, serverId, version);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => this.adopt(id, { serverId, transport, mirror }),
+      onsessioninitialized: (id) => this.adopt(id, { serverId, transport, http: transport, mirror }),
     });
     transport.onclose = () => {
       if (transport.sessionId && this.sessions.delete(transport.sessionId)) this.options.sessionsChanged?.(serverId);
@@ -202,7 +259,7 @@ export class McpGateway implements Disposable {
   }
 
   private refuse(res: ServerResponse, status: number, why: string, code = -32600): void {
-    if (status === 401 || status === 403) this.logRefusal(status, why);
+    if (status === 401 || status === 403) this.logRefusal(`a request (${status})`, why);
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (status === 401) headers['www-authenticate'] = 'Bearer';
     res
@@ -211,12 +268,12 @@ export class McpGateway implements Disposable {
   }
 
   /** A refusal in the log, at most one line every REFUSALS_LOGGED_EVERY_MS with how many it stands for: whoever knocks cannot flood the log. */
-  private logRefusal(status: number, why: string): void {
+  private logRefusal(what: string, why: string): void {
     this.refusalsUnlogged++;
     const now = Date.now();
     if (now - this.refusalLoggedAt < REFUSALS_LOGGED_EVERY_MS) return;
     const more = this.refusalsUnlogged > 1 ? ` (${this.refusalsUnlogged} refusals since the last line)` : '';
-    this.options.log.warn(`Gateway: refused a request (${status}): ${why}${more}.`);
+    this.options.log.warn(`Gateway: refused ${what}: ${why}${more}.`);
     this.refusalLoggedAt = now;
     this.refusalsUnlogged = 0;
   }
@@ -234,6 +291,7 @@ export class McpGateway implements Disposable {
   dispose(flushing?: Promise<unknown>): void {
     this.disposed = true;
     this.closeSessions();
+    this.relay?.dispose();
     const http = this.http;
     http?.close();
     if (!flushing) http?.closeAllConnections();

@@ -30,6 +30,8 @@ export interface AgentServerDeps {
   readonly onDidChangeVsCodeServers: vscode.Event<void>;
   readonly version: string;
   readonly log: ServerLog;
+  /** The relay VS Code runs for a stdio definition (dist/gatewayRelay.js), for `mcpHost.agents.lane` "stdio". */
+  readonly relayScript: string;
 }
 
 /**
@@ -38,7 +40,7 @@ export interface AgentServerDeps {
  * schema, and its prompts, resources and apps, while MCP Host runs the server behind.
  */
 export class AgentServerProvider
-  implements vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition>, vscode.Disposable
+  implements vscode.McpServerDefinitionProvider<vscode.McpServerDefinition>, vscode.Disposable
 {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeMcpServerDefinitions = this.changed.event;
@@ -76,6 +78,7 @@ export class AgentServerProvider
       deps.onDidChangeOffered(offersChanged),
       deps.onDidChangeVsCodeServers(offersChanged),
       vscode.workspace.onDidChangeConfiguration((e) => affectsHostSettings(e, 'publish') && offersChanged()),
+      vscode.workspace.onDidChangeConfiguration((e) => affectsHostSettings(e, 'agentsLane') && this.refresh()),
     );
   }
 
@@ -107,27 +110,41 @@ export class AgentServerProvider
     this.versions.keepOnly(ids);
     this.publishedIds = ids;
     for (const id of unpublished) this.gateway.closeSessions(id);
-    const handedOut = JSON.stringify(published.map(({ label, version }) => [label, version]));
+    const handedOut = JSON.stringify([this.lane, published.map(({ label, version }) => [label, version])]);
     if (handedOut === this.handedOut) return;
     this.handedOut = handedOut;
     this.changed.fire();
   }
 
-  async provideMcpServerDefinitions(): Promise<vscode.McpHttpServerDefinition[]> {
+  async provideMcpServerDefinitions(): Promise<vscode.McpServerDefinition[]> {
     const published = this.published();
     this.publishedIds = new Set(published.map((p) => p.id));
-    this.handedOut = JSON.stringify(published.map(({ label, version }) => [label, version]));
-    return Promise.all(
-      published.map(async ({ id, label, version }) => {
-        const endpoint = await this.gateway.endpoint(id);
-        return new vscode.McpHttpServerDefinition(
-          label,
-          vscode.Uri.parse(endpoint.url),
-          { ...endpoint.headers },
-          version,
-        );
-      }),
-    );
+    this.handedOut = JSON.stringify([this.lane, published.map(({ label, version }) => [label, version])]);
+    return Promise.all(published.map(({ id, label, version }) => this.definitionOf(id, label, version)));
+  }
+
+  /** Which way VS Code reaches the servers (`mcpHost.agents.lane`). */
+  private get lane(): 'stdio' | 'http' {
+    return hostSetting('agentsLane') === 'stdio' ? 'stdio' : 'http';
+  }
+
+  /**
+   * A server as VS Code is handed it: an HTTP definition of its gateway endpoint, or (the stdio
+   * lane, where the gateway has a private folder) a stdio definition of the relay to it, run by
+   * the editor's own Node.
+   */
+  private async definitionOf(id: string, label: string, version: string): Promise<vscode.McpServerDefinition> {
+    const relay = this.lane === 'stdio' ? await this.gateway.relayEndpoint(id) : undefined;
+    if (relay)
+      return new vscode.McpStdioServerDefinition(
+        label,
+        process.execPath,
+        [this.deps.relayScript, relay.socketPath],
+        { MCPHOST_GATEWAY_TOKEN: relay.token, MCPHOST_GATEWAY_SERVER: id, ELECTRON_RUN_AS_NODE: '1' },
+        version,
+      );
+    const endpoint = await this.gateway.endpoint(id);
+    return new vscode.McpHttpServerDefinition(label, vscode.Uri.parse(endpoint.url), { ...endpoint.headers }, version);
   }
 
   /**
@@ -135,9 +152,9 @@ export class AgentServerProvider
    * needs it; one known from its last run starts with its first call); a failure is told by the endpoint itself.
    */
   async resolveMcpServerDefinition(
-    definition: vscode.McpHttpServerDefinition,
+    definition: vscode.McpServerDefinition,
     token: vscode.CancellationToken,
-  ): Promise<vscode.McpHttpServerDefinition> {
+  ): Promise<vscode.McpServerDefinition> {
     const id = this.deps.host.serverIds().find((candidate) => publishedLabel(candidate) === definition.label);
     if (id && this.isPublished(id)) {
       const abort = new AbortController();

@@ -3,6 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import * as path from 'node:path';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { Emitter } from '../../../src/core/events';
 import { privateGatewayAddress, type GatewayAddress } from '../../../src/core/gateway/gatewayAddress';
@@ -379,6 +381,37 @@ describe("The gateway that publishes MCP Host's servers to VS Code's agents", fu
       /needs a value you have not given .*token.*: use Start on its row in MCP Host's Servers view to be asked for it/,
     );
     assert.equal(asked, 1, 'nobody is asked for the value on behalf of an agent');
+  });
+
+  it('serves the stdio lane: VS Code runs the relay, which passes bytes to the relay socket; the first call starts a waiting server; a wrong token is refused', async () => {
+    const { host } = harness();
+    hosts.push(host);
+    await host.applySettings(entries({ lazy: legacy({ autoStart: 'onDemand' }) }));
+    const { gateway, log } = gatewayFor(host);
+    const relay = (await gateway.relayEndpoint('lazy'))!;
+    assert.ok(relay, 'a socket address has a relay socket');
+    assert.equal(statSync(relay.socketPath).mode & 0o777, 0o600);
+    const relayed = async (token: string) => {
+      const client = new Client({ name: 'vs-code', version: '1' });
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [path.join(__dirname, '../../../src/gatewayRelay.js'), relay.socketPath],
+          env: { ...getDefaultEnvironment(), MCPHOST_GATEWAY_TOKEN: token, MCPHOST_GATEWAY_SERVER: 'lazy' },
+        }),
+      );
+      clients.push(client);
+      return client;
+    };
+    const client = await relayed(relay.token);
+    assert.equal(gateway.connected('lazy'), true);
+    assert.ok((await client.listTools()).tools.some((t) => t.name === 'echo'));
+    assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: 'relayed' } })), 'relayed');
+    assert.equal(host.server('lazy')!.status, 'running');
+    await assert.rejects(relayed('wrong'));
+    await waitFor('the refusal in the log', () =>
+      log.lines.some((l) => /refused a relay: a missing or wrong token/.test(l)),
+    );
   });
 
   it("answers a client's initialize with why the server cannot run", async () => {
