@@ -189,6 +189,28 @@ async function sideBySide(): Promise<void> {
     const theirs: number[] = [];
     const floor: number[] = [];
     const gateway: number[] = [];
+    const gatewayStdio: number[] = [];
+    /** Calls through MCP Host's gateway on one lane (`mcpHost.agents.lane`), once VS Code has connected to it that way. */
+    const gatewayCalls = async (lane: 'http' | 'stdio', count: number) => {
+      await editor.control('updateUserSetting', { section: 'mcpHost.agents.lane', value: lane });
+      await waitFor(
+        `VS Code to reach MCP Host's everything over the ${lane} lane`,
+        async () => {
+          await editor.control('executeCommand', {
+            command: 'workbench.mcp.startServer',
+            args: [`mcp-host.mcp-host/${hostId('everything')}`, { waitForLiveTools: true }],
+          });
+          const warm = await editor.control<CallFigures>('lmToolCalls', {
+            name: gatewayEcho,
+            input: { message: 'hi' },
+            count: 1,
+          });
+          return warm.error === undefined;
+        },
+        60_000,
+      );
+      return editor.control<CallFigures>('lmToolCalls', { name: gatewayEcho, input: { message: 'hi' }, count });
+    };
     const floorHttp: number[] = [];
     const floorStdio: number[] = [];
     for (let round = 0; round < rounds; round++) {
@@ -214,11 +236,10 @@ async function sideBySide(): Promise<void> {
         input: { message: 'hi' },
         count,
       });
-      const published = await editor.control<CallFigures>('lmToolCalls', {
-        name: gatewayEcho,
-        input: { message: 'hi' },
-        count,
-      });
+      const published = await gatewayCalls('http', count);
+      const relayed = await gatewayCalls('stdio', count);
+      if (relayed.lastLength !== builtIn.lastLength) throw new Error('the stdio lane answered the echo differently');
+      gatewayStdio.push(relayed.medianMs);
       if (
         host.lastLength !== builtIn.lastLength ||
         noop.lastLength !== host.lastLength ||
@@ -250,6 +271,17 @@ async function sideBySide(): Promise<void> {
         median(theirs),
       );
       row(`(same) the gateway lane against MCP Host's #mcpCall lane`, median(gateway), median(ours));
+      row(
+        `vscode.lm.invokeTool, server-everything echo through MCP Host's stdio lane (VS Code's MCP → relay process → gateway → MCP Host → server), ${calls} calls`,
+        median(gatewayStdio),
+        median(theirs),
+      );
+      row(`(same) the stdio lane against MCP Host's #mcpCall lane`, median(gatewayStdio), median(ours));
+      row(
+        `(same) the stdio lane against the floor of a stdio definition (a canned responder process)`,
+        median(gatewayStdio),
+        median(floorStdio),
+      );
       row(
         `(same) the gateway lane against the floor of an HTTP definition (a canned responder in an extension host, on a Unix socket)`,
         median(gateway),

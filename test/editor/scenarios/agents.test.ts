@@ -2,6 +2,7 @@
 // (lm.registerMcpServerDefinitionProvider) as an HTTP server whose endpoint is MCP Host's gateway,
 // and VS Code's built-in MCP host (in code-server) is the consumer, exactly as for Copilot's agent mode.
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
 import type { McpServerInfo } from '../../../src/editor/publicApi';
@@ -19,6 +20,13 @@ const boxed = {
   args: [path.join(OUT, 'test/fixtures/servers/modernStdio.js'), '--probe-tools', '--name', 'boxed'],
   sandbox: { filesystem: { allowRead: [path.dirname(OUT)] } },
 };
+
+/** How many relay processes of MCP Host's stdio lane run on this machine. */
+const relayProcesses = () =>
+  spawnSync('pgrep', ['-f', 'dist/gatewayRelay.js'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).length;
+
+/** VS Code's id of a server MCP Host publishes: `<extension id>/<label>`. */
+const vsCodeId = (serverId: string) => `mcp-host.mcp-host/${serverId}`;
 
 interface AgentTool {
   readonly name: string;
@@ -211,6 +219,31 @@ describe("VS Code's agents use MCP Host's servers as tools of their own", functi
       })
     ).find((t) => t.name === 'echo')!;
     assert.deepEqual((await agentTool('fixture', 'echo')).inputSchema.properties, ours.inputSchema.properties);
+  });
+
+  it('serves both lanes: over stdio through the relay VS Code runs, and over HTTP on the socket, as mcpHost.agents.lane says', async () => {
+    const pid = String((await hostServer('fixture')).pid);
+    for (const lane of ['stdio', 'http']) {
+      await editor.control('updateUserSetting', { section: 'mcpHost.agents.lane', value: lane });
+      let answer = '';
+      await waitFor(
+        `an agent's call over the ${lane} lane`,
+        async () => {
+          await editor.control(
+            'executeCommand',
+            { command: 'workbench.mcp.startServer', args: [vsCodeId('fixture'), { waitForLiveTools: true }] },
+            60_000,
+          );
+          answer = await invoke((await agentTool('fixture', 'pid')).name, {}).catch((error: Error) => error.message);
+          return answer === pid;
+        },
+        60_000,
+      ).catch((error: Error) => assert.fail(`${error.message}: ${answer}`));
+      const relays = relayProcesses();
+      if (lane === 'stdio') assert.ok(relays > 0, 'VS Code runs the relay for the stdio lane');
+      else await waitFor('the relays to end with the stdio lane', () => relayProcesses() === 0, 30_000);
+    }
+    await editor.control('updateUserSetting', { section: 'mcpHost.agents.lane', value: undefined });
   });
 
   it("keeps a server's crash and restart from the agent: the next call reaches the new process", async () => {
