@@ -16,6 +16,7 @@
 //   Host (as its users have it); MCP Host's windows open with the code cache its first window
 //   wrote, as every later one does.
 //   node out/bench/builtInComparison.js [reps=7] [calls=1000] [openReps=5] [only=starts,calls,big,open]
+import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { OUT, REPO } from '../test/editor/harness/editorSession';
 import { startHttpFixture, waitFor } from '../test/unit/support/fixtures';
@@ -59,6 +60,29 @@ const TEN = Array.from({ length: 10 }, (_, i) => `f${i}`);
  * published server's tools after it (`mcp_<name>_<tool>`) and numbers a second server of one name.
  */
 const hostId = (id: string) => `h-${id}`;
+
+/** The pids of the stdio lane's relay processes (dist/gatewayRelay.js) on this machine. */
+function relayProcesses(): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('gatewayRelay.js');
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
+}
+
+/** A process's resident memory in KiB (0 once it is gone). */
+function residentKiB(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
 
 async function sideBySide(): Promise<void> {
   const http = await startHttpFixture();
@@ -205,12 +229,22 @@ async function sideBySide(): Promise<void> {
             input: { message: 'hi' },
             count: 1,
           });
-          return warm.error === undefined;
+          // VS Code hears of the lane's change a moment after the setting is written: a call that
+          // answered on the old connection does not mean the new one is in use. A relay process
+          // runs exactly while VS Code is connected over the stdio lane.
+          return warm.error === undefined && (relayProcesses().length > 0) === (lane === 'stdio');
         },
         60_000,
       );
-      return editor.control<CallFigures>('lmToolCalls', { name: gatewayEcho, input: { message: 'hi' }, count });
+      const figures = await editor.control<CallFigures>('lmToolCalls', {
+        name: gatewayEcho,
+        input: { message: 'hi' },
+        count,
+      });
+      if (lane === 'stdio') relayRss.push(...relayProcesses().map((pid) => residentKiB(pid)));
+      return figures;
     };
+    const relayRss: number[] = [];
     const floorHttp: number[] = [];
     const floorStdio: number[] = [];
     for (let round = 0; round < rounds; round++) {
@@ -238,7 +272,8 @@ async function sideBySide(): Promise<void> {
       });
       const published = await gatewayCalls('http', count);
       const relayed = await gatewayCalls('stdio', count);
-      if (relayed.lastLength !== builtIn.lastLength) throw new Error('the stdio lane answered the echo differently');
+      if (relayed.lastLength !== builtIn.lastLength)
+        throw new Error(`the stdio lane answered the echo differently: ${JSON.stringify(relayed)}`);
       gatewayStdio.push(relayed.medianMs);
       if (
         host.lastLength !== builtIn.lastLength ||
@@ -296,6 +331,9 @@ async function sideBySide(): Promise<void> {
         `the floor of a stdio definition (a canned responder process) against the built-in's own connection to server-everything`,
         median(floorStdio),
         median(theirs),
+      );
+      rows.push(
+        `| memory of a relay process (the stdio lane runs one per server VS Code connects to), resident, median of ${relayRss.length} samples | ${(median(relayRss) / 1024).toFixed(1)} MiB | | |`,
       );
       const api = await editor.control<number>('apiCalls', {
         via: 'invokeTool',

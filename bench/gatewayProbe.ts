@@ -4,6 +4,8 @@
 //   gateway  an SDK client over a private Unix socket to MCP Host's gateway, which calls through McpHost;
 //   bareHop  the same client and socket to a bare `@modelcontextprotocol/server` Server whose
 //            tools/call hands the request to a bare SDK client of the server (no MCP Host code);
+//   relay    the bare SDK client over stdio to the relay process VS Code starts on the stdio lane
+//            (dist/gatewayRelay.js), which passes bytes to the gateway's relay socket;
 //   direct   the bare SDK client straight to the server over stdio.
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -78,6 +80,34 @@ async function gateway(): Promise<Caller> {
   };
 }
 
+async function relay(): Promise<Caller> {
+  const { host } = harness();
+  await host.applySettings(entries({ fx: legacy() }));
+  await running(host, 'fx');
+  const changed = new Emitter<void>();
+  const offers = { published: () => true, offered: () => true, onDidChange: changed.event };
+  const gw = new McpGateway({ host, offers, address: privateGatewayAddress(), version: '0', log: silentLog });
+  const endpoint = await gw.relayEndpoint('fx');
+  if (!endpoint) throw new Error('the gateway has no relay socket here');
+  const client = new Client({ name: 'agent', version: '1' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [path.resolve(__dirname, '../../dist/gatewayRelay.js'), endpoint.socketPath],
+      env: { MCPHOST_GATEWAY_TOKEN: endpoint.token, MCPHOST_GATEWAY_SERVER: endpoint.serverId },
+      stderr: 'ignore',
+    }),
+  );
+  return {
+    call: () => client.callTool({ name: 'echo', arguments: { text: 'hello' } }),
+    close: async () => {
+      await client.close();
+      gw.dispose();
+      await host.dispose();
+    },
+  };
+}
+
 async function bareHop(): Promise<Caller> {
   const upstream = await directClient();
   const address = privateGatewayAddress();
@@ -118,8 +148,8 @@ async function direct(): Promise<Caller> {
 }
 
 async function main(): Promise<void> {
-  const make = { gateway, bareHop, direct }[variant];
-  if (!make) throw new Error(`unknown variant ${variant}: gateway, bareHop or direct`);
+  const make = { gateway, relay, bareHop, direct }[variant];
+  if (!make) throw new Error(`unknown variant ${variant}: gateway, relay, bareHop or direct`);
   const caller = await make();
   for (let i = 0; i < 100; i++) await caller.call();
   const times: number[] = [];

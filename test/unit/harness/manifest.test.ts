@@ -98,6 +98,22 @@ describe('the manifest, for the marketplace and for translators', () => {
     for (const image of images) assert.ok(image.startsWith('media/') && existsSync(path.join(REPO, image)), image);
   });
 
+  it("ships every script the build writes to dist/ for the editor to run (the extension's entry points and the stdio lane's relay)", () => {
+    const build = readFileSync(path.join(REPO, 'scripts/build.mjs'), 'utf8');
+    const [, points] = /entryPoints: \{([^}]*)\},\s*[^}]*outdir: 'dist',/.exec(build) ?? [];
+    const names = [...(points ?? '').matchAll(/(\w+):/g)].map((m) => m[1]);
+    assert.ok(names.includes('main') && names.includes('gatewayRelay'), `entry points read from build.mjs: ${names.join(', ')}`);
+    const kept = readFileSync(path.join(REPO, '.vscodeignore'), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('!dist/'))
+      .map((line) => new RegExp(`^${line.slice(1).replace(/[.]/g, '\\.').replace(/\*\*?/g, '.*')}$`));
+    for (const name of names)
+      assert.ok(
+        kept.some((pattern) => pattern.test(`dist/${name}.js`)),
+        `dist/${name}.js is built but left out of the package by .vscodeignore`,
+      );
+  });
+
   it('has the runtime strings (vscode.l10n.t) of the source in l10n/bundle.l10n.json, as `npm run l10n` writes it', function () {
     this.timeout(60_000);
     assert.equal(manifest.l10n, './l10n');
