@@ -232,7 +232,7 @@ async function sideBySide(): Promise<void> {
           // VS Code hears of the lane's change a moment after the setting is written: a call that
           // answered on the old connection does not mean the new one is in use. A relay process
           // runs exactly while VS Code is connected over the stdio lane.
-          return warm.error === undefined && (relayProcesses().length > 0) === (lane === 'stdio');
+          return warm.error === undefined && relayProcesses().length > 0 === (lane === 'stdio');
         },
         60_000,
       );

@@ -215,7 +215,10 @@ export class Workbench {
       const shown = await row
         .first()
         .waitFor({ timeout: Math.max(1, Math.min(5_000, deadline - Date.now())) })
-        .then(() => true, () => false);
+        .then(
+          () => true,
+          () => false,
+        );
       if (shown && (await input.inputValue()) === `>${title}`) break;
       if (Date.now() >= deadline) throw new Error(`the command palette never showed "${title}" (${attempt + 1} tries)`);
     }

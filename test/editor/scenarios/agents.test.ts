@@ -239,7 +239,7 @@ describe("VS Code's agents use MCP Host's servers as tools of their own", functi
             60_000,
           );
           answer = await invoke((await agentTool('fixture', 'pid')).name, {}).catch((error: Error) => error.message);
-          return answer === pid && (relayProcesses() > 0) === (lane === 'stdio');
+          return answer === pid && relayProcesses() > 0 === (lane === 'stdio');
         },
         60_000,
       ).catch((error: Error) => assert.fail(`${error.message}: ${answer}, ${relayProcesses()} relay processes`));

@@ -102,7 +102,10 @@ describe('the manifest, for the marketplace and for translators', () => {
     const build = readFileSync(path.join(REPO, 'scripts/build.mjs'), 'utf8');
     const [, points] = /entryPoints: \{([^}]*)\},\s*[^}]*outdir: 'dist',/.exec(build) ?? [];
     const names = [...(points ?? '').matchAll(/(\w+):/g)].map((m) => m[1]);
-    assert.ok(names.includes('main') && names.includes('gatewayRelay'), `entry points read from build.mjs: ${names.join(', ')}`);
+    assert.ok(
+      names.includes('main') && names.includes('gatewayRelay'),
+      `entry points read from build.mjs: ${names.join(', ')}`,
+    );
     const kept = readFileSync(path.join(REPO, '.vscodeignore'), 'utf8')
       .split('\n')
       .filter((line) => line.startsWith('!dist/'))
