@@ -48,6 +48,7 @@ export function connectionSnapshot(parts: ConnectionParts): ServerSnapshot {
     moreResources: lists.resourcePages.hasMore,
     resourceTemplates: lists.resourceTemplates,
     listProblems: lists.problems.size > 0 ? Object.fromEntries(lists.problems) : undefined,
+    ...(lists.late.length ? { lateLists: lists.late } : {}),
     ...(lists.skills.summaries.length ? { skills: lists.skills.summaries } : {}),
   };
 }

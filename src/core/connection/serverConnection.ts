@@ -15,8 +15,8 @@ import { StderrTail } from './stderrTail';
 import { closeThenEnd, endProcessTree, processTreeOf, settleExit } from './serverProcessEnd';
 import type { OpenedSession } from './sessionOpener';
 import { StartTurn } from './startTurn';
-import { describeExit, describeStartFailure, lastOutput } from './startFailure';
-import { redactSecrets } from './secretRedaction';
+import { credentialsRefusal, describeExit, describeStartFailure, lastOutput } from './startFailure';
+import { shownText } from './shownText';
 import type { CreatedTransport } from './transportFactory';
 import { startHealthCheck } from './healthCheck';
 import { rootPaths } from '../process/sandboxPolicy';
@@ -93,6 +93,7 @@ export class ServerConnection implements Disposable {
       () => this.session?.client,
       limitsOf(definition).maxTools,
       (error) => void this.unauthorizedMidSession(error),
+      (text) => shownText(text, deps.secrets ?? []),
     );
     this.share = new ConnectionShare(
       definition,
@@ -190,7 +191,7 @@ export class ServerConnection implements Disposable {
     await this.stop('stopped for every window that shares it');
   }
 
-  async stop(reason?: string, status: 'stopped' | 'needs-sign-in' = 'stopped'): Promise<void> {
+  async stop(reason?: string, status: 'stopped' | 'needs-sign-in' | 'error' = 'stopped'): Promise<void> {
     this.generation++;
     this.restarts.cancel();
     this.share.release();
@@ -247,12 +248,14 @@ export class ServerConnection implements Disposable {
           this.definition.requestTimeoutMs,
         );
       }
-      const wantsSignIn =
-        this.deps.authorization && signInReasonMidSession(error, this.deps.authorization, this.target);
-      if (wantsSignIn) {
-        await this.stop(wantsSignIn, 'needs-sign-in');
-        throw new McpRequestError(this.id, `MCP server "${this.id}" ${wantsSignIn}.`, undefined, { cause: error });
-      }
+      const refused = await this.unauthorizedMidSession(error);
+      if (refused)
+        throw new McpRequestError(
+          this.id,
+          `MCP server "${this.id}"${refused.signIn ? ' ' : ': '}${refused.reason}.`,
+          undefined,
+          { cause: error },
+        );
       const stopping = this.status === 'stopping' ? this.reason : undefined;
       throw this.redacted(
         describeRequestError(
@@ -282,12 +285,22 @@ export class ServerConnection implements Disposable {
     return this.request(`reading ${ref} of skill ${uri}`, () => this.lists.skills.readFile(uri, ref, signal), signal);
   }
 
-  /** A request the host made on its own (a list refresh) was refused for want of authorization. */
-  private async unauthorizedMidSession(error: unknown): Promise<void> {
+  /**
+   * A request refused for want of authorization ends the session with a state that says what to
+   * do: sign in (MCP authorization), or fix the credentials in `headers` (nothing signs in for
+   * those). Returns that reason; undefined for any other failure.
+   */
+  private async unauthorizedMidSession(error: unknown): Promise<{ reason: string; signIn: boolean } | undefined> {
     const why = this.deps.authorization && signInReasonMidSession(error, this.deps.authorization, this.target);
-    if (!why || this.status !== 'running') return;
-    this.deps.log.warn(`The server asks for authorization: ${why}.`);
-    await this.stop(why, 'needs-sign-in');
+    const refusal = why ? undefined : credentialsRefusal(error, this.target);
+    if (!why && !refusal) return undefined;
+    if (this.status === 'running') {
+      this.deps.log[why ? 'warn' : 'error'](
+        why ? `The server asks for authorization: ${why}.` : `The server refused its credentials: ${refusal}.`,
+      );
+      await this.stop(why ?? refusal, why ? 'needs-sign-in' : 'error');
+    }
+    return { reason: (why ?? refusal)!, signIn: why !== undefined };
   }
 
   /** `_meta` for outgoing requests: the 2026-07-28 era carries the log level per request. */
@@ -568,9 +581,9 @@ export class ServerConnection implements Disposable {
     for (const disposable of this.sessionDisposables.splice(0)) disposable.dispose();
   }
 
-  /** An error whose message may echo a secret (a URL in an HTTP body), with placeholders instead. */
+  /** An error as the user sees it: a secret it echoes (a URL in an HTTP body) as its placeholder, a page of text cut short. */
   private redacted(error: McpRequestError): McpRequestError {
-    const message = redactSecrets(error.message, this.deps.secrets ?? []);
+    const message = shownText(error.message, this.deps.secrets ?? []);
     return message === error.message
       ? error
       : new McpRequestError(error.serverId, message, error.code, { cause: error.cause });
@@ -578,7 +591,7 @@ export class ServerConnection implements Disposable {
 
   private setStatus(status: ServerStatus, reason?: string): void {
     this.status = status;
-    this.reason = reason === undefined ? undefined : redactSecrets(reason, this.deps.secrets ?? []);
+    this.reason = reason === undefined ? undefined : shownText(reason, this.deps.secrets ?? []);
     this.fire();
   }
 

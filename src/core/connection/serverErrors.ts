@@ -55,7 +55,7 @@ export function describeRequestError(
       case SdkErrorCode.RequestTimeout:
         return new McpRequestError(
           serverId,
-          `MCP server "${serverId}" did not answer ${label} within ${Math.round(timeoutMs / 1000)} s; the request was cancelled.`,
+          `MCP server "${serverId}" did not answer ${label} within ${Math.round(timeoutMs / 1000)} s ("requestTimeoutMs"); the request was cancelled.`,
           error.code,
           { cause: error },
         );

@@ -1,4 +1,6 @@
 import { dropUnusableTools } from './toolListLimits';
+import { clientLibrary } from '../lazyLibraries';
+import { shownText } from './shownText';
 import type {
   Client,
   ListChangedHandlers,
@@ -11,10 +13,16 @@ import { ResourcePages, type ResourcePage } from '../resources/resourcePages';
 import { toolNameProblem } from './toolNames';
 import type { ServerLog } from './serverLog';
 import { needsAuthorization } from '../auth/authorizationFailure';
+import { credentialsRefusal } from './startFailure';
 import { ServerSkills } from '../skills/serverSkills';
 
 const LIST_RETRIES = 3;
 const LIST_RETRY_DELAY_MS = 1_000;
+/**
+ * A list still unanswered after `requestTimeoutMs` is shown as late and waited for this many times
+ * as long in all: a busy server's late answer is used, not dropped.
+ */
+export const LATE_LIST_FACTOR = 4;
 
 /**
  * A server's tools, prompts, resources and templates: tools, prompts and templates fetched in full
@@ -33,6 +41,10 @@ export class ServerLists {
   /** Lists that failed, by method, with the reason: the view says why a list is empty. */
   readonly problems = new Map<string, string>();
   private readonly retryTimers = new Set<NodeJS.Timeout>();
+  /** How many times each list was asked for: a late answer counts only if it is the latest. */
+  private readonly asked = new Map<string, number>();
+  /** Lists whose answer is late and still awaited. */
+  private readonly awaited = new Set<string>();
 
   constructor(
     private readonly log: ServerLog,
@@ -42,6 +54,8 @@ export class ServerLists {
     private readonly maxTools?: number,
     /** A refresh the server refused for want of authorization (a 401 after sign-in): the session must sign in again. */
     private readonly onUnauthorized: (error: unknown) => void = () => undefined,
+    /** A failure's text as the user sees it (src/core/connection/shownText.ts). */
+    private readonly shown: (text: string) => string = (text) => shownText(text),
   ) {
     this.skills = new ServerSkills((message) => log.warn(message));
     this.resourcePages = new ResourcePages(
@@ -54,6 +68,11 @@ export class ServerLists {
     );
   }
 
+  /** Lists whose answer is late and still awaited. */
+  get late(): readonly string[] {
+    return [...this.awaited];
+  }
+
   /** The resources loaded so far (the first page, and any the user asked for since). */
   get resources(): readonly Resource[] {
     return this.resourcePages.items;
@@ -61,22 +80,29 @@ export class ServerLists {
 
   /** `listChanged` options for a new client. */
   changeHandlers(client: () => Client | undefined, isCurrent: () => boolean): ListChangedHandlers {
-    const changed = <T>(apply: (items: T[]) => void, after?: () => Promise<void>) => ({
+    const changed = <T>(label: string, apply: (items: T[]) => void, after?: () => Promise<void>) => ({
       onChanged: (error: Error | null, items: T[] | null) => {
         if (!isCurrent()) return;
-        if (error && needsAuthorization(error)) return this.onUnauthorized(error);
+        if (error && refused(error)) return this.onUnauthorized(error);
         if (error) return this.log.warn(`Refreshing a list failed: ${error.message}`);
-        if (items) apply(items);
+        if (items) {
+          // Newer than any late answer still awaited.
+          this.asked.set(label, (this.asked.get(label) ?? 0) + 1);
+          this.awaited.delete(label);
+          this.problems.delete(label);
+          apply(items);
+        }
         void (after?.() ?? Promise.resolve()).then(() => isCurrent() && this.onChange());
       },
     });
     return {
-      tools: changed<Tool>((items) => this.setTools(items)),
-      prompts: changed<Prompt>((items) => (this.prompts = items)),
+      tools: changed<Tool>('tools/list', (items) => this.setTools(items)),
+      prompts: changed<Prompt>('prompts/list', (items) => (this.prompts = items)),
       // Resources are paged by the host (the SDK would walk every page): on list_changed the first
       // page is fetched again. Templates have no list_changed of their own; they travel along.
       resources: {
         ...changed<Resource>(
+          'resources/list',
           () => undefined,
           () => Promise.all([this.reloadResources(), this.refreshTemplates(client(), isCurrent)]).then(() => undefined),
         ),
@@ -89,24 +115,85 @@ export class ServerLists {
   async refreshAll(client: Client, isCurrent: () => boolean): Promise<void> {
     const caps = client.getServerCapabilities();
     if (!caps) return;
-    const options = { timeout: this.timeoutMs };
+    const options = { timeout: this.timeoutMs * LATE_LIST_FACTOR };
     const listTools = async () => (await client.listTools(undefined, options)).tools;
     const listPrompts = async () => (await client.listPrompts(undefined, options)).prompts;
+    const applyTools = (items: Tool[]) => this.setTools(items);
+    const applyPrompts = (items: Prompt[]) => (this.prompts = items);
     const [tools, prompts] = await Promise.all([
-      this.fetch('tools/list', caps.tools, listTools),
-      this.fetch('prompts/list', caps.prompts, listPrompts),
+      this.fetchPatiently('tools/list', caps.tools, listTools, applyTools, isCurrent),
+      this.fetchPatiently('prompts/list', caps.prompts, listPrompts, applyPrompts, isCurrent),
       caps.resources ? this.reloadResources() : this.resourcePages.clear(),
       this.refreshTemplates(client, isCurrent),
       this.refreshSkills(client),
     ]);
     if (!isCurrent()) return;
-    this.setTools(tools);
-    this.prompts = prompts;
-    // A list that failed at start (a slow or busy server) is asked for again, with backoff.
-    if (this.problems.has('tools/list'))
-      this.retry('tools/list', listTools, (items) => this.setTools(items), isCurrent);
-    if (this.problems.has('prompts/list'))
-      this.retry('prompts/list', listPrompts, (items) => (this.prompts = items), isCurrent);
+    // A list still awaited keeps what it had until its answer comes.
+    if (!this.awaited.has('tools/list')) this.setTools(tools);
+    if (!this.awaited.has('prompts/list')) this.prompts = prompts;
+    // A list that failed at start (a busy server) is asked for again, with backoff.
+    if (this.problems.has('tools/list') && !this.awaited.has('tools/list'))
+      this.retry('tools/list', listTools, applyTools, isCurrent);
+    if (this.problems.has('prompts/list') && !this.awaited.has('prompts/list'))
+      this.retry('prompts/list', listPrompts, applyPrompts, isCurrent);
+  }
+
+  /**
+   * `fetch` for a list that may be late: past `requestTimeoutMs` the caller goes on without it (the
+   * row says the list is late, naming the setting), and the answer, when it comes within
+   * LATE_LIST_FACTOR times as long, is applied then if it is still the latest asked for; if it
+   * never comes, the list is asked for again with backoff.
+   */
+  private async fetchPatiently<T>(
+    label: string,
+    offered: unknown,
+    run: () => Promise<T[]>,
+    apply: (items: T[]) => void,
+    isCurrent: () => boolean,
+  ): Promise<T[]> {
+    if (!offered) return [];
+    const asked = (this.asked.get(label) ?? 0) + 1;
+    this.asked.set(label, asked);
+    const latest = () => isCurrent() && this.asked.get(label) === asked;
+    const started = Date.now();
+    const answer = this.fetch(label, offered, run);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), this.timeoutMs)));
+    const first = await Promise.race([answer, late]).finally(() => clearTimeout(timer));
+    if (first !== 'late') return first;
+    this.awaited.add(label);
+    const most = this.timeoutMs * LATE_LIST_FACTOR;
+    this.problems.set(
+      label,
+      `${label} has taken longer than "requestTimeoutMs" (${this.timeoutMs} ms); its answer is still awaited, up to ${most} ms`,
+    );
+    this.log.info(
+      `${label} has not answered within "requestTimeoutMs" (${this.timeoutMs} ms); waiting up to ${most} ms.`,
+    );
+    void answer.then(
+      (items) => {
+        if (!latest()) return;
+        this.awaited.delete(label);
+        if (this.problems.has(label)) {
+          // Failed after all (fetch kept the reason): asked again with backoff.
+          this.retry(label, run, apply, isCurrent);
+        } else {
+          apply(items);
+          this.log.info(`${label} answered after ${Date.now() - started} ms.`);
+        }
+        this.onChange();
+      },
+      () => latest() && this.awaited.delete(label), // a refusal: the session ends with it
+    );
+    return [];
+  }
+
+  /** A list's failure in the user's terms: a timeout names how long and the setting. */
+  private describe(label: string, error: unknown): string {
+    const { SdkError, SdkErrorCode } = clientLibrary();
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)
+      return `${label} took longer than ${LATE_LIST_FACTOR} × "requestTimeoutMs" (${this.timeoutMs * LATE_LIST_FACTOR} ms)`;
+    return (error as Error).message;
   }
 
   private retry<T>(
@@ -128,7 +215,7 @@ export class ServerLists {
           this.log.info(`${label} succeeded on attempt ${attempt + 1}.`);
         } catch (error) {
           if (!isCurrent()) return;
-          this.problems.set(label, (error as Error).message);
+          this.problems.set(label, this.shown((error as Error).message));
           if (attempt < LIST_RETRIES) this.retry(label, run, apply, isCurrent, attempt + 1);
           else this.log.warn(`${label} failed ${attempt + 1} times; Refresh asks again.`);
         }
@@ -144,7 +231,7 @@ export class ServerLists {
     try {
       await this.resourcePages.reload();
     } catch (error) {
-      if (needsAuthorization(error)) throw error;
+      if (refused(error)) throw error;
       this.log.warn(`resources/list failed: ${(error as Error).message}`);
       this.resourcePages.clear();
     }
@@ -198,10 +285,10 @@ export class ServerLists {
       await this.skills.refresh(client, this.timeoutMs);
       this.problems.delete('skills/list');
     } catch (error) {
-      if (needsAuthorization(error)) throw error;
+      if (refused(error)) throw error;
       this.skills.clear();
       this.log.warn(`skills/list failed: ${(error as Error).message}`);
-      this.problems.set('skills/list', (error as Error).message);
+      this.problems.set('skills/list', this.shown((error as Error).message));
     }
   }
 
@@ -210,6 +297,7 @@ export class ServerLists {
     for (const timer of this.retryTimers) clearTimeout(timer);
     this.retryTimers.clear();
     this.problems.clear();
+    this.awaited.clear();
     this.tools = [];
     this.prompts = [];
     this.resourcePages.clear();
@@ -238,9 +326,10 @@ export class ServerLists {
       this.problems.delete(label);
       return items;
     } catch (error) {
-      if (needsAuthorization(error)) throw error;
-      this.log.warn(`${label} failed: ${(error as Error).message}`);
-      this.problems.set(label, (error as Error).message);
+      if (refused(error)) throw error;
+      const why = this.describe(label, error);
+      this.log.warn(`${label} failed: ${why}`);
+      this.problems.set(label, this.shown(why));
       return [];
     }
   }
@@ -258,4 +347,9 @@ async function resourcePage(client: Client, cursor: string | undefined, timeoutM
     nextCursor: result.nextCursor,
     ttlMs: typeof ttlMs === 'number' ? ttlMs : undefined,
   };
+}
+
+/** A refusal for want of authorization (a sign-in, or credentials in `headers` the server no longer takes). */
+function refused(error: unknown): boolean {
+  return needsAuthorization(error) !== undefined || credentialsRefusal(error, '') !== undefined;
 }

@@ -74,6 +74,8 @@ export interface ServerSnapshot {
   readonly resourceTemplates: readonly ResourceTemplate[];
   /** Lists that could not be fetched, by method (`tools/list` …), with why: an empty list says so. */
   readonly listProblems?: Readonly<Record<string, string>>;
+  /** Lists of `listProblems` whose answer is late and still awaited (not failed). */
+  readonly lateLists?: readonly string[];
   /** The server's skills (SEP-2640), from their entries: nothing of them is read before one is loaded. */
   readonly skills?: readonly SkillSummary[];
 }

@@ -118,6 +118,16 @@ function networkReason(chain: readonly ErrorNode[], ctx: StartFailureContext): s
   return undefined;
 }
 
+/**
+ * Why a server refused credentials it was given in `headers` (an HTTP 401 or 403 anywhere in the
+ * error's causes), as at start: what to fix. Undefined for any other failure.
+ */
+export function credentialsRefusal(error: unknown, url: string): string | undefined {
+  const found = httpStatus(causeChain(error));
+  if (found?.status !== 401 && found?.status !== 403) return undefined;
+  return httpReason(causeChain(error), { kind: 'http', url, stderrTail: [], startTimeoutMs: 0 });
+}
+
 function httpStatus(chain: readonly ErrorNode[]): { status: number; text?: string } | undefined {
   for (const node of chain) {
     const text =

@@ -63,8 +63,10 @@ export function describeServer(server: ServerSnapshot): string {
   ];
   if (server.skills?.length) parts.push(plural(server.skills.length, 'skill'));
   // An empty list that failed says so, instead of looking like a server with nothing to offer.
-  const failed = Object.keys(server.listProblems ?? {});
+  const late = server.lateLists ?? [];
+  const failed = Object.keys(server.listProblems ?? {}).filter((list) => !late.includes(list));
   if (failed.length > 0) parts.push(vscode.l10n.t('{0} failed', failed.join(', ')));
+  if (late.length > 0) parts.push(vscode.l10n.t('{0} late, still awaited', late.join(', ')));
   return parts.join(' · ');
 }
 

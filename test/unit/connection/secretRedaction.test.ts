@@ -2,8 +2,10 @@ import * as assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { redactSecrets } from '../../../src/core/connection/secretRedaction';
-import { waitFor, type RecordingLog } from '../support/fixtures';
-import { entries, harness, hosts, legacy } from '../support/hostHarness';
+import { MAX_SHOWN_CHARS, shownText } from '../../../src/core/connection/shownText';
+import { startHttpFixture, waitFor, type RecordingLog, type RunningProcess } from '../support/fixtures';
+import { startFrontProxy, type FrontProxy } from '../support/frontProxy';
+import { entries, harness, hosts, legacy, running } from '../support/hostHarness';
 
 describe('secrets a definition resolves stay out of logs and errors', function () {
   this.timeout(30_000);
@@ -54,5 +56,68 @@ describe('secrets a definition resolves stay out of logs and errors', function (
     const log = (env.logFor('echoing') as RecordingLog).text();
     assert.match(log, /no such page: \/mcp\?key=\$\{input:key\}/, 'the echoed body is logged, with the placeholder');
     assert.doesNotMatch(`${snap.reason}\n${log}`, /secret-key/);
+  });
+
+  it('shows a text with its secrets as placeholders, control characters visible, and cut at its bound with how much', () => {
+    const secrets = [{ value: 'hunter22', placeholder: '${input:pw}' }];
+    assert.equal(
+      shownText('a\u001b[31mred\u0007 hunter22\n\tnext', secrets),
+      'a\\u001b[31mred\\u0007 ${input:pw}\n\tnext',
+    );
+    const page = `${'x'.repeat(MAX_SHOWN_CHARS - 4)}hunter22${'y'.repeat(10_000)}`;
+    const shown = shownText(page, secrets);
+    assert.ok(!shown.includes('hunter'), 'a secret across the cut leaves no part of itself');
+    assert.equal(shown, `${'x'.repeat(MAX_SHOWN_CHARS - 4)}\${in… (10,007 more characters cut)`);
+  });
+
+  describe('a list that fails mid-session with an error page', () => {
+    let backend: RunningProcess;
+    let front: FrontProxy;
+    let frontPort: number;
+    /** What tools/list answers with while set: an error page (the request's URL echoed), or a 1 MiB one. */
+    let failWith: 'echo' | 'huge' | undefined;
+    before(async () => {
+      backend = await startHttpFixture();
+      front = await startFrontProxy(backend.port, '/legacy', (body, req) =>
+        failWith && body.includes('"tools/list"')
+          ? {
+              status: 500,
+              body: failWith === 'echo' ? `<h1>500</h1> while serving ${req.url}` : 'E'.repeat(1024 * 1024),
+            }
+          : undefined,
+      );
+      frontPort = front.port;
+    });
+    after(async () => {
+      await front.close();
+      await backend.stop();
+    });
+    afterEach(() => (failWith = undefined));
+
+    for (const mode of ['echo', 'huge'] as const)
+      it(
+        mode === 'echo'
+          ? 'keeps the secret the page echoes out of the row, its tooltip and the log'
+          : 'cuts a 1 MiB page to the bound in the row and says how much it cut',
+        async () => {
+          const { host, env } = harness();
+          hosts.push(host);
+          const settings = entries({ paged: { url: `http://127.0.0.1:${frontPort}/legacy?key=\${input:key}` } });
+          await host.applySettings(settings);
+          await running(host, 'paged');
+          failWith = mode;
+          await host.refresh(settings);
+          const snap = await waitFor('the list problem', () => {
+            const server = host.server('paged');
+            return server?.listProblems?.['tools/list'] ? server : undefined;
+          });
+          const problem = snap.listProblems!['tools/list'];
+          const log = (env.logFor('paged') as RecordingLog).text();
+          assert.doesNotMatch(`${problem}\n${snap.reason ?? ''}\n${log}`, /secret-key/);
+          assert.ok(problem.length <= MAX_SHOWN_CHARS + 60, `the problem is ${problem.length} characters`);
+          if (mode === 'echo') assert.match(problem, /while serving \/legacy\?key=\$\{input:key\}/);
+          else assert.match(problem, /… \([\d,]+ more characters cut\)$/);
+        },
+      );
   });
 });

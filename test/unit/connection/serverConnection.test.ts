@@ -348,7 +348,7 @@ describe('ServerConnection against real fixture servers', () => {
     await connection.start();
     await assert.rejects(
       connection.request('tools/call', (c, o) => c.callTool({ name: 'hang' }, o)),
-      /MCP server "hangs" did not answer tools\/call within 1 s; the request was cancelled\./,
+      /MCP server "hangs" did not answer tools\/call within 1 s \("requestTimeoutMs"\); the request was cancelled\./,
     );
     await waitFor('notifications/cancelled', () =>
       log.lines.some((l) => l.startsWith('trace → ') && l.includes('"method":"notifications/cancelled"')),

@@ -1,0 +1,73 @@
+// A server with credentials of its own (`headers`) that stops taking them after it started: its
+// row says so and what to fix, never "running · 0 tools".
+import * as assert from 'node:assert/strict';
+import { McpRequestError } from '../../../src/core/connection/serverErrors';
+import { startHttpFixture, waitFor, type RunningProcess } from '../support/fixtures';
+import { startFrontProxy, type FrontProxy } from '../support/frontProxy';
+import { entries, harness, hosts, running } from '../support/hostHarness';
+
+describe('credentials in "headers" that the server refuses after it started', function () {
+  this.timeout(30_000);
+  let backend: RunningProcess;
+  let front: FrontProxy;
+  /** What the front answers every request with while set. */
+  let refuseWith: 401 | 403 | undefined;
+  before(async () => {
+    backend = await startHttpFixture();
+    front = await startFrontProxy(backend.port, '/legacy', () =>
+      refuseWith
+        ? {
+            status: refuseWith,
+            body: refuseWith === 401 ? 'token revoked' : 'forbidden',
+            headers: { 'content-type': 'text/plain' },
+          }
+        : undefined,
+    );
+  });
+  after(async () => {
+    await front.close();
+    await backend.stop();
+  });
+  afterEach(async () => {
+    refuseWith = undefined;
+    await Promise.all(hosts.splice(0).map((h) => h.dispose()));
+  });
+
+  const settings = () =>
+    entries({
+      keyed: { url: `http://127.0.0.1:${front.port}/legacy`, headers: { Authorization: 'Bearer ${input:tok}' } },
+    });
+
+  it('says the server needs sign-in with the HTTP status and to fix "headers" when a refresh is refused (401)', async () => {
+    const { host } = harness();
+    hosts.push(host);
+    await host.applySettings(settings());
+    await running(host, 'keyed');
+    refuseWith = 401;
+    await host.refresh(settings());
+    const snap = await waitFor('the refusal on its row', () => {
+      const server = host.server('keyed');
+      return server?.status === 'error' ? server : undefined;
+    });
+    assert.match(snap.reason ?? '', /needs sign-in \(HTTP 401[^)]*\); give credentials in "headers"/);
+    assert.deepEqual(snap.tools, []);
+  });
+
+  it("ends the session when a call is refused (403), and the call's error says what to fix", async () => {
+    const { host } = harness();
+    hosts.push(host);
+    await host.applySettings(settings());
+    await running(host, 'keyed');
+    refuseWith = 403;
+    const error = await host.callTool('keyed', 'echo', { text: 'hi' }).then(
+      () => assert.fail('the call was refused'),
+      (e: Error) => e,
+    );
+    assert.ok(error instanceof McpRequestError);
+    assert.match(
+      error.message,
+      /^MCP server "keyed": .* needs sign-in \(HTTP 403[^)]*\); give credentials in "headers"/,
+    );
+    assert.equal(host.server('keyed')?.status, 'error');
+  });
+});
