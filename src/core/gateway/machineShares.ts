@@ -19,7 +19,7 @@ import { undiciLibrary } from '../lazyLibraries';
 import { endpointPath } from './gatewayAddress';
 import type { GatewayHost, GatewayOffers } from './gatewayHost';
 import { carriesBearer, McpGateway } from './mcpGateway';
-import { privateShareFolder, shareSocketPath } from './shareFolder';
+import { foreignSocket, privateShareFolder, shareSocketPath } from './shareFolder';
 import { joinShare, ShareWatchers, STOP_PATH, WATCH_PATH, type JoinedShare } from './shareWatch';
 
 export interface MachineSharesOptions {
@@ -96,6 +96,16 @@ export class MachineShares implements MachineShare, Disposable {
       if (owned) {
         this.owned.add(owned);
         return owned;
+      }
+      const foreign = foreignSocket(socketPath);
+      if (foreign) {
+        try {
+          rmSync(socketPath, { force: true });
+        } catch (error) {
+          throw new Error(`${foreign}, and it cannot be removed (${(error as Error).message})`);
+        }
+        owner.log.warn(`Share: removed what was at a share socket's path: ${foreign}. It was not joined.`);
+        continue;
       }
       let joined: JoinedShare | undefined;
       try {

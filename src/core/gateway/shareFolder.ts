@@ -25,6 +25,8 @@ export function privateShareFolder(
       throw new Error(`cannot make ${folder}: ${(error as Error).message}`);
   }
   const stat = lstatSync(folder);
+  if (stat.isSymbolicLink())
+    throw new Error(`${folder} is a link, not a folder; remove it to share servers between windows`);
   if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0)
     throw new Error(
       `${folder} is not a folder only this user may enter (owner ${stat.uid}, mode ${(stat.mode & 0o777).toString(8)}); remove it to share servers between windows`,
@@ -38,6 +40,25 @@ export function shareSocketPath(folder: string, key: string): string {
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH)
     throw new Error(`the socket path ${socketPath} is too long for this system`);
   return socketPath;
+}
+
+/**
+ * Why the entry at a share socket's path is not this user's socket, if it is not: something
+ * another user left there (while the folder was open to others) is never joined, since the window
+ * listening on it would get this window's calls, arguments and all. Undefined when there is
+ * nothing there, or this user's socket.
+ */
+export function foreignSocket(socketPath: string): string | undefined {
+  let stat;
+  try {
+    stat = lstatSync(socketPath);
+  } catch {
+    return undefined;
+  }
+  const uid = process.getuid?.() ?? userInfo().uid;
+  if (!stat.isSocket()) return `${socketPath} is not a socket`;
+  if (stat.uid !== uid) return `the socket ${socketPath} belongs to user ${stat.uid}, not to this one`;
+  return undefined;
 }
 
 function isFolder(folder: string): boolean {

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { chmodSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, readdirSync, statSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import type { McpHost } from '../../../src/core/host/mcpHost';
 import { MachineShares } from '../../../src/core/gateway/machineShares';
@@ -242,6 +243,13 @@ describe('MachineShares: one process per server for the windows of a user', () =
       /not a folder only this user may enter/,
     );
     assert.throws(() => privateShareFolder('win32', {}), /Unix sockets/);
+    // A link in its place is named as a link (lstat reads a link's own mode, 777).
+    const linked = newFolder();
+    symlinkSync(newFolder(), path.join(linked, `mcp-host-shared-${process.getuid!()}`));
+    assert.throws(
+      () => privateShareFolder('linux', { XDG_RUNTIME_DIR: linked }),
+      /mcp-host-shared-\d+ is a link, not a folder; remove it/,
+    );
 
     const host = await window('', { shared: legacy({ share: 'machine' }) });
     // A window whose meeting folder is unusable: the host's option throws, as privateShareFolder does.
@@ -250,5 +258,47 @@ describe('MachineShares: one process per server for the windows of a user', () =
     assert.equal(snapshot.share?.role, 'alone');
     assert.match(snapshot.share?.note ?? '', /^not shared: /);
     assert.ok(snapshot.pid, 'it runs its own process');
+  });
+
+  it('never joins a socket another user left in the folder while it was open to others: removes it and runs the process itself', async function () {
+    if (process.getuid?.() !== 0) this.skip(); // planting a socket as another user needs root to become one
+    const folder = newFolder();
+    // A first window finds the server's socket path, and leaves.
+    const first = await window(folder, { shared: legacy({ share: 'machine' }) });
+    await running(first, 'shared');
+    const [socketName] = readdirSync(folder).filter((name) => name.endsWith('.sock'));
+    assert.ok(socketName, 'the first window listened in the folder');
+    const socketPath = path.join(folder, socketName);
+    await hosts.splice(hosts.indexOf(first), 1)[0].dispose();
+    for (const share of shares.splice(0)) share.dispose();
+    await waitFor('the socket to go with its window', () => !existsSync(socketPath));
+    // The folder open to others for a moment: another user listens at that path.
+    chmodSync(folder, 0o777);
+    const heard = path.join(tempDir('mcp-planted-'), 'heard');
+    chmodSync(path.dirname(heard), 0o777);
+    const listener = `const net = require('net'); const fs = require('fs');
+      net.createServer((c) => { fs.writeFileSync(${JSON.stringify(heard)}, 'connected'); c.destroy(); })
+        .listen(${JSON.stringify(socketPath)}, () => { fs.chmodSync(${JSON.stringify(socketPath)}, 0o777); console.log('listening'); });`;
+    const planted = spawn(process.execPath, ['-e', listener], {
+      uid: 65534,
+      gid: 65534,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        planted.stdout!.once('data', () => resolve());
+        planted.once('exit', (code) => reject(new Error(`the planted listener exited (${code})`)));
+      });
+      assert.equal(statSync(socketPath).uid, 65534);
+      chmodSync(folder, 0o700);
+      const second = await window(folder, { shared: legacy({ share: 'machine' }) });
+      const snapshot = await running(second, 'shared');
+      assert.equal(snapshot.share?.role, 'owner', 'this window runs the process itself');
+      assert.equal(statSync(socketPath).uid, process.getuid!(), "the socket at that path is now this user's");
+      assert.equal(existsSync(heard), false, "the other user's listener never heard from this window");
+      assert.match(await pidOf(second).then(String), /^\d+$/);
+    } finally {
+      planted.kill('SIGKILL');
+    }
   });
 });
