@@ -14,6 +14,8 @@ export interface ChildProcessRecord {
   pid?: number;
   /** The process leads its own process group (pgid = pid): ending the group ends its whole tree. */
   readonly ownGroup: boolean;
+  /** The value of `RUN_MARKER_ENV` the process was started with: what it left running carries it too. */
+  readonly runMarker?: string;
   /** How the process ended on its own; unset when it ended because the host closed it. */
   exit?: ProcessExit;
   /** Why the host ended a server that could no longer talk (set before it does). */
@@ -48,9 +50,14 @@ export function watchChildProcess(
   stdio: StdioClientTransport,
   ownGroup: boolean,
   ledger?: { add(pid: number): void; remove(pid: number): void },
+  runMarker?: string,
 ): ChildProcessRecord {
   let exited!: () => void;
-  const record: ChildProcessRecord = { ownGroup, exited: new Promise<void>((resolve) => (exited = resolve)) };
+  const record: ChildProcessRecord = {
+    ownGroup,
+    runMarker,
+    exited: new Promise<void>((resolve) => (exited = resolve)),
+  };
   let closing = false;
   const close = stdio.close.bind(stdio);
   stdio.close = () => {

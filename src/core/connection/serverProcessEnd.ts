@@ -1,4 +1,4 @@
-import { isAlive, listDescendants, terminateGroup, terminateProcesses } from '../process/processTree';
+import { isAlive, listDescendants, markedProcesses, terminateGroup, terminateProcesses } from '../process/processTree';
 import type { CreatedTransport } from './transportFactory';
 
 /** How long a stopping server gets after its stdin closes before the host signals it. */
@@ -12,6 +12,8 @@ export interface ServerProcessTree {
   readonly descendants: readonly number[];
   /** The server leads its own process group: ending the group ends what left the tree too. */
   readonly ownGroup: boolean;
+  /** The server's run marker: ending the processes that carry it ends what left the group too. */
+  readonly runMarker?: string;
 }
 
 export async function processTreeOf(created: CreatedTransport | undefined, alive: boolean): Promise<ServerProcessTree> {
@@ -21,14 +23,16 @@ export async function processTreeOf(created: CreatedTransport | undefined, alive
     pid,
     descendants: pid !== undefined && alive ? await listDescendants(pid) : [],
     ownGroup: created?.child?.ownGroup === true,
+    runMarker: created?.child?.runMarker,
   };
 }
 
-/** Ends a server's tree: the pids known, then its group. */
+/** Ends a server's tree: the pids known, then its group, then whatever still carries its run marker (a daemon in a session of its own). */
 export async function endProcessTree(tree: ServerProcessTree): Promise<void> {
   const { pid, descendants } = tree;
   await terminateProcesses(pid !== undefined && isAlive(pid) ? [pid, ...descendants] : [...descendants]);
   if (pid !== undefined && tree.ownGroup) await terminateGroup(pid);
+  if (tree.runMarker) await terminateProcesses(await markedProcesses(tree.runMarker));
 }
 
 /**

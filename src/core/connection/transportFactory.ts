@@ -13,6 +13,8 @@ import {
 import { performance } from 'node:perf_hooks';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { promises as fs } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { RUN_MARKER_ENV } from '../process/processTree';
 import {
   DEFAULT_LIMITS,
   limitsOf,
@@ -172,6 +174,8 @@ export async function createTransport(
       if (value === null) delete env[name];
       else env[name] = value;
     }
+    const runMarker = randomBytes(12).toString('hex');
+    env[RUN_MARKER_ENV] = runMarker;
     // Dev mode's debugging: Node starts with its inspector on loopback, for the editor to attach.
     let launch: Launch = {
       command,
@@ -201,7 +205,7 @@ export async function createTransport(
       add: (pid: number) => ledger.add(pid, def.id),
       remove: (pid: number) => ledger.remove(pid),
     };
-    const child = watchChildProcess(stdio, group.ownGroup, recorded);
+    const child = watchChildProcess(stdio, group.ownGroup, recorded, runMarker);
     if ('release' in launch) void child.exited.then((launch as SandboxedLaunch).release);
     return { transport: stdio, kind, stdio, child, sandbox: policy };
   }

@@ -1,5 +1,32 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
+
+/**
+ * The variable every server process MCP Host starts carries, with a value of its own per start,
+ * and passes on to whatever it starts: a daemon that left the server's tree and group (`setsid`
+ * after a fork) still carries it, unless it cleared its environment.
+ */
+export const RUN_MARKER_ENV = 'MCPHOST_RUN';
+
+/**
+ * The processes (of any tree) whose environment carries `RUN_MARKER_ENV=marker`: Linux reads
+ * `/proc/<pid>/environ`, which only the process's own user (or root) may read. Elsewhere none.
+ */
+export async function markedProcesses(marker: string, platform: NodeJS.Platform = process.platform): Promise<number[]> {
+  if (platform !== 'linux') return [];
+  const entry = `${RUN_MARKER_ENV}=${marker}`;
+  const pids = (await readdir('/proc').catch(() => [] as string[])).filter(
+    (name) => /^\d+$/.test(name) && Number(name) !== process.pid,
+  );
+  const marked = await Promise.all(
+    pids.map(async (pid) => {
+      const environ = await readFile(`/proc/${pid}/environ`, 'latin1').catch(() => '');
+      return environ.split('\0').includes(entry) ? Number(pid) : undefined;
+    }),
+  );
+  return marked.filter((pid): pid is number => pid !== undefined);
+}
 
 /** Every descendant of a process (children, grandchildren…), so none survives its parent. */
 export function listDescendants(rootPid: number, platform: NodeJS.Platform = process.platform): Promise<number[]> {

@@ -1,5 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { isAlive } from '../../../src/core/process/processTree';
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { isAlive, listDescendants } from '../../../src/core/process/processTree';
+import { tempDir } from '../../support/tempDir';
 import { connect, disposeConnections } from '../support/connections';
 import { fixture, RecordingLog, spawnLog, stdioDefinition, waitFor } from '../support/fixtures';
 
@@ -137,6 +140,20 @@ describe('processes the host starts, and servers that stop answering', function 
     await connection.stop();
     await waitFor(`helper ${helper} to end`, () => !isAlive(helper), 5_000);
     assert.equal(connection.snapshot().status, 'stopped');
+  });
+
+  it('ends a daemon the server started in a session of its own (setsid), which left its tree and group', async () => {
+    const pidFile = path.join(tempDir('mcp-daemon-'), 'pid');
+    const { connection } = connect(
+      stdioDefinition('daemonizer', fixture('legacyStdio'), { args: ['--setsid-daemon', pidFile] }),
+    );
+    await connection.start();
+    const daemon = await waitFor('the daemon', () => existsSync(pidFile) && Number(readFileSync(pidFile, 'utf8')));
+    assert.ok(isAlive(daemon));
+    const server = connection.snapshot().pid!;
+    assert.ok(!(await listDescendants(server)).includes(daemon), 'the daemon left the tree');
+    await connection.stop();
+    await waitFor(`daemon ${daemon} to end`, () => !isAlive(daemon), 5_000);
   });
 
   it('ends a server that ignores the end of stdin and SIGTERM', async () => {
