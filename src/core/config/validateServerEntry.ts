@@ -19,6 +19,7 @@ import {
 } from './serverDefinition';
 import { variablesProblem } from './variableSyntax';
 import { validate as generatedValidator } from './serverEntrySchema.generated';
+import { shownText } from '../shownText';
 
 /** A settings problem that names the server and the field, so the user can find and fix it. */
 export class ServerConfigError extends Error {
@@ -27,7 +28,9 @@ export class ServerConfigError extends Error {
     readonly field: string | undefined,
     readonly problem: string,
   ) {
-    super(field ? `MCP server "${serverId}": "${field}" ${problem}` : `MCP server "${serverId}": ${problem}`);
+    // An id is echoed as the user may read it: bounded, its control characters visible.
+    const id = shownText(serverId, [], MAX_ID_SHOWN);
+    super(field ? `MCP server "${id}": "${field}" ${problem}` : `MCP server "${id}": ${problem}`);
     this.name = 'ServerConfigError';
   }
 }
@@ -51,6 +54,10 @@ export type EntryValidation =
 
 const serversSchema = packageJson.contributes.configuration.properties['mcpHost.servers'];
 const ID_PATTERN = new RegExp(serversSchema.propertyNames.pattern);
+/** The longest id a server may have (it names tools, commands and files). */
+export const MAX_ID_LENGTH = 128;
+/** How much of an id an error echoes. */
+const MAX_ID_SHOWN = 80;
 
 // The schema contributed in package.json is the one source of truth: IntelliSense and validation
 // agree. Its validator is compiled at build time (scripts/generate-validators.mjs), not at every
@@ -63,6 +70,8 @@ export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation
     ok: false,
     error: new ServerConfigError(entry.id, field, problem),
   });
+  if (entry.id.length > MAX_ID_LENGTH)
+    return fail(undefined, `the id is ${entry.id.length} characters long; use at most ${MAX_ID_LENGTH}`);
   if (!ID_PATTERN.test(entry.id)) {
     return fail(
       undefined,
@@ -78,6 +87,14 @@ export function validateServerEntry(entry: ServerSettingsEntry): EntryValidation
     return fail(fieldOf(first), explain(first, raw));
   }
   const value = raw as Record<string, unknown>;
+  for (const field of ['env', 'headers'] as const) {
+    const names = value[field];
+    if (names && typeof names === 'object' && Object.prototype.hasOwnProperty.call(names, '__proto__'))
+      return fail(
+        `${field}.__proto__`,
+        'is a name MCP Host cannot pass on (in JavaScript it would change the object instead of adding a value); rename it',
+      );
+  }
   for (const [field, text] of settingStrings(value)) {
     const problem = variablesProblem(text);
     if (problem) return fail(field, problem);

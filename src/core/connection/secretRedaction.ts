@@ -1,7 +1,7 @@
 import { WrappingServerLog, type LogMethod, type ServerLog } from './serverLog';
-import { shownText, type ResolvedSecret } from './shownText';
+import { shownText, type ResolvedSecret } from '../shownText';
 
-export { redactSecrets, type ResolvedSecret } from './shownText';
+export { redactSecrets, type ResolvedSecret } from '../shownText';
 
 /**
  * A server's log that never shows the secrets its definition resolved (`${input:…}` values), nor

@@ -16,7 +16,7 @@ import { closeThenEnd, endProcessTree, processTreeOf, settleExit } from './serve
 import type { OpenedSession } from './sessionOpener';
 import { StartTurn } from './startTurn';
 import { credentialsRefusal, describeExit, describeStartFailure, lastOutput } from './startFailure';
-import { shownText } from './shownText';
+import { shownText } from '../shownText';
 import type { CreatedTransport } from './transportFactory';
 import { startHealthCheck } from './healthCheck';
 import { rootPaths } from '../process/sandboxPolicy';

@@ -1,6 +1,6 @@
 import { dropUnusableTools } from './toolListLimits';
 import { clientLibrary } from '../lazyLibraries';
-import { shownText } from './shownText';
+import { shownText } from '../shownText';
 import type {
   Client,
   ListChangedHandlers,
@@ -238,6 +238,8 @@ export class ServerLists {
   }
 
   private readonly warnedNames = new Set<string>();
+  /** Warnings about the tools a list left out, said once per server (a list comes again at every change). */
+  private readonly saidOfLists = new Set<string>();
   /** Tools the server listed with `x-mcp-header` declarations, since the last list was applied. */
   private readonly listedWithHeaders = new Set<string>();
 
@@ -248,7 +250,7 @@ export class ServerLists {
    * the list it returns lets the server's own log name each dropped tool.
    */
   observeIncoming(message: unknown): void {
-    dropUnusableTools(message, this.log, this.maxTools);
+    dropUnusableTools(message, this.log, this.maxTools, this.saidOfLists);
     const tools = (message as { result?: { tools?: unknown } } | undefined)?.result?.tools;
     if (!Array.isArray(tools)) return;
     for (const tool of tools as { name?: unknown; inputSchema?: unknown }[]) {

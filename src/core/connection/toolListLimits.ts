@@ -16,13 +16,22 @@ export const MAX_SCHEMA_NODES = 50_000;
  * stays; each dropped tool is named in the server's log with why. Walks iteratively: a schema
  * 10,000 levels deep must not take the host's stack with it.
  */
-export function dropUnusableTools(message: unknown, log: ServerLog, maxTools = DEFAULT_LIMITS.maxTools): void {
+export function dropUnusableTools(
+  message: unknown,
+  log: ServerLog,
+  maxTools = DEFAULT_LIMITS.maxTools,
+  /** What was said already (for this server): a list fetched again says nothing new twice. */
+  said = new Set<string>(),
+): void {
   const tools = (message as { result?: { tools?: unknown } } | undefined)?.result?.tools;
   if (!Array.isArray(tools)) return;
+  const warn = (text: string) => {
+    if (said.has(text)) return;
+    said.add(text);
+    log.warn(text);
+  };
   if (tools.length > maxTools) {
-    log.warn(
-      `The server listed ${tools.length} tools in one page; only the first ${maxTools} are used (limits.maxTools).`,
-    );
+    warn(`The server listed ${tools.length} tools in one page; only the first ${maxTools} are used (limits.maxTools).`);
     tools.length = maxTools;
   }
   for (let i = tools.length - 1; i >= 0; i--) {
@@ -30,7 +39,7 @@ export function dropUnusableTools(message: unknown, log: ServerLog, maxTools = D
     const problem = schemaProblem(tool?.inputSchema) ?? schemaProblem(tool?.outputSchema);
     if (!problem) continue;
     tools.splice(i, 1);
-    log.warn(
+    warn(
       `Tool ${JSON.stringify(typeof tool?.name === 'string' ? tool.name.slice(0, 200) : String(tool?.name))} was left out: its schema ${problem}. The server's other tools are unaffected.`,
     );
   }

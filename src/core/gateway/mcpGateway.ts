@@ -46,12 +46,39 @@ interface GatewaySession {
   readonly mirror: GatewayMirror;
 }
 
-/** A relayed message may be this large (VS Code's requests, MCP Host's answers): the HTTP lane's bound on a request body. */
-const MAX_RELAYED_MESSAGE_BYTES = 64 * 1024 * 1024;
+/**
+ * The largest message a client of the gateway may send (VS Code's requests on either lane, a guest
+ * window's calls to a shared process): the SDK's HTTP transport would stop at 4 MiB, less than a
+ * window sends its own server.
+ */
+export const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 /** Sessions a server may have at once (VS Code opens one per window); a new one beyond ends the oldest. */
 export const MAX_SESSIONS_PER_SERVER = 8;
 const REFUSALS_LOGGED_EVERY_MS = 10_000;
+
+/**
+ * A kind of log line said at most once every `everyMs`, with how many it stands for: whoever
+ * knocks (or a client that reconnects in a loop) cannot flood the log.
+ */
+class ThrottledLine {
+  private saidAt = -Infinity;
+  private unsaid = 0;
+  constructor(
+    private readonly say: (line: string) => void,
+    private readonly what: string,
+    private readonly everyMs = REFUSALS_LOGGED_EVERY_MS,
+  ) {}
+  tell(line: string): void {
+    this.unsaid++;
+    const now = Date.now();
+    if (now - this.saidAt < this.everyMs) return;
+    const more = this.unsaid > 1 ? ` (${this.unsaid} ${this.what} since the last line)` : '';
+    this.say(`${line}${more}.`);
+    this.saidAt = now;
+    this.unsaid = 0;
+  }
+}
 
 /**
  * MCP Host's gateway: a Streamable HTTP MCP endpoint per published server, on a private Unix
@@ -66,8 +93,8 @@ export class McpGateway implements Disposable {
   private listening?: Promise<number | undefined>;
   private http?: HttpServer;
   private disposed = false;
-  private refusalLoggedAt = -Infinity;
-  private refusalsUnlogged = 0;
+  private readonly refusals = new ThrottledLine((line) => this.options.log.warn(line), 'refusals');
+  private readonly opened = new ThrottledLine((line) => this.options.log.info(line), 'sessions opened');
   private relay?: RelayListener;
   /** Sessions being opened, by server: their client connects now, and must not be told the server changed meanwhile. */
   private readonly opening = new Map<string, number>();
@@ -115,7 +142,7 @@ export class McpGateway implements Disposable {
       await knownLists(host, serverId).catch(() => undefined);
       const mirror = new GatewayMirror(host, offers, serverId, version);
       const transport = new (gatewayLibraries().StdioServerTransport)(socket, socket, {
-        maxBufferSize: MAX_RELAYED_MESSAGE_BYTES,
+        maxBufferSize: MAX_CLIENT_MESSAGE_BYTES,
       });
       const id = randomUUID();
       transport.onclose = () => {
@@ -230,6 +257,7 @@ export class McpGateway implements Disposable {
     const mirror = new GatewayMirror(host, offers, serverId, version);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      maxRequestBodySize: MAX_CLIENT_MESSAGE_BYTES,
       onsessioninitialized: (id) => this.adopt(id, { serverId, transport, http: transport, mirror }),
     });
     transport.onclose = () => {
@@ -246,7 +274,7 @@ export class McpGateway implements Disposable {
     const most = this.options.maxSessionsPerServer ?? MAX_SESSIONS_PER_SERVER;
     for (const [oldest] of ofServer.slice(0, Math.max(0, ofServer.length - most + 1))) this.endSession(oldest);
     this.sessions.set(id, session);
-    this.options.log.info(`Gateway: a client opened a session of "${session.serverId}".`);
+    this.opened.tell(`Gateway: a client opened a session of "${session.serverId}"`);
   }
 
   private endSession(id: string): void {
@@ -267,15 +295,9 @@ export class McpGateway implements Disposable {
       .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message: `MCP Host's gateway: ${why}` }, id: null }));
   }
 
-  /** A refusal in the log, at most one line every REFUSALS_LOGGED_EVERY_MS with how many it stands for: whoever knocks cannot flood the log. */
+  /** A refusal in the log, throttled: whoever knocks cannot flood the log. */
   private logRefusal(what: string, why: string): void {
-    this.refusalsUnlogged++;
-    const now = Date.now();
-    if (now - this.refusalLoggedAt < REFUSALS_LOGGED_EVERY_MS) return;
-    const more = this.refusalsUnlogged > 1 ? ` (${this.refusalsUnlogged} refusals since the last line)` : '';
-    this.options.log.warn(`Gateway: refused ${what}: ${why}${more}.`);
-    this.refusalLoggedAt = now;
-    this.refusalsUnlogged = 0;
+    this.refusals.tell(`Gateway: refused ${what}: ${why}`);
   }
 
   private failed(res: ServerResponse, error: Error): void {

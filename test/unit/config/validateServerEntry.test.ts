@@ -93,6 +93,26 @@ describe('validateServerEntry', () => {
     );
   });
 
+  it('echoes an id bounded and with its control characters visible, and refuses one over 128 characters', () => {
+    const long = 'a'.repeat(10_000);
+    const error = errorOf({ command: 'x' }, long);
+    assert.equal(
+      error,
+      `MCP server "${'a'.repeat(80)}… (9,920 more characters cut)": the id is 10000 characters long; use at most 128`,
+    );
+    assert.equal(
+      errorOf({ command: 'x' }, 'red\u001b[31m'),
+      'MCP server "red\\u001b[31m": the id may only use letters, digits, "_", "." and "-", and must start with a letter or digit',
+    );
+  });
+
+  it('refuses an env or headers name "__proto__", which would be lost silently', () => {
+    assert.match(
+      errorOf({ command: 'x', env: JSON.parse('{"__proto__": "x"}') }),
+      /^MCP server "srv": "env\.__proto__" is a name MCP Host cannot pass on .*; rename it$/,
+    );
+  });
+
   it('takes an oauth object for HTTP servers only, and names its bad fields', () => {
     const ok = check({
       url: 'https://mcp.example.com/mcp',

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { redactSecrets } from '../../../src/core/connection/secretRedaction';
-import { MAX_SHOWN_CHARS, shownText } from '../../../src/core/connection/shownText';
+import { MAX_SHOWN_CHARS, shownText } from '../../../src/core/shownText';
 import { startHttpFixture, waitFor, type RecordingLog, type RunningProcess } from '../support/fixtures';
 import { startFrontProxy, type FrontProxy } from '../support/frontProxy';
 import { entries, harness, hosts, legacy, running } from '../support/hostHarness';

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { ServerLists } from '../../../src/core/connection/serverLists';
 import { DEFAULT_LIMITS } from '../../../src/core/config/serverDefinition';
 import { dropUnusableTools, MAX_SCHEMA_DEPTH } from '../../../src/core/connection/toolListLimits';
 
@@ -92,6 +93,22 @@ describe('tools nothing could use safely', function () {
       ['t0', 't1', 't2', 't3', 't4'],
     );
     assert.match(log.text(), /listed 12 tools in one page; only the first 5 are used \(limits\.maxTools\)/);
+  });
+
+  it("says that a server's list is cut once, not at every list it sends again", () => {
+    const log = new RecordingLog();
+    const lists = new ServerLists(
+      log,
+      1_000,
+      () => undefined,
+      () => undefined,
+      5,
+    );
+    const page = () => ({
+      result: { tools: Array.from({ length: 12 }, (_, i) => ({ name: `t${i}`, inputSchema: { type: 'object' } })) },
+    });
+    for (let i = 0; i < 3; i++) lists.observeIncoming(page());
+    assert.equal(log.text().match(/only the first 5 are used/g)?.length, 1);
   });
 
   it('leaves every other message alone', () => {

@@ -106,6 +106,10 @@ describe('MachineShares: one process per server for the windows of a user', () =
       second.server('shared')!.tools.some((t) => t.name === 'pid'),
       'the second window lists its tools',
     );
+    // A guest sends what the window running it can: a 5 MiB argument (the SDK's HTTP bound is 4 MiB).
+    const big = 'x'.repeat(5 * 1024 * 1024);
+    const echoed = await second.callTool('shared', 'echo', { text: big });
+    assert.equal((echoed.content[0] as { text: string }).text.length, big.length);
 
     await first.dispose();
     assert.equal(isAlive(pid), false, 'the process ends with the window that ran it');

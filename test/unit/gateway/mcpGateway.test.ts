@@ -311,10 +311,12 @@ describe("The gateway that publishes MCP Host's servers to VS Code's agents", fu
     hosts.push(host);
     await host.applySettings(entries({ fx: legacy() }));
     await running(host, 'fx');
-    const { gateway } = gatewayFor(host);
+    const { gateway, log } = gatewayFor(host);
     const endpoint = await gateway.endpoint('fx');
     for (let i = 0; i < MAX_SESSIONS_PER_SERVER + 2; i++) await connect(endpoint);
     assert.equal(gateway.sessionCount('fx'), MAX_SESSIONS_PER_SERVER);
+    // A client that opens sessions in a loop does not flood the log: one line, the rest counted in the next.
+    assert.equal(log.text().match(/opened a session/g)?.length, 1, log.text());
   });
 
   it("keeps an App tool's _meta and serves its ui:// resource, and gives an agent a task's final result while MCP Host follows it", async () => {
