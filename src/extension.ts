@@ -72,6 +72,7 @@ import { loadLibrariesWith, whenLibraryLoads, type LibraryBundle } from './core/
 import { registerAgentServers } from './editor/agents/agentServerProvider';
 import type { MachineShare } from './core/connection/machineShare';
 import { MachineShares } from './core/gateway/machineShares';
+import { affectsMcpPolicy, readMcpPolicy } from './editor/config/mcpPolicySettings';
 
 let host: McpHost | undefined;
 let sandbox: SrtProcessSandbox | undefined;
@@ -189,6 +190,11 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
       trust: {
         get isTrusted() {
           return vscode.workspace.isTrusted;
+        },
+      },
+      policy: {
+        get current() {
+          return readMcpPolicy();
         },
       },
       variableContext: () => ({
@@ -328,6 +334,8 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
       await reload(); // folder-scoped servers come and go with their folders
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void reload()),
+    // A change of the editor's MCP policies applies at once: servers now ruled out stop, saying why.
+    vscode.workspace.onDidChangeConfiguration((e) => affectsMcpPolicy(e) && void reload()),
   );
   await mcp.setWorkspaceFolders(workspaceFolderRefs());
   // Not awaited: a consent dialog must not hold up activation.

@@ -40,7 +40,6 @@ export function shownText(
   // Redact the whole text first: a secret that straddles the cut must not leave half of itself.
   const redacted = redactSecrets(text, secrets);
   const visible = redacted.replace(
-    // eslint-disable-next-line no-control-regex
     /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );

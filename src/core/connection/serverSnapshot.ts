@@ -8,7 +8,7 @@ import type { ServerOrigin, SettingsScope, TransportKind } from '../config/serve
  * switched off in settings, a workspace not trusted, consent being asked with the window, consent
  * to be asked at the first use, consent the user declined, or an `${input:}` value the user did not give.
  */
-export type HeldBy = 'disabled' | 'trust' | 'consent' | 'consentWhenNeeded' | 'declined' | 'input';
+export type HeldBy = 'policy' | 'disabled' | 'trust' | 'consent' | 'consentWhenNeeded' | 'declined' | 'input';
 
 export type ServerStatus =
   | 'stopped'

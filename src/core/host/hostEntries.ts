@@ -64,10 +64,17 @@ export class HostEntries {
       }
       const def = validation.definition;
       await adoptDefinition(entry, def, env.variableContext());
-      const held = heldBack(def, env.trust.isTrusted, {
-        needed: () => this.deps.consent.needed(entry),
-        declined: () => this.deps.consent.declined(entry),
-      });
+      const held = heldBack(
+        def,
+        env.trust.isTrusted,
+        {
+          needed: () => this.deps.consent.needed(entry),
+          declined: () => this.deps.consent.declined(entry),
+        },
+        env.policy?.current,
+      );
+      if (held?.held === 'policy' && entry.placeholder?.reason !== held.reason)
+        env.hostLog.warn(`MCP server "${def.id}" is ${held.reason}.`);
       if (held) {
         await this.withoutConnection(entry, held);
         if (held.askConsentNow) wantConsent.push(entry);

@@ -7,6 +7,7 @@ import type { HeldBy, ServerSnapshot, ServerStatus } from '../connection/serverS
 import type { Disposable } from '../events';
 import type { LastRun } from './lastRuns';
 import { whatConsentCovers } from './startConsent';
+import { OPEN_POLICY, policyBlock, policyIdentity, type McpPolicy } from '../config/mcpPolicy';
 
 /** One configured server id: its validated definition, and the connection once it may run. */
 export interface HostEntry {
@@ -82,7 +83,11 @@ export function heldBack(
   def: ServerDefinition,
   trusted: boolean,
   consent: { readonly needed: () => boolean; readonly declined: () => boolean },
+  policy: McpPolicy = OPEN_POLICY,
 ): HeldBack | undefined {
+  // The editor's MCP policies before anything the user decides: nothing of a blocked server runs.
+  const blocked = policyBlock(policyIdentity(def), policy);
+  if (blocked) return { status: 'disabled', held: 'policy', reason: blocked };
   if (!def.enabled) return { status: 'disabled', held: 'disabled', reason: 'disabled in settings ("enabled": false)' };
   if (def.scope !== 'user' && !trusted)
     return {

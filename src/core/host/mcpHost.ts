@@ -178,6 +178,7 @@ export class McpHost implements Disposable {
         throw new Error(entry.placeholder?.reason ?? `MCP server "${id}" has no valid definition.`);
       if (entry.placeholder?.status === 'untrusted')
         throw new Error(`MCP server "${id}" comes from workspace settings; trust the workspace to start it.`);
+      if (entry.placeholder?.held === 'policy') throw new Error(`MCP server "${id}" is ${entry.placeholder.reason}.`);
       if (entry.placeholder?.status === 'disabled')
         throw new Error(`MCP server "${id}" is disabled ("enabled": false in settings).`);
       if (!(await this.consent.obtain([entry], true)).has(id)) return this.entries.setPlaceholder(entry, DECLINED);

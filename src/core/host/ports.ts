@@ -1,4 +1,5 @@
 import type { VariableContext } from '../config/variableResolver';
+import type { McpPolicy } from '../config/mcpPolicy';
 import type { ServerLog } from '../connection/serverLog';
 import type { SettingsScope } from '../config/serverDefinition';
 import type { RunField, RunFieldChange } from '../config/whatRunsSummary';
@@ -49,6 +50,8 @@ export interface HostEnvironment {
   readonly dialogs: ServerDialogs;
   readonly consent: ConsentStore;
   readonly trust: WorkspaceTrust;
+  /** The editor's MCP policies now (`chat.mcp.access`, allowed and denied servers); none: every server may run. */
+  readonly policy?: { readonly current: McpPolicy };
   variableContext(): VariableContext;
   logFor(serverId: string): ServerLog;
   readonly hostLog: ServerLog;

@@ -33,6 +33,8 @@ export function describeServer(server: ServerSnapshot): string {
   // A failure says why right in the row; the tooltip and the notification carry the rest.
   if ((server.status === 'error' || server.status === 'restarting') && server.reason)
     return `${server.status}: ${server.reason}`;
+  // The editor's MCP policies hold it back: the row names the setting.
+  if (server.held === 'policy' && server.reason) return server.reason;
   if (server.status === 'needs-sign-in') return vscode.l10n.t('needs sign-in');
   // A workspace server's consent decides before anything else whether it runs, for the user and for agents.
   if (server.held === 'declined') return vscode.l10n.t('not allowed to run · Start to be asked again');

@@ -150,6 +150,18 @@ describe('Workspace servers in a real VS Code', function () {
     await editor.workbench.screenshot('06-server-recovered');
   });
 
+  it('holds its servers to the editor\'s MCP policy: chat.mcp.access "none" stops them, naming the setting, and lifting it runs them again', async () => {
+    const pid = (await server('fixture'))!.pid!;
+    await editor.control('updateUserSetting', { section: 'chat.mcp.access', value: 'none' });
+    const reason = 'blocked by your settings: chat.mcp.access is "none"';
+    assert.equal(await editor.workbench.waitForServerDescription('fixture', /^blocked by/, 30_000), reason);
+    await waitFor(`process ${pid} to end`, () => !isAlive(pid), 15_000);
+    assert.equal((await server('fixture'))?.reason, reason);
+    await editor.workbench.screenshot('09-blocked-by-mcp-policy');
+    await editor.control('updateUserSetting', { section: 'chat.mcp.access', value: undefined });
+    await editor.workbench.waitForServerDescription('fixture', /^running/, 30_000);
+  });
+
   it('shows an invalid entry’s error naming the server and the field, and leaves the others running', async () => {
     const pid = (await server('fixture'))!.pid;
     editor.writeSettings(['alpha', path.join(editor.root, 'beta')], {

@@ -17,6 +17,7 @@ import type { ElicitationRouter } from '../../../src/core/elicitation/elicitatio
 import { fixture, RecordingLog, waitFor } from './fixtures';
 import type { TaskTracker } from '../../../src/core/tasks/taskTracker';
 import { tempDir } from '../../support/tempDir';
+import type { McpPolicy } from '../../../src/core/config/mcpPolicy';
 
 // A real McpHost over real fixture servers, with the user's answers given by the test.
 export const node = process.execPath;
@@ -53,6 +54,8 @@ export function harness(
     share?: MachineShare;
     /** Answers `${input:ID}` (the default gives `secret-ID`). */
     input?: (id: string) => Promise<string>;
+    /** The editor's MCP policies, read at each application of the settings (change `current` and reapply). */
+    policy?: { current: McpPolicy };
   } = {},
 ) {
   const consentAnswers = new Map<string, ConsentRecord>();
@@ -72,6 +75,7 @@ export function harness(
       decline: (key, hash) => void (hash === undefined ? declines.delete(key) : declines.set(key, hash)),
     },
     trust: { isTrusted: options.trusted ?? true },
+    policy: options.policy,
     variableContext: () => ({
       workspaceFolders: [{ name: 'app', path: app }],
       userHome: home,
