@@ -47,6 +47,40 @@ const SECRET_NAME =
 const SECRET_VALUE = /^(sk-|ghp_|gho_|ghs_|ghu_|github_pat_|glpat-|xox[abposr]-|AKIA|AIza|eyJ)|^[A-Za-z0-9+/_=-]{32,}$/;
 const PLACEHOLDER_ONLY = /^(\$\{[^}]*\})+$/;
 
+const SHELLS = /^(sh|bash|zsh|dash|ksh|fish|cmd|cmd\.exe|powershell|powershell\.exe|pwsh)$/i;
+const ELEVATE = /^(sudo|doas|su|pkexec|runas)$/i;
+
+/**
+ * Why a command line deserves a second look before it runs (the specification's security best
+ * practices ask a host to flag these): administrator rights, deleting files, a script downloaded
+ * and run, a shell command line, a container with the host's rights, the whole home folder or
+ * file system handed over. Undefined when nothing stands out.
+ */
+export function commandDanger(command: string, args: readonly string[]): string | undefined {
+  const name = command.split(/[/\\]/).pop() ?? command;
+  const line = [name, ...args].join(' ');
+  const found: string[] = [];
+  if (ELEVATE.test(name) || /(^|[\s;&|])(sudo|doas|pkexec)\s/.test(args.join(' ')))
+    found.push('runs with administrator rights');
+  if (
+    /(^|[\s;&|])rm\s+(-[a-zA-Z]*r[a-zA-Z]*f|-[a-zA-Z]*f[a-zA-Z]*r|--recursive)/.test(line) ||
+    (name === 'rm' && args.some((a) => /^-[a-zA-Z]*r/.test(a)))
+  )
+    found.push('deletes files');
+  if (/\b(curl|wget|iwr|Invoke-WebRequest)\b[^|]*\|\s*(sudo\s+)?(sh|bash|zsh|python3?|node|iex)\b/.test(line))
+    found.push('runs a script it downloads');
+  else if (SHELLS.test(name) && args.some((a) => /^(-c|\/c|-Command|-EncodedCommand)$/i.test(a)))
+    found.push('runs a shell command line');
+  if (
+    /^(docker|podman)$/.test(name) &&
+    args.some((a) => /^--(privileged|network=host|pid=host)$/.test(a) || a === 'host')
+  )
+    found.push("runs a container with the host's rights");
+  if (args.some((a) => /^(~|\$HOME|\$\{userHome\}|\/|\/home|\/Users|[A-Za-z]:\\?)\/?$/.test(a)))
+    found.push('is given your whole home folder or file system');
+  return found.length ? found.join('; ') : undefined;
+}
+
 export function codeLoadingWarning(name: string): string | undefined {
   return CODE_LOADING.find(([pattern]) => pattern.test(name))?.[1];
 }
@@ -94,7 +128,9 @@ export async function summarizeWhatRuns(def: ServerDefinition, ctx: VariableCont
       'command',
       def.command ?? '',
       def.command ?? '',
-      /[/\\]/.test(def.command ?? '') ? undefined : 'looked up on PATH',
+      [commandDanger(def.command ?? '', def.args), /[/\\]/.test(def.command ?? '') ? undefined : 'looked up on PATH']
+        .filter(Boolean)
+        .join('; ') || undefined,
     ),
     field('args', JSON.stringify(def.args), def.args.length ? def.args.map(quoteArg).join(' ') : '(none)'),
     field(

@@ -3,7 +3,7 @@ import * as sinon from 'sinon';
 import { validateServerEntry } from '../../../src/core/config/validateServerEntry';
 import type { ServerDefinition } from '../../../src/core/config/serverDefinition';
 import type { VariableContext } from '../../../src/core/config/variableResolver';
-import { changedFields, summarizeWhatRuns } from '../../../src/core/config/whatRunsSummary';
+import { changedFields, commandDanger, summarizeWhatRuns } from '../../../src/core/config/whatRunsSummary';
 import { plainPath } from '../../../src/core/config/plainPath';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
@@ -32,6 +32,34 @@ const shown = (fields: { field: string; shown: string; warning?: string }[]) =>
   fields.map((f) => `${f.field}: ${f.shown}${f.warning ? ` [${f.warning}]` : ''}`);
 
 describe('what a server runs, as consent shows it', () => {
+  it('flags a command line that deserves a second look: administrator rights, deleting files, a downloaded script, a shell line, a privileged container, the whole home folder', () => {
+    assert.equal(commandDanger('sudo', ['node', 'server.js']), 'runs with administrator rights');
+    assert.equal(commandDanger('/bin/rm', ['-rf', '/tmp/x']), 'deletes files');
+    assert.equal(
+      commandDanger('bash', ['-c', 'curl -fsSL https://example.com/install.sh | sh']),
+      'runs a script it downloads',
+    );
+    assert.equal(
+      commandDanger('sh', ['-c', 'node server.js && rm -rf build']),
+      'deletes files; runs a shell command line',
+    );
+    assert.equal(commandDanger('docker', ['run', '--privileged', 'img']), "runs a container with the host's rights");
+    assert.equal(
+      commandDanger('npx', ['-y', '@modelcontextprotocol/server-filesystem', '~']),
+      'is given your whole home folder or file system',
+    );
+    assert.equal(
+      commandDanger('npx', ['-y', '@modelcontextprotocol/server-filesystem', '${workspaceFolder}']),
+      undefined,
+    );
+    assert.equal(commandDanger('node', ['server.js', '--rf']), undefined);
+  });
+
+  it('shows the flag on the command in the consent dialog, beside "looked up on PATH"', async () => {
+    const fields = await summarizeWhatRuns(definition({ command: 'sudo', args: ['node', 'x.js'] }), context());
+    assert.equal(fields[0].warning, 'runs with administrator rights; looked up on PATH');
+  });
+
   it('shows command, args, cwd and every env key; values as written, secrets masked, code-loading variables in full and flagged', async () => {
     const ctx = context();
     const fields = await summarizeWhatRuns(
