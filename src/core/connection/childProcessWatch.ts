@@ -49,7 +49,7 @@ export function inOwnProcessGroup(
 export function watchChildProcess(
   stdio: StdioClientTransport,
   ownGroup: boolean,
-  ledger?: { add(pid: number): void; remove(pid: number): void },
+  ledger?: { add(pid: number): void; remove(pid: number): void; spawned?(pid: number): void },
   runMarker?: string,
 ): ChildProcessRecord {
   let exited!: () => void;
@@ -74,6 +74,7 @@ export function watchChildProcess(
     const started = start();
     const child = stdioInternals(stdio)._process;
     record.pid = child?.pid;
+    if (record.pid !== undefined) ledger?.spawned?.(record.pid);
     if (ownGroup && record.pid !== undefined) ledger?.add(record.pid);
     let pipeClosed = false;
     child?.once('close', () => (pipeClosed = true));

@@ -13,7 +13,7 @@ import {
 import { performance } from 'node:perf_hooks';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { promises as fs } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { RUN_MARKER_ENV } from '../process/processTree';
 import {
   DEFAULT_LIMITS,
@@ -204,6 +204,15 @@ export async function createTransport(
     const recorded = ledger && {
       add: (pid: number) => ledger.add(pid, def.id),
       remove: (pid: number) => ledger.remove(pid),
+      spawned: (pid: number) =>
+        ledger.spawned({
+          pid,
+          server: def.id,
+          command,
+          args: { count: def.args.length, sha256: createHash('sha256').update(JSON.stringify(def.args)).digest('hex') },
+          cwd: def.cwd,
+          sandboxed: policy !== undefined,
+        }),
     };
     const child = watchChildProcess(stdio, group.ownGroup, recorded, runMarker);
     if ('release' in launch) void child.exited.then((launch as SandboxedLaunch).release);

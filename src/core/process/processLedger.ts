@@ -1,6 +1,7 @@
 import { promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { groupAlive, terminateGroup } from './processTree';
+import { SpawnRecord, type SpawnEntry } from './spawnRecord';
 
 /** One stdio server process a window started: it leads its own process group (Linux, `setsid`). */
 interface LedgerEntry {
@@ -54,11 +55,20 @@ export class ProcessLedger {
    */
   private queued = false;
 
+  /** Every server process started, kept beside the ledger (what ran, never a secret). */
+  readonly spawns: SpawnRecord;
+
   constructor(
     private readonly dir: string,
     private readonly owner: { readonly pid: number; readonly started: string } | undefined = ownerOf(process.pid),
   ) {
     this.file = path.join(dir, `${PREFIX}${owner?.pid ?? 'none'}.json`);
+    this.spawns = new SpawnRecord(dir);
+  }
+
+  /** A server process started (every one, on every platform): into the record of spawns. */
+  spawned(entry: SpawnEntry): void {
+    this.spawns.add(entry);
   }
 
   add(pid: number, serverId: string): void {

@@ -62,7 +62,37 @@ describe('processes left by a window that crashed', function () {
     assert.ok(isAlive(pid));
     await connection.stop();
     await running.flushed();
-    assert.deepEqual(readdirSync(dir), [], 'nothing is recorded once the server exited');
+    assert.deepEqual(
+      readdirSync(dir).filter((name) => name !== 'spawns.jsonl'),
+      [],
+      'nothing is recorded once the server exited',
+    );
+  });
+
+  it('keeps a record of every spawn: when, which server, which program, by which window; never an argument', async () => {
+    const dir = tempDir('mcp-ledger-');
+    const ledger = new ProcessLedger(dir, { pid: process.pid, started: startTimeOf(process.pid)! });
+    const { connection } = connect(
+      stdioDefinition('audited', fixture('legacyStdio'), { args: ['--name', 'secret-value-42'], restart: noRestart }),
+      { ledger },
+    );
+    await connection.start();
+    const pid = connection.snapshot().pid!;
+    await connection.stop();
+    await ledger.spawns.flushed();
+    const text = readFileSync(path.join(dir, 'spawns.jsonl'), 'utf8');
+    assert.doesNotMatch(text, /secret-value-42/, 'arguments are kept as a digest only');
+    const [entry] = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.equal(entry.pid, pid);
+    assert.equal(entry.server, 'audited');
+    assert.equal(entry.window, process.pid);
+    assert.equal(entry.command, process.execPath);
+    assert.deepEqual((entry.args as { count: number }).count, 3);
+    assert.equal(entry.sandboxed, false);
+    assert.ok(!Number.isNaN(Date.parse(String(entry.time))));
   });
 
   it('records what runs after many servers start and stop at once (changes coalesced into few writes)', async () => {
@@ -103,7 +133,11 @@ describe('processes left by a window that crashed', function () {
     );
     await Promise.all(connections.slice(5).map((c) => c.stop()));
     await ledger.flushed();
-    assert.deepEqual(readdirSync(dir), [], 'nothing is recorded once every server exited');
+    assert.deepEqual(
+      readdirSync(dir).filter((name) => name !== 'spawns.jsonl'),
+      [],
+      'nothing is recorded once every server exited',
+    );
   });
 
   it('does not end a process that merely reuses a recorded pid', async () => {
