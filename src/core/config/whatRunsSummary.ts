@@ -81,6 +81,20 @@ export function commandDanger(command: string, args: readonly string[]): string 
   return found.length ? found.join('; ') : undefined;
 }
 
+/** Why a server's URL deserves a second look: plain `http://` to a host that is not this machine. */
+export function urlDanger(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined; // a URL made of variables is checked once they are resolved
+  }
+  const local = /^(localhost|127(\.\d+){3}|\[::1\])$/i.test(parsed.hostname);
+  return parsed.protocol === 'http:' && !local
+    ? 'not encrypted: plain http:// to a host that is not this machine'
+    : undefined;
+}
+
 export function codeLoadingWarning(name: string): string | undefined {
   return CODE_LOADING.find(([pattern]) => pattern.test(name))?.[1];
 }
@@ -116,7 +130,7 @@ export async function summarizeWhatRuns(def: ServerDefinition, ctx: VariableCont
   if (!spawnsProcess(def.transport)) {
     return [
       field('type', def.transport, def.transport),
-      field('url', def.url ?? '', def.url ?? ''),
+      field('url', def.url ?? '', def.url ?? '', urlDanger(def.url ?? '')),
       // Header values are credentials more often than not: names shown, a change still noticed.
       ...Object.entries(def.headers).map(([name, value]) =>
         field(`headers.${name}`, value, PLACEHOLDER_ONLY.test(value) ? value : '(value hidden)'),

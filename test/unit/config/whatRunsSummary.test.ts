@@ -55,6 +55,18 @@ describe('what a server runs, as consent shows it', () => {
     assert.equal(commandDanger('node', ['server.js', '--rf']), undefined);
   });
 
+  it('flags an HTTP server reached without encryption, unless it is on this machine', async () => {
+    const warningOf = async (url: string) =>
+      (await summarizeWhatRuns(definition({ url }), context())).find((f) => f.field === 'url')?.warning;
+    assert.equal(
+      await warningOf('http://mcp.example.com/mcp'),
+      'not encrypted: plain http:// to a host that is not this machine',
+    );
+    assert.equal(await warningOf('https://mcp.example.com/mcp'), undefined);
+    assert.equal(await warningOf('http://127.0.0.1:3000/mcp'), undefined);
+    assert.equal(await warningOf('http://localhost:3000/mcp'), undefined);
+  });
+
   it('shows the flag on the command in the consent dialog, beside "looked up on PATH"', async () => {
     const fields = await summarizeWhatRuns(definition({ command: 'sudo', args: ['node', 'x.js'] }), context());
     assert.equal(fields[0].warning, 'runs with administrator rights; looked up on PATH');
