@@ -73,6 +73,7 @@ import { registerAgentServers } from './editor/agents/agentServerProvider';
 import type { MachineShare } from './core/connection/machineShare';
 import { MachineShares } from './core/gateway/machineShares';
 import { affectsMcpPolicy, readMcpPolicy } from './editor/config/mcpPolicySettings';
+import { registerServerActivity } from './editor/servers/serverActivity';
 
 let host: McpHost | undefined;
 let sandbox: SrtProcessSandbox | undefined;
@@ -326,6 +327,7 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
     apps,
     appSandbox,
     vscode.commands.registerCommand('mcpHost.showApp', (viewId: string) => apps.show(viewId)),
+    registerServerActivity(ledger.spawns),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affectsHostSettings(e, 'servers', 'readLive', 'autoStart', 'learnInBackground')) void reload();
     }),

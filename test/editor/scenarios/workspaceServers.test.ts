@@ -162,6 +162,17 @@ describe('Workspace servers in a real VS Code', function () {
     await editor.workbench.waitForServerDescription('fixture', /^running/, 30_000);
   });
 
+  it('shows the record of every server process it started with MCP Host: Show Server Activity', async () => {
+    const pid = (await server('fixture'))!.pid!;
+    await editor.workbench.runCommand('MCP Host: Show Server Activity');
+    await editor.workbench.page
+      .locator('.view-line', { hasText: `"pid":${pid},"server":"fixture"` })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await editor.workbench.screenshot('10-server-activity');
+    await editor.workbench.page.keyboard.press('Control+KeyW');
+  });
+
   it('shows an invalid entry’s error naming the server and the field, and leaves the others running', async () => {
     const pid = (await server('fixture'))!.pid;
     editor.writeSettings(['alpha', path.join(editor.root, 'beta')], {
