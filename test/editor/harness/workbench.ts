@@ -109,7 +109,10 @@ export class Workbench {
         return view;
       // A pane folded (for room, by a test before) opens as a user opens it: by its header.
       const header = view.locator('.pane-header');
-      if ((await header.getAttribute('aria-expanded').catch(() => null)) === 'false') {
+      if (
+        (await header.isVisible().catch(() => false)) &&
+        (await header.getAttribute('aria-expanded', { timeout: 1_000 }).catch(() => null)) === 'false'
+      ) {
         if (Date.now() > deadline) throw new Error('the MCP Servers view stayed folded');
         await header.click();
         continue;
@@ -197,30 +200,31 @@ export class Workbench {
 
   async runCommand(title: string): Promise<void> {
     const input = this.page.locator('.quick-input-widget input');
-    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).filter({ visible: true });
+    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title });
+    const typed = () => input.inputValue({ timeout: 1_000 }).catch(() => '');
     const deadline = Date.now() + 30_000;
-    // The palette may still be opening (or a picker closing) when the title is typed, and its
-    // opening then resets what was typed: so it waits for the palette's own ">" and types again
-    // until the command's row is there.
-    for (let attempt = 0; ; attempt++) {
-      if (!(await input.isVisible()) || !(await input.inputValue()).startsWith('>')) {
-        await this.page.keyboard.press('F1');
-        await this.page.waitForFunction(
-          "document.querySelector('.quick-input-widget input')?.value.startsWith('>') === true",
-          undefined,
-          { timeout: Math.max(1, deadline - Date.now()) },
-        );
-      }
-      await input.fill(`>${title}`);
-      const shown = await row
-        .first()
-        .waitFor({ timeout: Math.max(1, Math.min(5_000, deadline - Date.now())) })
-        .then(
+    await this.page.keyboard.press('F1');
+    // The palette may still be opening when the title is typed, and its opening then resets what
+    // was typed; or the key may come before the window takes keys. Each try looks at what the
+    // palette shows and does what is missing, until the command's row is there.
+    for (let tries = 1; ; tries++) {
+      if (
+        await input.waitFor({ timeout: 5_000 }).then(
           () => true,
           () => false,
-        );
-      if (shown && (await input.inputValue()) === `>${title}`) break;
-      if (Date.now() >= deadline) throw new Error(`the command palette never showed "${title}" (${attempt + 1} tries)`);
+        )
+      ) {
+        if ((await typed()) !== `>${title}`) await input.fill(`>${title}`, { timeout: 5_000 }).catch(() => undefined);
+        const shown = await row
+          .first()
+          .waitFor({ timeout: 5_000 })
+          .then(
+            () => true,
+            () => false,
+          );
+        if (shown && (await typed()) === `>${title}`) break;
+      } else await this.page.keyboard.press('F1');
+      if (Date.now() > deadline) throw new Error(`the command palette never showed "${title}" (${tries} tries)`);
     }
     await this.page.keyboard.press('Enter');
   }
