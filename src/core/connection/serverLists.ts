@@ -154,6 +154,7 @@ export class ServerLists {
     if (!offered) return [];
     const asked = (this.asked.get(label) ?? 0) + 1;
     this.asked.set(label, asked);
+    this.awaited.delete(label); // this ask supersedes one still awaited
     const latest = () => isCurrent() && this.asked.get(label) === asked;
     const started = Date.now();
     const answer = this.fetch(label, offered, run);
