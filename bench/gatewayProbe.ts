@@ -57,7 +57,8 @@ async function directClient(): Promise<Client> {
 
 type Caller = { call: () => Promise<unknown>; close: () => Promise<void> };
 
-async function gateway(): Promise<Caller> {
+/** A host running the fixture "fx", published by a gateway on a private socket. */
+async function gatewayOfFixture() {
   const { host } = harness();
   await host.applySettings(entries({ fx: legacy() }));
   await running(host, 'fx');
@@ -65,6 +66,11 @@ async function gateway(): Promise<Caller> {
   const offers = { published: () => true, offered: () => true, onDidChange: changed.event };
   const address = privateGatewayAddress();
   const gw = new McpGateway({ host, offers, address, version: '0', log: silentLog });
+  return { host, gw, address };
+}
+
+async function gateway(): Promise<Caller> {
+  const { host, gw, address } = await gatewayOfFixture();
   const endpoint = await gw.endpoint('fx');
   if (address.kind !== 'socket') throw new Error('the gateway has no Unix socket here');
   const client = await clientOverSocket(address.socketPath, new URL(endpoint.url).hash.slice(1), {
@@ -81,12 +87,7 @@ async function gateway(): Promise<Caller> {
 }
 
 async function relay(): Promise<Caller> {
-  const { host } = harness();
-  await host.applySettings(entries({ fx: legacy() }));
-  await running(host, 'fx');
-  const changed = new Emitter<void>();
-  const offers = { published: () => true, offered: () => true, onDidChange: changed.event };
-  const gw = new McpGateway({ host, offers, address: privateGatewayAddress(), version: '0', log: silentLog });
+  const { host, gw } = await gatewayOfFixture();
   const endpoint = await gw.relayEndpoint('fx');
   if (!endpoint) throw new Error('the gateway has no relay socket here');
   const client = new Client({ name: 'agent', version: '1' });

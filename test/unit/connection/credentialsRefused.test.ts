@@ -38,11 +38,17 @@ describe('credentials in "headers" that the server refuses after it started', fu
       keyed: { url: `http://127.0.0.1:${front.port}/legacy`, headers: { Authorization: 'Bearer ${input:tok}' } },
     });
 
-  it('says the server needs sign-in with the HTTP status and to fix "headers" when a refresh is refused (401)', async () => {
+  /** A host whose "keyed" server runs with the credentials the front still takes. */
+  async function runningKeyed() {
     const { host } = harness();
     hosts.push(host);
     await host.applySettings(settings());
     await running(host, 'keyed');
+    return host;
+  }
+
+  it('says the server needs sign-in with the HTTP status and to fix "headers" when a refresh is refused (401)', async () => {
+    const host = await runningKeyed();
     refuseWith = 401;
     await host.refresh(settings());
     const snap = await waitFor('the refusal on its row', () => {
@@ -54,10 +60,7 @@ describe('credentials in "headers" that the server refuses after it started', fu
   });
 
   it("ends the session when a call is refused (403), and the call's error says what to fix", async () => {
-    const { host } = harness();
-    hosts.push(host);
-    await host.applySettings(settings());
-    await running(host, 'keyed');
+    const host = await runningKeyed();
     refuseWith = 403;
     const error = await host.callTool('keyed', 'echo', { text: 'hi' }).then(
       () => assert.fail('the call was refused'),
