@@ -15,7 +15,7 @@
 //   next and what a window loads once for its first server. The built-in's window has no MCP
 //   Host (as its users have it); MCP Host's windows open with the code cache its first window
 //   wrote, as every later one does.
-//   node out/bench/builtInComparison.js [reps=7] [calls=1000] [openReps=5] [only=starts,calls,big,open]
+//   node out/bench/builtInComparison.js [reps=7] [calls=1000] [openReps=5] [only=starts,calls,first,big,open]
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { OUT, REPO } from '../test/editor/harness/editorSession';
@@ -349,6 +349,52 @@ async function sideBySide(): Promise<void> {
         `| (reference) an extension's tool that only answers "Echo: hi", the editor's floor for any extension tool | ${median(floor).toFixed(2)} ms | | |`,
       );
     }
+    if (runs('first')) {
+      // An agent's first call to a server that is not running: VS Code starts its connection (and,
+      // through the lane, MCP Host starts the process) inside the call. Each lane, interleaved with the built-in.
+      const first: Record<'builtin' | 'http' | 'stdio', number[]> = { builtin: [], http: [], stdio: [] };
+      const firstCall = async (variant: keyof typeof first) => {
+        const figures = await editor.control<{ ms: number; text?: string; error?: string }>(
+          'firstLmCall',
+          variant === 'builtin'
+            ? { vsCodeId: builtInId('everything'), name: echo, input: { message: 'hi' } }
+            : {
+                vsCodeId: `mcp-host.mcp-host/${hostId('everything')}`,
+                hostId: hostId('everything'),
+                name: gatewayEcho,
+                input: { message: 'hi' },
+              },
+        );
+        if (figures.error !== undefined || figures.text !== 'Echo: hi')
+          throw new Error(`the first call through ${variant} failed: ${figures.error ?? figures.text}`);
+        return figures.ms;
+      };
+      for (const lane of ['http', 'stdio'] as const) {
+        await editor.control('updateUserSetting', { section: 'mcpHost.agents.lane', value: lane });
+        await waitFor(
+          `VS Code to connect to MCP Host's everything over the ${lane} lane`,
+          async () => {
+            await firstCall(lane);
+            return relayProcesses().length > 0 === (lane === 'stdio');
+          },
+          60_000,
+        );
+        for (let rep = 0; rep < reps; rep++) {
+          const order = rep % 2 === 0 ? ([lane, 'builtin'] as const) : (['builtin', lane] as const);
+          for (const variant of order) first[variant].push(await firstCall(variant));
+        }
+      }
+      row(
+        `first vscode.lm.invokeTool of server-everything's echo while it is not running, MCP Host's gateway lane (http), median of ${reps}`,
+        median(first.http),
+        median(first.builtin),
+      );
+      row(
+        `(same) MCP Host's stdio lane, median of ${reps}`,
+        median(first.stdio),
+        median(first.builtin),
+      );
+    }
     if (!runs('big')) return;
 
     const payload = builtInTool('f0', 'payload');
@@ -410,7 +456,7 @@ async function sideBySide(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  if (runs('starts') || runs('calls') || runs('big')) await sideBySide();
+  if (runs('starts') || runs('calls') || runs('first') || runs('big')) await sideBySide();
   if (runs('open')) await windowOpen();
   console.log(
     `\nMCP Host against VS Code's built-in MCP support (code-server, ${new Date().toISOString().slice(0, 10)})\n`,

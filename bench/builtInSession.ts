@@ -13,7 +13,7 @@ const only = process.argv
   ?.slice(5)
   .split(',');
 /** Whether a section of the comparison runs (all of them unless only= names some). */
-export const runs = (section: 'starts' | 'calls' | 'big' | 'open') => !only || only.includes(section);
+export const runs = (section: 'starts' | 'calls' | 'first' | 'big' | 'open') => !only || only.includes(section);
 
 export const legacyStdio = (name: string) => ({
   type: 'stdio',

@@ -52,13 +52,24 @@ export function describeExit(exit: ProcessExit): string {
   return `the process exited with code ${exit.code ?? 'unknown'}`;
 }
 
-/** `: last output: "…"` with the last few stderr lines, or nothing. */
+/**
+ * ` (last output: …)` with the last few stderr lines; when none of them looks like an error but an
+ * earlier line does (a runtime's stack and version come after the message), ` (cause: …)` with that
+ * line instead, the last one that looks like an error. Or nothing.
+ */
 export function lastOutput(tail: readonly string[], already = ''): string {
-  const lines = tail
-    .slice(-TAIL_IN_REASON)
-    .map((line) => (line.length > LINE_IN_REASON ? `${line.slice(0, LINE_IN_REASON)}…` : line))
-    .filter((line) => !already.includes(line));
+  const shorten = (line: string) => (line.length > LINE_IN_REASON ? `${line.slice(0, LINE_IN_REASON)}…` : line);
+  const last = tail.slice(-TAIL_IN_REASON);
+  const cause = last.some(looksLikeError) ? undefined : [...tail.slice(0, -TAIL_IN_REASON)].reverse().find(looksLikeError);
+  if (cause !== undefined && !already.includes(cause.trim()))
+    return ` (cause: ${shorten(cause.trim())}; the whole output is in the server's log)`;
+  const lines = last.map(shorten).filter((line) => !already.includes(line));
   return lines.length === 0 ? '' : ` (last output: ${lines.join(' ⏎ ')})`;
+}
+
+/** A line that states an error (`Error: …`, `ModuleNotFoundError: …`, `error: …`, `fatal: …`, `panic: …`), not a stack frame. */
+function looksLikeError(line: string): boolean {
+  return /^\s*(?:[\w.$]*(?:Error|Exception)\b|error\b|fatal\b|panic\b|Traceback\b)/i.test(line) && !/^\s+at\s/.test(line);
 }
 
 function causeChain(error: unknown): ErrorNode[] {

@@ -95,6 +95,20 @@ const operations: Record<string, Operation> = {
     );
     return performance.now() - start;
   },
+  // One language-model tool call to a server that is not running: VS Code's connection (and, for a
+  // server MCP Host publishes, MCP Host's process) stopped first, so the call starts what it needs.
+  firstLmCall: async ({ vsCodeId, hostId, name, input }: { vsCodeId: string; hostId?: string; name: string; input: object }) => {
+    await vscode.commands.executeCommand('workbench.mcp.stopServer', vsCodeId);
+    if (hostId) await (await hostApi()).stopServer(hostId);
+    const start = performance.now();
+    try {
+      const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
+      const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+      return { ms: performance.now() - start, text };
+    } catch (error) {
+      return { ms: performance.now() - start, error: String(error).slice(0, 500) };
+    }
+  },
   hostStart: async ({ ids }: { ids: string[] }) => {
     const api = await hostApi();
     for (const id of ids) await api.stopServer(id);

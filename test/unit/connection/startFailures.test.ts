@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { entries, harness, hosts, node } from '../support/hostHarness';
@@ -38,6 +40,16 @@ describe('a server that fails to start says what happened', () => {
     }
     return { reasons, log: (id: string) => (env.logFor(id) as unknown as { text(): string }).text() };
   }
+
+  it("names the cause line of a crash, not the runtime's trailing lines (a mistyped script path)", async () => {
+    const missing = path.join(os.tmpdir(), 'mcp-host-no-such-dir', 'server.js');
+    const { reasons, log } = await failure({ mistyped: { command: node, args: [missing], ...once } });
+    assert.equal(
+      reasons.mistyped,
+      `the process exited with code 1 (cause: Error: Cannot find module '${missing}'; the whole output is in the server's log)`,
+    );
+    assert.match(log('mistyped'), /\[stderr\] Node\.js v/);
+  });
 
   it('names the exit code or signal of a stdio server with its last stderr lines', async () => {
     const { reasons, log } = await failure({
