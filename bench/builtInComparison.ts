@@ -389,11 +389,7 @@ async function sideBySide(): Promise<void> {
         median(first.http),
         median(first.builtin),
       );
-      row(
-        `(same) MCP Host's stdio lane, median of ${reps}`,
-        median(first.stdio),
-        median(first.builtin),
-      );
+      row(`(same) MCP Host's stdio lane, median of ${reps}`, median(first.stdio), median(first.builtin));
     }
     if (!runs('big')) return;
 

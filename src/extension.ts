@@ -255,6 +255,11 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
     },
     (id) => mcp.toolPolicy(id),
   );
+  context.subscriptions.push(
+    mcp.onDidChangeServers((id) => {
+      for (const server of mcp.changedServers(id)) void switches.followRenames(server.id, server.renamedTools);
+    }),
+  );
   const invoker = new ToolInvoker(mcp, approvals, new ToolConfirmationDialog(), (server, tool) =>
     switches.isOffered(server, tool),
   );

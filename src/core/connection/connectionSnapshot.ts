@@ -43,6 +43,7 @@ export function connectionSnapshot(parts: ConnectionParts): ServerSnapshot {
     sandbox: shownSandbox(session?.created.sandbox, definition, () => rootPaths(parts.roots())),
     ...(parts.share ? { share: parts.share } : {}),
     tools: lists.tools,
+    ...(lists.renamedTools.size ? { renamedTools: Object.fromEntries(lists.renamedTools) } : {}),
     prompts: lists.prompts,
     resources: lists.resources,
     moreResources: lists.resourcePages.hasMore,

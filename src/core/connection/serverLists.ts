@@ -14,6 +14,7 @@ import { toolNameProblem } from './toolNames';
 import type { ServerLog } from './serverLog';
 import { needsAuthorization } from '../auth/authorizationFailure';
 import { credentialsRefusal } from './startFailure';
+import { carryRenames } from './toolRenames';
 import { ServerSkills } from '../skills/serverSkills';
 
 const LIST_RETRIES = 3;
@@ -33,6 +34,10 @@ export const LATE_LIST_FACTOR = 4;
  */
 export class ServerLists {
   tools: readonly Tool[] = [];
+  /** Current tools that came from another name, with the first name the user knew (new → old). */
+  renamedTools: ReadonlyMap<string, string> = new Map();
+  /** The last tools listed, kept across restarts: a rename across a restart is still a rename. */
+  private lastListed: readonly Tool[] = [];
   prompts: readonly Prompt[] = [];
   resourceTemplates: readonly ResourceTemplateType[] = [];
   readonly resourcePages: ResourcePages;
@@ -266,6 +271,14 @@ export class ServerLists {
    */
   private setTools(tools: readonly Tool[]): void {
     this.tools = tools;
+    const renamed = carryRenames(this.renamedTools, this.lastListed, tools);
+    for (const [name, old] of renamed)
+      if (this.renamedTools.get(name) !== old)
+        this.log.warn(
+          `Tool ${JSON.stringify(old)} is now offered as ${JSON.stringify(name)} (same ${this.lastListed.find((t) => t.name === old)?.description?.trim() === tools.find((t) => t.name === name)?.description?.trim() ? 'description' : 'parameters'}): it is asked about again and keeps its switch.`,
+        );
+    this.renamedTools = renamed;
+    if (tools.length > 0) this.lastListed = tools;
     const kept = new Set(tools.map((t) => t.name));
     for (const name of this.listedWithHeaders) {
       if (!kept.has(name))

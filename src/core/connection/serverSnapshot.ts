@@ -66,6 +66,8 @@ export interface ServerSnapshot {
   /** A sandboxed stdio server: what the sandbox lets it read, write and reach. */
   readonly sandbox?: string;
   readonly tools: readonly Tool[];
+  /** Tools that came from another name in this window, with the first name the user knew (new → old): asked about again, switched as before. */
+  readonly renamedTools?: Readonly<Record<string, string>>;
   readonly prompts: readonly Prompt[];
   /** The resources loaded so far: the first page, and any the user asked for since. */
   readonly resources: readonly Resource[];

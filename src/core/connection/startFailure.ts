@@ -60,7 +60,9 @@ export function describeExit(exit: ProcessExit): string {
 export function lastOutput(tail: readonly string[], already = ''): string {
   const shorten = (line: string) => (line.length > LINE_IN_REASON ? `${line.slice(0, LINE_IN_REASON)}…` : line);
   const last = tail.slice(-TAIL_IN_REASON);
-  const cause = last.some(looksLikeError) ? undefined : [...tail.slice(0, -TAIL_IN_REASON)].reverse().find(looksLikeError);
+  const cause = last.some(looksLikeError)
+    ? undefined
+    : [...tail.slice(0, -TAIL_IN_REASON)].reverse().find(looksLikeError);
   if (cause !== undefined && !already.includes(cause.trim()))
     return ` (cause: ${shorten(cause.trim())}; the whole output is in the server's log)`;
   const lines = last.map(shorten).filter((line) => !already.includes(line));
@@ -69,7 +71,9 @@ export function lastOutput(tail: readonly string[], already = ''): string {
 
 /** A line that states an error (`Error: …`, `ModuleNotFoundError: …`, `error: …`, `fatal: …`, `panic: …`), not a stack frame. */
 function looksLikeError(line: string): boolean {
-  return /^\s*(?:[\w.$]*(?:Error|Exception)\b|error\b|fatal\b|panic\b|Traceback\b)/i.test(line) && !/^\s+at\s/.test(line);
+  return (
+    /^\s*(?:[\w.$]*(?:Error|Exception)\b|error\b|fatal\b|panic\b|Traceback\b)/i.test(line) && !/^\s+at\s/.test(line)
+  );
 }
 
 function causeChain(error: unknown): ErrorNode[] {

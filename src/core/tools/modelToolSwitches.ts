@@ -23,6 +23,8 @@ export const MAX_SWITCHES = 10_000;
 export class ModelToolSwitches {
   private readonly offServers: Set<string>;
   private readonly offTools: Map<string, { server: string; tool: string }>;
+  /** Renames already followed (`server, old, new`): the user's later switch stands. */
+  private readonly followed = new Set<string>();
   private readonly changed = new Emitter<void>();
   readonly onDidChange = this.changed.event;
 
@@ -58,6 +60,23 @@ export class ModelToolSwitches {
     if (offered === this.isToolSwitchedOn(serverId, toolName)) return Promise.resolve();
     if (offered) this.offTools.delete(key(serverId, toolName));
     else this.offTools.set(key(serverId, toolName), { server: serverId, tool: toolName });
+    return this.persist();
+  }
+
+  /**
+   * A tool the server renamed keeps the switch of the name the user knew: switched off under its
+   * old name, it is switched off under the new one (once per rename; the user may switch it on).
+   */
+  followRenames(serverId: string, renamed: Readonly<Record<string, string>> | undefined): Promise<void> {
+    const off: string[] = [];
+    for (const [name, old] of Object.entries(renamed ?? {})) {
+      const pair = `${key(serverId, old)}\u0000${name}`;
+      if (this.followed.has(pair)) continue;
+      this.followed.add(pair);
+      if (!this.isToolSwitchedOn(serverId, old) && this.isToolSwitchedOn(serverId, name)) off.push(name);
+    }
+    if (off.length === 0) return Promise.resolve();
+    for (const name of off) this.offTools.set(key(serverId, name), { server: serverId, tool: name });
     return this.persist();
   }
 

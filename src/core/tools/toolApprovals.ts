@@ -23,7 +23,7 @@ export interface ApprovalStore {
 }
 
 export interface ToolChange {
-  readonly field: 'title' | 'description' | 'input schema' | 'annotations';
+  readonly field: 'name' | 'title' | 'description' | 'input schema' | 'annotations';
   readonly before: string;
   readonly after: string;
 }
@@ -58,6 +58,8 @@ export class ToolApprovals {
     tool: Tool,
     identity = serverId,
     fromApp?: { readonly openedBy?: string },
+    /** The name the tool had before the server renamed it (`renamedTools`): asked about as a changed tool. */
+    formerName?: string,
   ): ApprovalDecision {
     const policy = this.policyFor(serverId);
     if (policy.autoApprove.includes('*') || policy.autoApprove.includes(tool.name))
@@ -80,7 +82,13 @@ export class ToolApprovals {
       if (canonicalShape(approved) === canonicalShape(tool)) return { kind: 'allowed', because: scope };
       changes = compareShapes(approved, shapeOf(tool));
     }
-    return { kind: 'ask', changes };
+    if (formerName === undefined || formerName === tool.name) return { kind: 'ask', changes };
+    const renamed: ToolChange = { field: 'name', before: formerName, after: tool.name };
+    for (const scope of APPROVAL_SCOPES) {
+      const approved = this.stores[scope].get(approvalKey(identity, formerName));
+      if (approved) return { kind: 'ask', changes: [renamed, ...compareShapes(approved, shapeOf(tool))] };
+    }
+    return { kind: 'ask', changes: [renamed, ...changes] };
   }
 
   /** Remembers the tool as the user saw it now; other scopes' outdated approvals are dropped. */

@@ -148,7 +148,8 @@ export class ToolInvoker {
     }
     const identity = `${serverId}\u0001${target}`;
     const fromApp = options.origin === 'app' ? { openedBy: options.appOpenedBy } : undefined;
-    const decision = this.approvals.decide(serverId, tool, identity, fromApp);
+    const formerName = server?.renamedTools?.[tool.name];
+    const decision = this.approvals.decide(serverId, tool, identity, fromApp, formerName);
     if (decision.kind === 'ask') {
       const signal = options.signal ?? new AbortController().signal;
       const request = { serverId, tool, args, origin: options.origin, changes: decision.changes };
@@ -156,7 +157,7 @@ export class ToolInvoker {
         identity,
         request,
         signal,
-        () => this.approvals.decide(serverId, tool, identity, fromApp).kind === 'ask',
+        () => this.approvals.decide(serverId, tool, identity, fromApp, formerName).kind === 'ask',
         (scope) => this.approvals.approve(identity, tool, scope),
       );
       if (answer === 'deny') {

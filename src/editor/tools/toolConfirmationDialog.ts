@@ -23,9 +23,16 @@ export class ToolConfirmationDialog implements ToolConfirmationPort {
     if (tool.description) lines.push('', vscode.l10n.t('Description: {0}', tool.description));
     if (badges.length)
       lines.push('', vscode.l10n.t('The server describes it as: {0} (its claim, not verified).', badges.join(', ')));
-    if (request.changes.length) {
+    const renamed = request.changes.find((change) => change.field === 'name');
+    if (renamed)
+      lines.push(
+        '',
+        vscode.l10n.t('The server renamed this tool: it was "{0}". Check it as a new tool.', renamed.before),
+      );
+    const changed = request.changes.filter((change) => change.field !== 'name');
+    if (changed.length) {
       lines.push('', vscode.l10n.t('This tool changed since you allowed it:'));
-      for (const change of request.changes)
+      for (const change of changed)
         lines.push(
           vscode.l10n.t('• {0} was: {1}', change.field, change.before),
           vscode.l10n.t('  now: {0}', change.after),

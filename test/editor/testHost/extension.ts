@@ -97,13 +97,25 @@ const operations: Record<string, Operation> = {
   },
   // One language-model tool call to a server that is not running: VS Code's connection (and, for a
   // server MCP Host publishes, MCP Host's process) stopped first, so the call starts what it needs.
-  firstLmCall: async ({ vsCodeId, hostId, name, input }: { vsCodeId: string; hostId?: string; name: string; input: object }) => {
+  firstLmCall: async ({
+    vsCodeId,
+    hostId,
+    name,
+    input,
+  }: {
+    vsCodeId: string;
+    hostId?: string;
+    name: string;
+    input: object;
+  }) => {
     await vscode.commands.executeCommand('workbench.mcp.stopServer', vsCodeId);
     if (hostId) await (await hostApi()).stopServer(hostId);
     const start = performance.now();
     try {
       const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
-      const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+      const text = result.content
+        .map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : ''))
+        .join('');
       return { ms: performance.now() - start, text };
     } catch (error) {
       return { ms: performance.now() - start, error: String(error).slice(0, 500) };
