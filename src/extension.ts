@@ -265,7 +265,7 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
   );
   const resources = new ResourcesTreeProvider(mcp);
   const resourceFiles = new ResourceFileSystem(mcp, (message) => logs.hostLog.warn(message));
-  const api = createPublicApi(mcp, invoker, () => activationMs);
+  const api = createPublicApi(mcp, invoker, () => activationMs, ledger.spawns);
   const appContext = new AppModelContext();
   const appSandbox = new AppSandboxServer(context.asAbsolutePath('dist/webview'));
   const apps = new AppLauncher({

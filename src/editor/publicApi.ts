@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { SpawnRecord, SpawnRecordLine } from '../core/process/spawnRecord';
 import { withCancellation } from './ui/cancellation';
 import type {
   CallToolResult,
@@ -66,6 +67,11 @@ export interface McpHostApi {
   readResource(serverId: string, uri: string, token?: vscode.CancellationToken): Promise<ReadResourceResult>;
   startServer(serverId: string): Promise<void>;
   stopServer(serverId: string): Promise<void>;
+  /**
+   * The record of server processes MCP Host started on this machine, oldest first: when, which
+   * server, which program (arguments as a digest), who asked, and how each ended.
+   */
+  serverActivity(): Promise<SpawnRecordLine[]>;
 }
 
 export interface McpToolInvocation {
@@ -81,6 +87,7 @@ export function createPublicApi(
   host: McpHost,
   invoker: ToolInvoker,
   activationMs: () => number,
+  spawns?: SpawnRecord,
 ): McpHostApi & vscode.Disposable {
   const changed = new vscode.EventEmitter<void>();
   const subscription = host.onDidChangeServers(() => changed.fire());
@@ -125,6 +132,7 @@ export function createPublicApi(
     readResource: (id, uri, token) => withCancellation(token, (signal) => host.readResource(id, uri, signal)),
     startServer: (id) => host.start(id),
     stopServer: (id) => host.stop(id),
+    serverActivity: async () => (spawns ? spawns.read() : []),
     dispose: () => {
       subscription.dispose();
       changed.dispose();

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { terminateGroup, terminateProcesses } from '../process/processTree';
-import type { ProcessExit } from './startFailure';
+import { describeExit, type ProcessExit } from './startFailure';
 import { stdioInternals } from './stdioLibrarySeam';
 
 /** How long a server may stay half-dead (output closed, or exited with its pipe still held) before the host ends it. */
@@ -49,7 +49,12 @@ export function inOwnProcessGroup(
 export function watchChildProcess(
   stdio: StdioClientTransport,
   ownGroup: boolean,
-  ledger?: { add(pid: number): void; remove(pid: number): void; spawned?(pid: number): void },
+  ledger?: {
+    add(pid: number): void;
+    remove(pid: number): void;
+    spawned?(pid: number): void;
+    ended?(pid: number, how: string): void;
+  },
   runMarker?: string,
 ): ChildProcessRecord {
   let exited!: () => void;
@@ -91,6 +96,15 @@ export function watchChildProcess(
     child?.once('exit', (code, signal) => {
       if (record.pid !== undefined) ledger?.remove(record.pid);
       if (!closing && !record.ended) record.exit = { code, signal };
+      if (record.pid !== undefined)
+        ledger?.ended?.(
+          record.pid,
+          record.ended
+            ? `ended by MCP Host: ${record.ended}`
+            : closing
+              ? 'stopped by MCP Host'
+              : describeExit({ code, signal }).replace(/^the process /, ''),
+        );
       exited();
       // Exited, yet the pipe stays open: a process it started holds it. End them too.
       const timer = setTimeout(

@@ -12,6 +12,7 @@ import type { ServerSnapshot, ServerStatus } from './serverSnapshot';
 import { connectionSnapshot } from './connectionSnapshot';
 import { inspectorAddress } from './devInspector';
 import { StderrTail } from './stderrTail';
+import type { StartCause } from '../process/spawnRecord';
 import { closeThenEnd, endProcessTree, processTreeOf, settleExit } from './serverProcessEnd';
 import type { OpenedSession } from './sessionOpener';
 import { StartTurn } from './startTurn';
@@ -59,6 +60,8 @@ export class ServerConnection implements Disposable {
   private generation = 0;
   private sessionDisposables: Disposable[] = [];
   private readonly stderr: StderrTail;
+  /** Who asked for the start under way (the record of spawns says so): the first to ask. */
+  private asker: StartCause = 'this window';
   private readonly lists: ServerLists;
   private readonly restarts: AutomaticRestarts;
   private readonly changed = new Emitter<ServerSnapshot>();
@@ -161,7 +164,8 @@ export class ServerConnection implements Disposable {
    * for it, so it starts at once (one waiting for its turn goes now); false for the servers that
    * start with the window, which take turns (see {@link StartSlots}).
    */
-  start(waitedFor = true): Promise<void> {
+  start(waitedFor = true, askedBy: StartCause = waitedFor ? 'this window' : 'window start'): Promise<void> {
+    if (!this.startPromise && this.status !== 'running') this.asker = askedBy;
     this.restarts.reset();
     if (waitedFor) this.turn.goNow();
     return this.launch(waitedFor);
@@ -491,6 +495,7 @@ export class ServerConnection implements Disposable {
       log: this.deps.log,
       authProvider: target.guest ? undefined : this.deps.authorization,
       ledger: this.deps.ledger,
+      askedBy: () => this.asker,
       fetch: target.guest?.fetch ?? this.deps.fetch,
       sandbox: this.deps.sandbox && { runtime: this.deps.sandbox, rootPaths: () => rootPaths(this.deps.roots()) },
       createClient: (options: ClientOptions) => this.createClient(options, generation),
@@ -561,6 +566,7 @@ export class ServerConnection implements Disposable {
     const generation = this.generation;
     const outcome = this.restarts.schedule(why, () => {
       void Promise.resolve(this.ending).then(() => {
+        this.asker = 'a restart';
         if (generation === this.generation) void this.launch();
       });
     });

@@ -13,6 +13,7 @@ import type { ProcessLedger } from '../process/processLedger';
 import { pinFor } from './eraPins';
 import type { ExecutableResolver } from '../process/executableResolver';
 import type { ServerLog } from './serverLog';
+import type { StartCause } from '../process/spawnRecord';
 import { createTransport, traceTraffic, type CreatedTransport, type TransportSandbox } from './transportFactory';
 import { describeSandboxPolicy } from '../process/sandboxPolicy';
 import { spawnsProcess, TRANSPORTS } from '../config/transportKinds';
@@ -34,6 +35,8 @@ export interface SessionOpenerDeps {
   readonly sandbox?: TransportSandbox;
   /** Reaches HTTP servers (proxy, certificates). */
   readonly fetch?: FetchLike;
+  /** Who asked for the start under way, for the record of spawns. */
+  readonly askedBy?: () => StartCause;
   /** Builds a configured client (capabilities, handlers); called once per attempt. */
   createClient(options: ClientOptions): Client;
   /** Lets the caller hook the transport (stderr, pid) before it starts. */

@@ -29,6 +29,7 @@ import { stdioInternals } from './stdioLibrarySeam';
 import { ResultTypeDefault } from './resultTypeDefault';
 import { TaskResultLift } from '../tasks/taskResults';
 import type { ProcessLedger } from '../process/processLedger';
+import type { StartCause } from '../process/spawnRecord';
 import type { Launch, ProcessSandbox, SandboxedLaunch } from '../process/processSandbox';
 import { sandboxPolicy, type SandboxPolicy } from '../process/sandboxPolicy';
 
@@ -61,6 +62,8 @@ export interface TransportExtras {
   readonly sandbox?: TransportSandbox;
   /** How HTTP servers are reached (proxy, certificates); the global fetch without it. */
   readonly fetch?: FetchLike;
+  /** Who asked for the start under way, for the record of spawns. */
+  readonly askedBy?: () => StartCause;
 }
 
 /**
@@ -212,7 +215,9 @@ export async function createTransport(
           args: { count: def.args.length, sha256: createHash('sha256').update(JSON.stringify(def.args)).digest('hex') },
           cwd: def.cwd,
           sandboxed: policy !== undefined,
+          askedBy: extras.askedBy?.() ?? 'this window',
         }),
+      ended: (pid: number, how: string) => ledger.ended({ pid, server: def.id, ended: how }),
     };
     const child = watchChildProcess(stdio, group.ownGroup, recorded, runMarker);
     if ('release' in launch) void child.exited.then((launch as SandboxedLaunch).release);

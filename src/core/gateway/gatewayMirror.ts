@@ -31,8 +31,8 @@ export async function runningServer(
   if (server.status === 'running') return server;
   const missing = waitsForUser(server);
   if (missing) throw new Error(missing);
-  if (startsForUse(server)) await host.startOnDemand([serverId], signal);
-  else await host.start(serverId);
+  if (startsForUse(server)) await host.startOnDemand([serverId], signal, "VS Code's agents");
+  else await host.start(serverId, "VS Code's agents");
   const now = host.server(serverId);
   if (now?.status === 'running') return now;
   throw new Error(

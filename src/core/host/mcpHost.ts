@@ -7,6 +7,7 @@ import {
   type ReadResourceResult,
   type Resource,
 } from '@modelcontextprotocol/client';
+import type { StartCause } from '../process/spawnRecord';
 import {
   DEFAULT_ELICITATIONS_PER_MINUTE,
   DEFAULT_SAMPLING_POLICY,
@@ -170,7 +171,8 @@ export class McpHost implements Disposable {
     await Promise.all(notified.map((e) => e.connection!.notifyRootsChanged()));
   }
 
-  async start(id: string): Promise<void> {
+  /** Starts a server; `askedBy` says who asked, for the record of spawns. */
+  async start(id: string, askedBy: StartCause = 'this window'): Promise<void> {
     const entry = this.requireEntry(id);
     this.needed(entry);
     if (!entry.connection) {
@@ -184,7 +186,7 @@ export class McpHost implements Disposable {
       if (!(await this.consent.obtain([entry], true)).has(id)) return this.entries.setPlaceholder(entry, DECLINED);
       await this.entries.connect(entry, false);
     }
-    await entry.connection?.start();
+    await entry.connection?.start(true, askedBy);
   }
 
   /**
@@ -192,7 +194,11 @@ export class McpHost implements Disposable {
    * hurries those starting (one waiting for its turn goes at once), and waits until each runs or
    * fails: a chat request or a tool call needs their tools.
    */
-  async startOnDemand(ids?: readonly string[], signal?: AbortSignal): Promise<void> {
+  async startOnDemand(
+    ids?: readonly string[],
+    signal?: AbortSignal,
+    askedBy: StartCause = 'this window',
+  ): Promise<void> {
     // A workspace server the user declined is not asked about again by every request: Start asks.
     const waiting = [...this.entries.values()].filter(
       (e) =>
@@ -202,7 +208,7 @@ export class McpHost implements Disposable {
     );
     for (const e of waiting) this.needed(e);
     const started = Promise.allSettled(
-      waiting.map((e) => (startsWhenNeeded(e) ? this.start(e.id) : e.connection!.whenStarted())),
+      waiting.map((e) => (startsWhenNeeded(e) ? this.start(e.id, askedBy) : e.connection!.whenStarted())),
     );
     // A caller that gives up goes on without them (the starts go on); what it needs then says why.
     await untilAborted(started, signal).catch(() => undefined);
@@ -253,7 +259,7 @@ export class McpHost implements Disposable {
     this.options.env.hostLog.info(
       `Starting "${id}" to learn its tools, prompts and resources; it stops again until needed.`,
     );
-    await connection.start(false).catch(() => undefined);
+    await connection.start(false, 'list learning').catch(() => undefined);
     const unused = entry.learning && entry.connection === connection && connection.state === 'running';
     if (unused) {
       // Set before the stop begins: a use its first change brings waits for it.

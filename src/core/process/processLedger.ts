@@ -1,7 +1,7 @@
 import { promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { groupAlive, terminateGroup } from './processTree';
-import { SpawnRecord, type SpawnEntry } from './spawnRecord';
+import { SpawnRecord, type SpawnEnd, type SpawnEntry } from './spawnRecord';
 
 /** One stdio server process a window started: it leads its own process group (Linux, `setsid`). */
 interface LedgerEntry {
@@ -69,6 +69,11 @@ export class ProcessLedger {
   /** A server process started (every one, on every platform): into the record of spawns. */
   spawned(entry: SpawnEntry): void {
     this.spawns.add(entry);
+  }
+
+  /** A server process ended, and how: into the record of spawns. */
+  ended(end: SpawnEnd): void {
+    this.spawns.ended(end);
   }
 
   add(pid: number, serverId: string): void {

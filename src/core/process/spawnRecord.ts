@@ -1,10 +1,15 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 
+/** Who asked for a start: the record says so beside each process. */
+export type StartCause = 'this window' | 'window start' | 'list learning' | "VS Code's agents" | 'a restart';
+
 /** One server process a window started, as the record keeps it: never an argument's or a variable's value. */
 export interface SpawnEntry {
   readonly pid: number;
   readonly server: string;
+  /** Who asked: a person or a model in this window, the window's own start, list learning, VS Code's agents through the gateway, a restart after a crash. */
+  readonly askedBy: StartCause;
   /** The program that ran, resolved (its path). */
   readonly command: string;
   /** How many arguments, and a digest of them (arguments may hold resolved secrets). */
@@ -12,6 +17,19 @@ export interface SpawnEntry {
   readonly cwd?: string;
   readonly sandboxed: boolean;
 }
+
+/** A process of the record that ended, and how. */
+export interface SpawnEnd {
+  readonly pid: number;
+  readonly server: string;
+  /** `stopped by MCP Host`, `exited with code 1`, `killed by SIGKILL`, or why MCP Host ended it. */
+  readonly ended: string;
+}
+
+/** A line of the record, as {@link SpawnRecord.read} gives it. */
+export type SpawnRecordLine = { readonly time: string; readonly window: number } & (
+  ({ readonly event: 'started' } & SpawnEntry) | ({ readonly event: 'ended' } & SpawnEnd)
+);
 
 /** The record is this large at most; then it moves to `spawns.1.jsonl` (one older file kept). */
 export const SPAWN_RECORD_MAX_BYTES = 1024 * 1024;
@@ -40,7 +58,35 @@ export class SpawnRecord {
   }
 
   add(entry: SpawnEntry): void {
-    const line = `${JSON.stringify({ time: new Date().toISOString(), window: this.window, ...entry })}\n`;
+    this.write({ event: 'started', ...entry });
+  }
+
+  /** The process ended (stopped, exited, killed): the line beside its start. */
+  ended(end: SpawnEnd): void {
+    this.write({ event: 'ended', ...end });
+  }
+
+  /** The record's lines, oldest first (the older file's too); lines that are not the record's are left out. */
+  async read(): Promise<SpawnRecordLine[]> {
+    await this.flushed();
+    const lines: SpawnRecordLine[] = [];
+    for (const file of [path.join(this.dir, 'spawns.1.jsonl'), this.file]) {
+      const text = await fs.readFile(file, 'utf8').catch(() => '');
+      for (const line of text.split('\n')) {
+        try {
+          const parsed = JSON.parse(line) as SpawnRecordLine;
+          if (typeof parsed?.time === 'string' && typeof parsed.pid === 'number' && typeof parsed.server === 'string')
+            lines.push(parsed);
+        } catch {
+          // not a line of the record
+        }
+      }
+    }
+    return lines;
+  }
+
+  private write(record: object): void {
+    const line = `${JSON.stringify({ time: new Date().toISOString(), window: this.window, ...record })}\n`;
     this.writing = this.writing.then(async () => {
       try {
         await fs.mkdir(this.dir, { recursive: true });

@@ -171,6 +171,14 @@ describe('Workspace servers in a real VS Code', function () {
       .waitFor({ timeout: 30_000 });
     await editor.workbench.screenshot('10-server-activity');
     await editor.workbench.page.keyboard.press('Control+KeyW');
+    // The same record through the API, with who asked (the window, as it started).
+    const lines = await editor.control<{ event: string; pid: number; server: string; askedBy?: string }[]>(
+      'serverActivity',
+    );
+    assert.deepEqual(
+      lines.filter((line) => line.pid === pid).map((line) => [line.event, line.server, line.askedBy]),
+      [['started', 'fixture', 'window start']],
+    );
   });
 
   it('shows an invalid entry’s error naming the server and the field, and leaves the others running', async () => {

@@ -219,6 +219,7 @@ const operations: Record<string, Operation> = {
   debugSessions: async () => [...debugSessions],
   chatModels: async () => (await vscode.lm.selectChatModels({ vendor: 'mcp-host-test' })).map((m) => m.id),
   invokeTool: async ({ serverId, name, args }) => (await hostApi()).invokeTool(serverId, name, args),
+  serverActivity: async () => (await hostApi()).serverActivity(),
   // This extension is the minimal one the benchmark compares MCP Host's activation with.
   // The extension host's JavaScript heap in use after a full garbage collection (through the
   // inspector protocol in this same process), for memory comparisons that do not count garbage.

@@ -7,6 +7,8 @@ import { isAlive } from '../../../src/core/process/processTree';
 import { connect, disposeConnections } from '../support/connections';
 import { fixture, stdioDefinition, waitFor, type RecordingLog } from '../support/fixtures';
 import { tempDir } from '../../support/tempDir';
+import { runningServer } from '../../../src/core/gateway/gatewayMirror';
+import { entries, harness, hosts, legacy, running } from '../support/hostHarness';
 
 const helperPids = (log: RecordingLog) =>
   [...log.text().matchAll(/fixture: helper pid (\d+)/g)].map((m) => Number(m[1]));
@@ -20,6 +22,7 @@ const noRestart = { enabled: false, maxRestarts: 0, windowMs: 60_000, initialDel
 describe('processes left by a window that crashed', function () {
   this.timeout(30_000);
   afterEach(disposeConnections);
+  afterEach(async () => Promise.all(hosts.splice(0).map((h) => h.dispose())));
   before(function () {
     if (process.platform !== 'linux') this.skip(); // own process groups and /proc are Linux's
   });
@@ -93,6 +96,64 @@ describe('processes left by a window that crashed', function () {
     assert.deepEqual((entry.args as { count: number }).count, 3);
     assert.equal(entry.sandboxed, false);
     assert.ok(!Number.isNaN(Date.parse(String(entry.time))));
+  });
+
+  it('records who asked for each start and how each process ended: stopped, crashed, restarted', async () => {
+    const dir = tempDir('mcp-ledger-');
+    const ledger = new ProcessLedger(dir, { pid: process.pid, started: startTimeOf(process.pid)! });
+    const { connection } = connect(
+      stdioDefinition('crashy', fixture('legacyStdio'), {
+        args: ['--crash-after', '1'],
+        restart: { ...noRestart, enabled: true, maxRestarts: 1, initialDelayMs: 100, maxDelayMs: 100 },
+      }),
+      { ledger },
+    );
+    await connection.start();
+    const first = connection.snapshot().pid!;
+    await connection
+      .request('tools/call', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'x' } }, o))
+      .catch(() => undefined);
+    await waitFor(
+      'the restart',
+      () =>
+        connection.snapshot().status === 'running' && connection.snapshot().pid !== first && connection.snapshot().pid,
+    );
+    const second = connection.snapshot().pid!;
+    await connection.stop();
+    const lines = (await ledger.spawns.read()).map((line) =>
+      line.event === 'started' ? ['started', line.pid, line.askedBy] : ['ended', line.pid, line.ended],
+    );
+    assert.deepEqual(lines, [
+      ['started', first, 'this window'],
+      ['ended', first, 'exited with code 3'],
+      ['started', second, 'a restart'],
+      ['ended', second, 'stopped by MCP Host'],
+    ]);
+  });
+
+  it("records starts asked by list learning, by the window's start and by VS Code's agents through the gateway", async () => {
+    const dir = tempDir('mcp-ledger-');
+    const ledger = new ProcessLedger(dir, { pid: process.pid, started: startTimeOf(process.pid)! });
+    const { host } = harness({ ledger });
+    hosts.push(host);
+    await host.applySettings(
+      entries({
+        learned: legacy({ autoStart: 'onDemand' }),
+        eager: legacy({ autoStart: 'startup' }),
+        asked: legacy({ autoStart: 'onDemand' }),
+      }),
+    );
+    await running(host, 'eager');
+    await host.learnLists('learned');
+    await runningServer(host, 'asked');
+    const started = (await ledger.spawns.read()).flatMap((line) =>
+      line.event === 'started' ? [[line.server, line.askedBy]] : [],
+    );
+    assert.deepEqual(started.sort(), [
+      ['asked', "VS Code's agents"],
+      ['eager', 'window start'],
+      ['learned', 'list learning'],
+    ]);
   });
 
   it('records what runs after many servers start and stop at once (changes coalesced into few writes)', async () => {

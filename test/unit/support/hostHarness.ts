@@ -1,4 +1,5 @@
 import type { HostAuthorization } from '../../../src/core/auth/hostAuthorization';
+import type { ProcessLedger } from '../../../src/core/process/processLedger';
 import * as sinon from 'sinon';
 import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -56,6 +57,8 @@ export function harness(
     input?: (id: string) => Promise<string>;
     /** The editor's MCP policies, read at each application of the settings (change `current` and reapply). */
     policy?: { current: McpPolicy };
+    /** Where started processes are recorded (and the record of spawns kept). */
+    ledger?: ProcessLedger;
   } = {},
 ) {
   const consentAnswers = new Map<string, ConsentRecord>();
@@ -99,6 +102,7 @@ export function harness(
     lastRuns: options.lastRuns,
     startSlots: options.startSlots,
     share: options.share,
+    ledger: options.ledger,
   });
   return { host, confirm, showConfigError, env, logs };
 }
