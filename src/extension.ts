@@ -16,6 +16,7 @@ import { ModelToolSwitches } from './core/tools/modelToolSwitches';
 import { registerChatParticipant } from './editor/chat/mcpChatParticipant';
 import { registerLanguageModelTools } from './editor/chat/languageModelTools';
 import {
+  MementoRegistryOriginStore,
   MementoApprovalStore,
   MementoConsentStore,
   MementoEraPinStore,
@@ -31,6 +32,7 @@ import { TaskTracker } from './core/tasks/taskTracker';
 import { resumeTasksWhenRunning } from './core/host/serverTaskChannel';
 import { registerTasksView } from './editor/tasks/tasksView';
 import { registerPromptCommands } from './editor/prompts/promptCommands';
+import { RegistryOrigins } from './core/registry/registryOrigins';
 import { createPublicApi, type McpHostApi } from './editor/publicApi';
 import { SecretInputs } from './editor/config/secretInputs';
 import { registerServerCommands } from './editor/servers/serverCommands';
@@ -146,6 +148,7 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
   );
   // Servers a crashed window left running (they ignore the end of their input) end now.
   const ledger = new ProcessLedger(context.globalStorageUri.fsPath);
+  const origins = new RegistryOrigins(new MementoRegistryOriginStore(context.globalState));
   void ledger.endLeftovers().then((ended) => {
     for (const { serverId, pid } of ended)
       logs.hostLog.warn(
@@ -198,6 +201,7 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
           return readMcpPolicy();
         },
       },
+      registryOf: (id, raw) => origins.registryOf(id, raw),
       variableContext: () => ({
         workspaceFolders: workspaceFolderRefs(),
         userHome: os.homedir(),
@@ -309,7 +313,7 @@ export async function activate(context: vscode.ExtensionContext, load: CodeLoad)
     new DevModeWatcher(mcp, (id) => logs.logFor(id)),
     ...registerServerImport(secrets, otherHosts, userDataDir),
     vscode.commands.registerCommand('mcpHost.addServer', () =>
-      addServer({ resolver, fetch: network.network.fetch, secrets }),
+      addServer({ resolver, fetch: network.network.fetch, secrets, origins }),
     ),
     serversView,
     serversView.onDidChangeCheckboxState((e) => void tree.applyCheckboxes(e.items)),

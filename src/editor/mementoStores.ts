@@ -1,4 +1,5 @@
 import type { Memento } from 'vscode';
+import type { RegistryOrigin, RegistryOriginStore } from '../core/registry/registryOrigins';
 import type { PriorDiscovery } from '@modelcontextprotocol/client';
 import type { EraPinStore } from '../core/connection/eraPins';
 import type { ConsentRecord, ConsentStore } from '../core/host/ports';
@@ -17,6 +18,8 @@ const MODEL_SWITCHES = 'mcpHost.modelToolSwitches';
 const TASKS = 'mcpHost.unfinishedTasks';
 // The key of the first version, which kept tools only; what it stored still reads back.
 const LAST_RUNS = 'mcpHost.lastToolLists';
+const REGISTRY_ORIGINS = 'mcpHost.registryOrigins';
+const MAX_REGISTRY_ORIGINS = 1000;
 const MAX_PINS = 200;
 const MAX_LAST_RUNS = 100;
 
@@ -186,6 +189,13 @@ export class MementoConsentStore extends MementoRecord<ConsentRecord | string> i
 export class MementoApprovalStore extends MementoRecord<ApprovedToolShape> implements ApprovalStore {
   constructor(memento: Memento) {
     super(memento, APPROVALS);
+  }
+}
+
+/** Which servers Add Server installed from a registry (global state), the newest 1,000. */
+export class MementoRegistryOriginStore extends MementoRecord<RegistryOrigin> implements RegistryOriginStore {
+  constructor(memento: Memento) {
+    super(memento, REGISTRY_ORIGINS, MAX_REGISTRY_ORIGINS);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { ServerDefinition } from './serverDefinition';
 import { spawnsProcess } from './transportKinds';
+import { sameRegistry } from './registryAddress';
 
 /** An entry of `chat.mcp.allowedServers` or `chat.mcp.deniedServers`: exactly one of the three. */
 export interface ServerMatcher {
@@ -22,6 +23,8 @@ export interface McpPolicy {
   readonly allowed?: readonly ServerMatcher[];
   /** Servers that match an entry never run (a deny wins over an allow). */
   readonly denied?: readonly ServerMatcher[];
+  /** The registry the editor is set to (`chat.mcp.gallery.serviceUrl`), when set: under `"registry"`, servers must come from it. */
+  readonly registry?: string;
   /** Who set each of them, for the reason a server gives. */
   readonly sources?: {
     readonly access?: PolicySource;
@@ -38,28 +41,35 @@ export interface PolicyIdentity {
   readonly name: string;
   readonly url?: string;
   readonly command?: readonly string[];
+  /** The registry Add Server installed it from, while its entry is the one it wrote. */
+  readonly registry?: string;
 }
 
 export function policyIdentity(
   def: Pick<ServerDefinition, 'id' | 'transport' | 'url' | 'command' | 'args'>,
+  registry?: string,
 ): PolicyIdentity {
+  const from = registry === undefined ? {} : { registry };
   return spawnsProcess(def.transport)
-    ? { name: def.id, command: [def.command ?? '', ...def.args] }
-    : { name: def.id, url: def.url };
+    ? { name: def.id, command: [def.command ?? '', ...def.args], ...from }
+    : { name: def.id, url: def.url, ...from };
 }
 
 /**
  * Why the editor's MCP policies keep a server from running, naming the setting; undefined when
  * they allow it. Matched as VS Code matches: a name exactly, a command line item by item, a URL by
  * its origin, path and query without case (`*` in an entry stands for any text); a deny wins.
- * MCP Host records no registry origin for its entries, so under `"registry"` none of them runs.
+ * Under `"registry"`, a server runs when Add Server installed it from the registry (from the one
+ * the editor is set to, when it is set) and its entry is unchanged since.
  */
 export function policyBlock(server: PolicyIdentity, policy: McpPolicy): string | undefined {
   const by = (source: PolicySource | undefined) =>
     source === 'policy' ? "your organisation's policy" : 'your settings';
   if (policy.access === 'none') return `blocked by ${by(policy.sources?.access)}: chat.mcp.access is "none"`;
-  if (policy.access === 'registry')
-    return `blocked by ${by(policy.sources?.access)}: chat.mcp.access is "registry", and this server was not installed from the registry`;
+  if (policy.access === 'registry' && server.registry === undefined)
+    return `blocked by ${by(policy.sources?.access)}: chat.mcp.access is "registry", and this server was not installed from the registry (or its entry changed since)`;
+  if (policy.access === 'registry' && policy.registry && !sameRegistry(server.registry!, policy.registry))
+    return `blocked by ${by(policy.sources?.access)}: chat.mcp.access is "registry", and this server comes from ${server.registry}, not from ${policy.registry} (chat.mcp.gallery.serviceUrl)`;
   const denied = policy.denied?.find((m) => matches(m, server));
   if (denied)
     return `blocked by ${by(policy.sources?.denied)}: it matches ${JSON.stringify(denied)} in chat.mcp.deniedServers`;

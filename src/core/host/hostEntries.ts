@@ -72,6 +72,7 @@ export class HostEntries {
           declined: () => this.deps.consent.declined(entry),
         },
         env.policy?.current,
+        env.registryOf?.(def.id, setting.raw),
       );
       if (held?.held === 'policy' && entry.placeholder?.reason !== held.reason)
         env.hostLog.warn(`MCP server "${def.id}" is ${held.reason}.`);

@@ -84,9 +84,11 @@ export function heldBack(
   trusted: boolean,
   consent: { readonly needed: () => boolean; readonly declined: () => boolean },
   policy: McpPolicy = OPEN_POLICY,
+  /** The registry Add Server installed it from, while its entry is the one it wrote. */
+  registry?: string,
 ): HeldBack | undefined {
   // The editor's MCP policies before anything the user decides: nothing of a blocked server runs.
-  const blocked = policyBlock(policyIdentity(def), policy);
+  const blocked = policyBlock(policyIdentity(def, registry), policy);
   if (blocked) return { status: 'disabled', held: 'policy', reason: blocked };
   if (!def.enabled) return { status: 'disabled', held: 'disabled', reason: 'disabled in settings ("enabled": false)' };
   if (def.scope !== 'user' && !trusted)

@@ -52,6 +52,8 @@ export interface HostEnvironment {
   readonly trust: WorkspaceTrust;
   /** The editor's MCP policies now (`chat.mcp.access`, allowed and denied servers); none: every server may run. */
   readonly policy?: { readonly current: McpPolicy };
+  /** The registry Add Server installed a server from, while `raw` is the entry it wrote (`chat.mcp.access: "registry"`). */
+  registryOf?(serverId: string, raw: unknown): string | undefined;
   variableContext(): VariableContext;
   logFor(serverId: string): ServerLog;
   readonly hostLog: ServerLog;

@@ -2,7 +2,12 @@ import * as vscode from 'vscode';
 import { serverMatchers, type McpPolicy, type PolicySource } from '../../core/config/mcpPolicy';
 
 /** The editor's MCP policy settings MCP Host follows (VS Code 1.130 and later). */
-export const MCP_POLICY_SETTINGS = ['chat.mcp.access', 'chat.mcp.allowedServers', 'chat.mcp.deniedServers'] as const;
+export const MCP_POLICY_SETTINGS = [
+  'chat.mcp.access',
+  'chat.mcp.allowedServers',
+  'chat.mcp.deniedServers',
+  'chat.mcp.gallery.serviceUrl',
+] as const;
 
 /**
  * The editor's MCP policies as they stand: the effective values (an organisation's policy wins
@@ -19,11 +24,13 @@ export function readMcpPolicy(): McpPolicy {
       : 'settings';
   };
   const access = chat.get<unknown>('access');
+  const gallery = chat.get<unknown>('gallery.serviceUrl');
   return {
     // Before 1.102 the setting was a boolean.
     access: access === 'none' || access === false ? 'none' : access === 'registry' ? 'registry' : 'all',
     allowed: serverMatchers(chat.get('allowedServers')),
     denied: serverMatchers(chat.get('deniedServers')),
+    ...(typeof gallery === 'string' && gallery.trim() !== '' ? { registry: gallery.trim() } : {}),
     sources: { access: sourceOf('access'), allowed: sourceOf('allowedServers'), denied: sourceOf('deniedServers') },
   };
 }

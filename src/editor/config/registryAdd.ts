@@ -15,6 +15,7 @@ import {
 import type { RegistryServer } from '../../core/registry/registryServer';
 import { askServerId, writeNewServer } from './newServerWriter';
 import type { SecretInputs } from './secretInputs';
+import type { RegistryOrigins } from '../../core/registry/registryOrigins';
 
 /** Typing waits this long for the next key before it searches. */
 const SEARCH_DELAY_MS = 250;
@@ -22,6 +23,8 @@ const SEARCH_DELAY_MS = 250;
 export interface RegistryAddDeps {
   readonly fetch: FetchLike;
   readonly secrets: Pick<SecretInputs, 'store'>;
+  /** Where the entries it writes are recorded as the registry's (`chat.mcp.access: "registry"`). */
+  readonly origins?: Pick<RegistryOrigins, 'remember'>;
 }
 
 type ServerItem = vscode.QuickPickItem & {
@@ -75,6 +78,12 @@ export async function addFromRegistry(deps: RegistryAddDeps): Promise<void> {
     void vscode.window.showErrorMessage((error as Error).message);
     return;
   }
+  // Recorded first: the settings apply as soon as the entry is written, and under "registry" it runs for being the registry's.
+  await deps.origins?.remember(id, made.entry, {
+    registry: client.baseUrl,
+    name: server.name,
+    version: server.version,
+  });
   await writeNewServer(title, id, made.entry, { values: made.secrets, store: deps.secrets });
 }
 

@@ -178,6 +178,32 @@ describe('Add Server in a real VS Code', function () {
     await editor.workbench.screenshot('100-registry-server-running');
   });
 
+  it('under chat.mcp.access "registry" runs only what Add Server installed from the registry, as written', async () => {
+    await editor.control('updateUserSetting', { section: 'chat.mcp.access', value: 'registry' });
+    // Added by hand (the npm package and the URL above): not from the registry.
+    await editor.workbench.waitForServerDescription('everything', /blocked by your settings/, 30_000);
+    await editor.workbench.waitForServerDescription('remote', /blocked by your settings/, 30_000);
+    const listed = await editor.control<{ id: string; reason?: string }[]>('listServers');
+    assert.match(
+      listed.find((s) => s.id === 'everything')?.reason ?? '',
+      /chat\.mcp\.access is "registry", and this server was not installed from the registry/,
+    );
+    assert.match(await editor.workbench.serverDescription('filesystem'), /^running/);
+    await editor.workbench.screenshot('101-registry-access');
+    // The registry's entry changed by hand is the registry's no more.
+    const servers = await editor.control<Record<string, { args: string[] }>>('userSetting', {
+      section: 'mcpHost.servers',
+    });
+    await editor.control('updateUserSetting', {
+      section: 'mcpHost.servers',
+      value: { ...servers, filesystem: { ...servers.filesystem, args: [...servers.filesystem.args, '/tmp'] } },
+    });
+    await editor.workbench.waitForServerDescription('filesystem', /blocked by your settings/, 30_000);
+    await editor.control('updateUserSetting', { section: 'chat.mcp.access', value: undefined });
+    await editor.workbench.waitForServerDescription('everything', /^running|^starts when needed/, 60_000);
+    await editor.workbench.waitForServerDescription('remote', /^running|^starts when needed/, 60_000);
+  });
+
   it('opens the walkthrough, whose first step starts Add Server', async () => {
     await editor.control('executeCommand', {
       command: 'workbench.action.openWalkthrough',

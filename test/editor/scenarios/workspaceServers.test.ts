@@ -172,9 +172,8 @@ describe('Workspace servers in a real VS Code', function () {
     await editor.workbench.screenshot('10-server-activity');
     await editor.workbench.page.keyboard.press('Control+KeyW');
     // The same record through the API, with who asked (the window, as it started).
-    const lines = await editor.control<{ event: string; pid: number; server: string; askedBy?: string }[]>(
-      'serverActivity',
-    );
+    const lines =
+      await editor.control<{ event: string; pid: number; server: string; askedBy?: string }[]>('serverActivity');
     assert.deepEqual(
       lines.filter((line) => line.pid === pid).map((line) => [line.event, line.server, line.askedBy]),
       [['started', 'fixture', 'window start']],

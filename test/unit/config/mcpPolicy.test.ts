@@ -2,6 +2,7 @@
 // matched as VS Code matches them, and held by MCP Host's own servers: real fixture processes.
 import * as assert from 'node:assert/strict';
 import { policyBlock, serverMatchers, type McpPolicy } from '../../../src/core/config/mcpPolicy';
+import { RegistryOrigins, type RegistryOriginStore } from '../../../src/core/registry/registryOrigins';
 import { isAlive } from '../../../src/core/process/processTree';
 import { waitFor } from '../support/fixtures';
 import { entries, harness, hosts, legacy, running } from '../support/hostHarness';
@@ -21,9 +22,31 @@ describe("the editor's MCP policies", function () {
     assert.equal(policyBlock(http, { access: 'none' }), 'blocked by your settings: chat.mcp.access is "none"');
     assert.match(
       policyBlock(stdio, { access: 'registry' }) ?? '',
-      /chat\.mcp\.access is "registry", and this server was not installed from the registry$/,
+      /chat\.mcp\.access is "registry", and this server was not installed from the registry \(or its entry changed since\)$/,
     );
     assert.equal(policyBlock(stdio, { access: 'all' }), undefined);
+  });
+
+  it('under "registry" runs a server Add Server installed from the registry, from the one the editor is set to when it is set', () => {
+    const origins = new RegistryOrigins(new Map() as unknown as RegistryOriginStore);
+    const entry = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory@2026.1.1'] };
+    void origins.remember('memory', entry, { registry: 'https://registry.example/', name: 'io.github.x/memory' });
+    const from = origins.registryOf('memory', { args: [...entry.args], command: 'npx' });
+    assert.equal(from, 'https://registry.example/', 'the same entry, keys in any order');
+    assert.equal(origins.registryOf('memory', { ...entry, args: [...entry.args, '--unsafe'] }), undefined);
+    assert.equal(origins.registryOf('other', entry), undefined);
+    const memory = { ...stdio, registry: from };
+    assert.equal(policyBlock(memory, { access: 'registry' }), undefined);
+    assert.equal(policyBlock(memory, { access: 'registry', registry: 'https://REGISTRY.example' }), undefined);
+    assert.match(
+      policyBlock(memory, { access: 'registry', registry: 'https://other.example/' }) ?? '',
+      /comes from https:\/\/registry\.example\/, not from https:\/\/other\.example\/ \(chat\.mcp\.gallery\.serviceUrl\)$/,
+    );
+    assert.match(
+      policyBlock(memory, { access: 'registry', denied: [{ serverName: 'memory' }] }) ?? '',
+      /chat\.mcp\.deniedServers/,
+      'the lists still hold',
+    );
   });
 
   it('matches names exactly, command lines item by item, and URLs by origin, path and query without case, with * as any text', () => {
