@@ -3,7 +3,7 @@ import type { ServerSnapshot, ServerStatus } from '../../core/connection/serverS
 import type { SkillSummary } from '../../core/skills/serverSkills';
 import { plural } from '../../shared/plural';
 import type { BuiltInServer } from '../config/otherHostFiles';
-import { reasonOf } from './serverReason';
+import { reasonOf, stateOf } from './serverReason';
 
 // How the Servers view draws a server's row: its description, icon, tooltip; and a skill's row.
 
@@ -23,11 +23,6 @@ const STATUS_ICONS: Record<ServerStatus, [string, string?]> = {
   'needs-sign-in': ['account', 'editorWarning.foreground'],
 };
 
-/** A server's state in a word or two: its status, or `waiting to start` while its start waits for its turn. */
-function stateOf(server: ServerSnapshot): string {
-  return server.waitingForTurn ? vscode.l10n.t('waiting to start') : server.status;
-}
-
 export function describeServer(server: ServerSnapshot): string {
   if (server.configError) return vscode.l10n.t('{0} · settings error', server.status);
   // A failure says why right in the row; the tooltip and the notification carry the rest.
@@ -39,6 +34,8 @@ export function describeServer(server: ServerSnapshot): string {
   // A workspace server's consent decides before anything else whether it runs, for the user and for agents.
   if (server.held === 'declined') return vscode.l10n.t('not allowed to run · Start to be asked again');
   if (server.held === 'consent') return vscode.l10n.t('waiting for your consent');
+  // A changed workspace server says in its row that its first use asks first.
+  if (server.held === 'consentWhenNeeded') return vscode.l10n.t('starts when needed · after your consent');
   if (server.startsWhenNeeded) {
     const known = [
       server.tools.length > 0 ? plural(server.tools.length, 'tool') : '',
@@ -59,9 +56,11 @@ export function describeServer(server: ServerSnapshot): string {
     plural(server.tools.length, 'tool'),
     plural(server.prompts.length, 'prompt'),
     // Resources come a page at a time: a count of the pages loaded so far says there are more.
+    // Templates are not resources: counted apart, as the Resources view does.
     server.moreResources
-      ? vscode.l10n.t('{0}+ resources', server.resources.length + server.resourceTemplates.length)
-      : plural(server.resources.length + server.resourceTemplates.length, 'resource'),
+      ? vscode.l10n.t('{0}+ resources', server.resources.length)
+      : plural(server.resources.length, 'resource'),
+    ...(server.resourceTemplates.length ? [plural(server.resourceTemplates.length, 'template')] : []),
   ];
   if (server.skills?.length) parts.push(plural(server.skills.length, 'skill'));
   // An empty list that failed says so, instead of looking like a server with nothing to offer.
@@ -166,7 +165,8 @@ export function tooltipFacts(server: ServerSnapshot, alsoBuiltIn: BuiltInServer 
     vscode.l10n.t('Server'),
     server.serverName ? `${server.serverName} ${server.serverVersion ?? ''}`.trim() : undefined,
   );
-  row(vscode.l10n.t('Protocol'), server.protocolVersion ? `${server.protocolVersion} (${server.era})` : undefined);
+  // The revision alone: the era's name ("legacy") is what nearly every server speaks today, and tells a user nothing.
+  row(vscode.l10n.t('Protocol'), server.protocolVersion);
   row(vscode.l10n.t('Transport'), server.transport);
   row(vscode.l10n.t('Runs'), server.target);
   row(vscode.l10n.t('Process id'), server.pid);

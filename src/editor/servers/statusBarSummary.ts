@@ -2,9 +2,13 @@ import * as vscode from 'vscode';
 import type { ServerSnapshot } from '../../core/connection/serverSnapshot';
 import type { McpHost } from '../../core/host/mcpHost';
 import { sameEntries } from '../../core/view/sameEntries';
-import { reasonOf } from './serverReason';
+import { reasonOf, stateOf } from './serverReason';
 
-/** `MCP 3/4` in the status bar: servers ready (running, or starting at their first use) over enabled ones; warns when one is in error. */
+/**
+ * `MCP 16 ready · 2 running` in the status bar: servers that answer the next call (running, or
+ * starting at their first use) and those running now (`MCP 3 running` when every ready one runs);
+ * `· 1 failing`, on a warning background, when one is in error.
+ */
 export class StatusBarSummary implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('mcpHost.status', vscode.StatusBarAlignment.Left, 50);
   private readonly subscription: { dispose(): void };
@@ -44,14 +48,31 @@ export class StatusBarSummary implements vscode.Disposable {
     }
     // A server that starts at its first use is as ready as one that runs: both answer the next call.
     const ready = servers.filter((s) => s.ready).length;
-    const failing = servers.some((s) => s.failing);
-    this.item.text = `$(${failing ? 'warning' : 'plug'}) MCP ${ready}/${servers.length}`;
+    const running = servers.filter((s) => s.running).length;
+    const failing = servers.filter((s) => s.failing).length;
+    const parts = [
+      ready === running
+        ? vscode.l10n.t('{0} running', running)
+        : vscode.l10n.t('{0} ready · {1} running', ready, running),
+      ...(failing ? [vscode.l10n.t('{0} failing', failing)] : []),
+    ];
+    this.item.text = `$(${failing ? 'warning' : 'plug'}) MCP ${parts.join(' · ')}`;
     this.item.backgroundColor = failing ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     const tooltip = new vscode.MarkdownString();
+    tooltip.appendText(
+      vscode.l10n.t('Ready: running, or starting at its first use. {0} of {1} servers.', ready, servers.length) +
+        '\n\n',
+    );
     for (const s of servers) tooltip.appendText(`${s.text}\n\n`);
     this.item.tooltip = tooltip;
     this.item.accessibilityInformation = {
-      label: vscode.l10n.t('MCP: {0} of {1} servers ready', ready, servers.length),
+      label: vscode.l10n.t(
+        'MCP: {0} of {1} servers ready, {2} running, {3} failing',
+        ready,
+        servers.length,
+        running,
+        failing,
+      ),
     };
     this.item.show();
   }
@@ -67,21 +88,25 @@ interface ServerLine {
   readonly text: string;
   /** Running, or stopped until its first use. */
   readonly ready: boolean;
+  /** Running for use (not only to learn its lists). */
+  readonly running: boolean;
   readonly failing: boolean;
 }
 
 function lineOf(s: ServerSnapshot): ServerLine | undefined {
   if (s.status === 'disabled') return undefined;
-  // A server that waits for its first use is not "stopped" to the user: it says so as the view does.
-  const text = s.startsWhenNeeded
-    ? `${s.id}: ${reasonOf(s) ?? vscode.l10n.t('starts when needed')}`
-    : `${s.id}: ${s.status}${reasonOf(s) ? ` — ${reasonOf(s)}` : ''}`;
+  // The state as the row and its tooltip say it, and why when the state alone does not say it.
+  const state = stateOf(s);
+  const reason = reasonOf(s);
+  const text = `${s.id}: ${!reason ? state : reason.startsWith(state) ? reason : `${state} — ${reason}`}`;
   return {
     text,
+    running: s.status === 'running' && !s.learning,
     ready: s.status === 'running' || s.startsWhenNeeded === true || s.learning === true,
     failing: s.status === 'error' || s.status === 'invalid' || !!s.configError,
   };
 }
 
 const sameLine = (a: ServerLine | undefined, b: ServerLine | undefined) =>
-  a === b || (!!a && !!b && a.text === b.text && a.ready === b.ready && a.failing === b.failing);
+  a === b ||
+  (!!a && !!b && a.text === b.text && a.ready === b.ready && a.running === b.running && a.failing === b.failing);

@@ -41,7 +41,9 @@ async function main(): Promise<void> {
     // The test host brings a stand-in chat model (it repeats what it saw), so sampling and the
     // @mcp participant can be tried without a model subscription.
     vsixes: [EXTENSION_VSIX, packageTestHost()],
-    userSettings: { 'chat.disableAIFeatures': false },
+    // The product's defaults, not the suites' (their servers start with the window): the demo's
+    // servers start when first used, as a user's do.
+    userSettings: { 'chat.disableAIFeatures': false, 'mcpHost.autoStart': undefined },
     open: path.join(REPO, 'demo'),
     trustWorkspaces: true,
     profileDir,

@@ -65,7 +65,7 @@ describe('By default, servers start at their first use and learn their lists in 
         `${id} waits for its first use with the lists it learned`,
       );
     // Ready, not "0 of 2": each answers the next call.
-    assert.equal(await editor.workbench.statusBarText('MCP'), 'MCP 2/2');
+    assert.equal(await editor.workbench.statusBarText('MCP'), 'MCP 2 ready · 0 running');
     await editor.workbench.screenshot('121-learned-in-background');
 
     const result = await editor.control<{ content: { type: string; text?: string }[] }>('callTool', {

@@ -82,7 +82,7 @@ describe('A server that starts when needed, in a real VS Code', function () {
     await editor.workbench.screenshot('102-starts-when-needed');
     // The status bar's summary says the same, not "stopped".
     const summary = await editor.workbench.tooltip(
-      editor.workbench.page.locator('.statusbar-item', { hasText: 'MCP 2/2' }).first(),
+      editor.workbench.page.locator('.statusbar-item', { hasText: 'MCP 2 ready · 1 running' }).first(),
       'lazy:',
     );
     assert.match((await summary.textContent()) ?? '', /lazy:\s+starts\s+when\s+needed/);
@@ -527,7 +527,7 @@ describe('A server that starts when needed, in a real VS Code', function () {
     await editor.workbench.waitForServerDescription(last, /^running · \d+ tools/, 10_000);
     // The status bar and the rows tell the same story: once it counts every server running, no row
     // says otherwise (VS Code draws a tree's changed rows a moment after the status bar).
-    const all = `MCP ${ids.length}/${ids.length}`;
+    const all = `MCP ${ids.length} running`;
     await waitFor(
       `"${all}" in the status bar`,
       async () => (await editor.workbench.statusBarText('MCP ')) === all,

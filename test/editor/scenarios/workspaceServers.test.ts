@@ -64,7 +64,7 @@ describe('Workspace servers in a real VS Code', function () {
     await editor.workbench.openMcpView();
     assert.equal(
       await editor.workbench.waitForServerDescription('fixture', /^running/),
-      'running · 16 tools · 1 prompt · 2 resources',
+      'running · 16 tools · 1 prompt · 1 resource · 1 template',
     );
     const everythingRow = await editor.workbench.waitForServerDescription('everything', /^running · \d+ tools/);
     const reported = await editor.control<unknown[]>('listTools', { serverId: 'everything' });
@@ -76,7 +76,7 @@ describe('Workspace servers in a real VS Code', function () {
     const modern = await server('modern-http');
     assert.equal(modern?.protocolVersion, '2026-07-28');
     assert.equal((await server('fixture'))?.era, 'legacy');
-    assert.equal(await editor.workbench.statusBarText('MCP'), 'MCP 3/3');
+    assert.equal(await editor.workbench.statusBarText('MCP'), 'MCP 3 running');
     await editor.workbench.screenshot('02-servers-running');
   });
 
@@ -206,7 +206,7 @@ describe('Workspace servers in a real VS Code', function () {
     await waitFor('the row to go', async () => (await editor.workbench.serverRow('fixture').count()) === 0, 30_000);
     await waitFor(`process ${pid} to end`, () => !isAlive(pid), 15_000);
     assert.equal(await server('fixture'), undefined);
-    assert.equal(await editor.workbench.statusBarText('MCP'), 'MCP 2/2');
+    assert.equal(await editor.workbench.statusBarText('MCP'), 'MCP 2 running');
     await editor.workbench.screenshot('08-server-removed');
   });
 
