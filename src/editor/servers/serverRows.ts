@@ -142,8 +142,9 @@ export function serverItem(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | 
   return item;
 }
 
-/** The tooltip shows this much of a server's instructions. */
-const TOOLTIP_INSTRUCTIONS = 1_500;
+/** The tooltip shows this much of a server's instructions (the whole text is in its log). */
+const TOOLTIP_INSTRUCTIONS = 400;
+const TOOLTIP_INSTRUCTION_LINES = 6;
 
 /** What a server's tooltip says: its heading, a warning when VS Code runs it too, rows of facts and the server's instructions. */
 interface TooltipFacts {
@@ -183,11 +184,7 @@ export function tooltipFacts(server: ServerSnapshot, alsoBuiltIn: BuiltInServer 
         )
       : vscode.l10n.t('{0} settings', server.scope),
   );
-  const instructions =
-    server.instructions &&
-    (server.instructions.length > TOOLTIP_INSTRUCTIONS
-      ? `${server.instructions.slice(0, TOOLTIP_INSTRUCTIONS)}…`
-      : server.instructions);
+  const instructions = server.instructions && shortened(server.instructions);
   return {
     heading: [server.id, stateOf(server)],
     alsoBuiltIn:
@@ -200,6 +197,16 @@ export function tooltipFacts(server: ServerSnapshot, alsoBuiltIn: BuiltInServer 
     rows,
     instructions: instructions || undefined,
   };
+}
+
+/** A server's instructions as the tooltip shows them: the first lines, and where the rest is. */
+function shortened(text: string): string {
+  const lines = text.split('\n');
+  let shown = lines.slice(0, TOOLTIP_INSTRUCTION_LINES).join('\n');
+  if (shown.length > TOOLTIP_INSTRUCTIONS) shown = shown.slice(0, TOOLTIP_INSTRUCTIONS);
+  return shown.length === text.length
+    ? text
+    : `${shown}…\n${vscode.l10n.t("({0} characters in all: the whole text is in the server's log, Show Output)", text.length)}`;
 }
 
 export function serverTooltip(facts: TooltipFacts): vscode.MarkdownString {

@@ -13,6 +13,8 @@ interface RecordedRequest {
 }
 
 const INSTRUCTIONS = 'Use tool-97 when the user asks for ninety-seven.';
+/** Instructions of twenty lines: the tooltip shows the first few and says where the rest is. */
+const LONG = Array.from({ length: 20 }, (_, i) => `Rule ${i + 1}: answer in the user's language.`).join('\n');
 const fixture = (...args: string[]) => ({
   command: process.execPath,
   args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), ...args],
@@ -21,7 +23,7 @@ const servers: Record<string, unknown> = {
   s0: fixture('--extra-tools', '100', '--instructions', INSTRUCTIONS),
   ...Object.fromEntries(['s1', 's2', 's3'].map((id) => [id, fixture('--extra-tools', '100')])),
   s4: { ...fixture('--extra-tools', '100'), autoApprove: ['tool-97'] },
-  fx: fixture(),
+  fx: fixture('--instructions', LONG),
 };
 
 describe('Many tools and server instructions in a real VS Code', function () {
@@ -35,6 +37,14 @@ describe('Many tools and server instructions in a real VS Code', function () {
     const hover = await editor().workbench.tooltip(editor().workbench.serverRow('s0'), 'Instructions for models');
     assert.ok(((await hover.textContent()) ?? '').includes(INSTRUCTIONS));
     await editor().workbench.screenshot('78-server-instructions');
+    await editor().workbench.page.keyboard.press('Escape');
+    const long = await editor().workbench.tooltip(editor().workbench.serverRow('fx'), 'Instructions for models');
+    const shown = ((await long.textContent()) ?? '').replace(/\s+/g, ' ').split('Instructions for models')[1] ?? '';
+    assert.ok(shown.includes('Rule 6:') && !shown.includes('Rule 7:'), shown);
+    assert.ok(
+      shown.includes(`(${LONG.length} characters in all: the whole text is in the server's log, Show Output)`),
+      shown,
+    );
   });
 
   it('@mcp searches 500+ tools and the model calls one that the old 128-tool cut dropped; the instructions reach it', async () => {
@@ -114,9 +124,10 @@ describe('Many tools and server instructions in a real VS Code', function () {
       seen.tools.filter((t) => /^s\d_|^mcp_search_tools$/.test(t)),
       [],
     );
-    assert.equal(
-      seen.texts.some((t) => t.startsWith('Instructions from MCP server')),
-      false,
+    // fx is still offered (its add tool): its instructions come; none of s0's, whose tools are all off.
+    assert.deepEqual(
+      seen.texts.filter((t) => t.startsWith('Instructions from MCP server')).map((t) => /"([^"]+)"/.exec(t)?.[1]),
+      ['fx'],
       'no instructions from a server the model does not get',
     );
 
