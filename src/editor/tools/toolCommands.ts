@@ -2,6 +2,8 @@ import { offeredToModel } from '../../core/apps/appToolMeta';
 import * as vscode from 'vscode';
 import { withCancellableProgress } from '../ui/cancellation';
 import { hasNoParameters } from '../../core/forms/schemaForm';
+import { canonicalJson } from '../../core/config/definitionHash';
+import { listsKnown, startsForUse } from '../../core/connection/serverSnapshot';
 import type { McpHost } from '../../core/host/mcpHost';
 import type { ToolInvocation, ToolInvoker } from '../../core/tools/toolInvoker';
 import {
@@ -38,9 +40,18 @@ export function registerToolCommands(deps: ToolCommandDeps): vscode.Disposable[]
 async function runTool(deps: ToolCommandDeps, target: ServerItemTarget): Promise<ToolInvocation | undefined> {
   const chosen = refOf(target) ?? (await pickTool(deps.host));
   if (!chosen) return undefined;
-  // A server that starts when needed starts before its form: the form follows its current tool.
-  await startWhenNeeded(deps.host, { ids: [chosen.serverId] });
-  const tool = deps.invoker.findTool(chosen.serverId, chosen.name);
+  // A server that starts when needed starts now. Its form opens at once from its last run's tool
+  // while it starts; one never seen runs first, so its form follows its tool.
+  const server = deps.host.server(chosen.serverId);
+  const fromLastRun = !!server && startsForUse(server) && listsKnown(server);
+  // One that needs the user's consent first asks once the form is filled, not over it.
+  const asksConsent = server?.held === 'consentWhenNeeded';
+  let started: Promise<void> | undefined;
+  const start = () => (started ??= startWhenNeeded(deps.host, { ids: [chosen.serverId] }));
+  if (!fromLastRun) await start();
+  // Read before it starts: a starting server's lists are its own, empty until it answers.
+  let tool = deps.invoker.findTool(chosen.serverId, chosen.name);
+  if (fromLastRun && !asksConsent) start().catch(() => undefined);
   const withForm = !hasNoParameters(tool.inputSchema);
   let again: { values: Record<string, unknown>; notice: string } | undefined;
   let args: Record<string, unknown> | undefined;
@@ -48,6 +59,20 @@ async function runTool(deps: ToolCommandDeps, target: ServerItemTarget): Promise
   for (;;) {
     args = withForm ? await askToolArguments(deps.extensionUri, chosen.serverId, tool, again) : {};
     if (!args) return undefined;
+    if (fromLastRun) {
+      // The call waits for the start; a tool that changed since its last run asks again with its new form.
+      await start();
+      const current = deps.invoker.findTool(chosen.serverId, chosen.name);
+      if (withForm && canonicalJson(current.inputSchema) !== canonicalJson(tool.inputSchema)) {
+        tool = current;
+        again = {
+          values: args,
+          notice: vscode.l10n.t("The tool's parameters changed since the server's last run: check them, then Run."),
+        };
+        continue;
+      }
+      tool = current;
+    }
     // Confirm first: the progress notification belongs to the call, not to the question.
     authorized = await deps.invoker.authorize(chosen.serverId, tool.name, args, { origin: 'user' });
     // Deny often means "not with these arguments": the form comes back with them to fix.

@@ -23,6 +23,13 @@ export class ToolConfirmationDialog implements ToolConfirmationPort {
     if (tool.description) lines.push('', vscode.l10n.t('Description: {0}', tool.description));
     if (badges.length)
       lines.push('', vscode.l10n.t('The server describes it as: {0} (its claim, not verified).', badges.join(', ')));
+    if (tool.annotations?.readOnlyHint === true && tool.annotations.destructiveHint !== true)
+      lines.push(
+        vscode.l10n.t(
+          'Tools a server marks read-only run without asking once you set "trusted": true on "{0}" in settings.',
+          serverId,
+        ),
+      );
     const renamed = request.changes.find((change) => change.field === 'name');
     if (renamed)
       lines.push(
@@ -39,10 +46,10 @@ export class ToolConfirmationDialog implements ToolConfirmationPort {
         );
     }
     const choices: { title: string; answer: ConfirmationAnswer; isCloseAffordance?: boolean }[] = [
-      { title: vscode.l10n.t('Run'), answer: 'once' },
+      { title: vscode.l10n.t('Run Once'), answer: 'once' },
       { title: vscode.l10n.t('Allow in This Session'), answer: 'session' },
       { title: vscode.l10n.t('Allow in This Workspace'), answer: 'workspace' },
-      { title: vscode.l10n.t('Always Allow'), answer: 'always' },
+      { title: vscode.l10n.t('Always Allow, in Every Workspace'), answer: 'always' },
       { title: vscode.l10n.t('Deny'), answer: 'deny', isCloseAffordance: true },
     ];
     const shown = vscode.window.showWarningMessage(

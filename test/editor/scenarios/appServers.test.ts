@@ -92,7 +92,7 @@ describe('The App servers of the ext-apps family, from npm', function () {
       (await dialog.textContent()) ?? '',
       new RegExp(`MCP server "${serverId}": run tool "${title.replace(/[.]/g, '\\.')}"\\?`),
     );
-    await dialog.getByRole('button', { name: 'Run', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Run Once', exact: true }).click();
     return editor().workbench.webview(selector, 60_000);
   }
   const textOf = async (frame: Frame, selector: string) => (await frame.locator(selector).first().textContent()) ?? '';

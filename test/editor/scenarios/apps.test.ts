@@ -47,7 +47,7 @@ describe('MCP Apps in a real VS Code', function () {
   async function approve(expect: RegExp): Promise<void> {
     const dialog = await editor().workbench.dialog();
     assert.match((await dialog.textContent()) ?? '', expect);
-    await dialog.getByRole('button', { name: 'Run', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Run Once', exact: true }).click();
   }
   /** The app's own document: the innermost frame, inside the sandbox proxy, inside the webview. */
   const appFrame = (selector: string) => editor().workbench.webview(selector, 60_000);

@@ -140,7 +140,7 @@ describe('The first hour in a real VS Code', function () {
     await form.locator('vscode-checkbox#field_nextThoughtNeeded').click();
     await editor.workbench.screenshot('63-union-type-and-folded-description');
     await form.locator('#submit').click();
-    const shown = await confirm('Run');
+    const shown = await confirm('Run Once');
     assert.match(shown, /"nextThoughtNeeded": true/);
     const result = await editor.workbench.webview('#outcome');
     await result.locator('#items', { hasText: '"thoughtNumber": 1' }).waitFor();
@@ -164,7 +164,7 @@ describe('The first hour in a real VS Code', function () {
     await editor.workbench.screenshot('64-form-after-deny');
     await form.locator('#field_b input').fill('1');
     await form.locator('#submit').click();
-    assert.match(await confirm('Run'), /"b": 1/);
+    assert.match(await confirm('Run Once'), /"b": 1/);
     await (
       await editor.workbench.webview('#outcome')
     )
@@ -177,7 +177,7 @@ describe('The first hour in a real VS Code', function () {
     const form = await editor.workbench.webview('#field_path');
     await form.locator('#field_path input, #field_path textarea').first().fill(path.join(files, 'greeter.py'));
     await form.locator('#submit').click();
-    await confirm('Run');
+    await confirm('Run Once');
     const result = await editor.workbench.webview('#outcome');
     const raw = result.locator('.markdown-like pre.text');
     await raw.waitFor();

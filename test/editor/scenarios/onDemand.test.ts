@@ -4,7 +4,8 @@
 // the next window its tools and prompts are known from that run: shown and offered without
 // starting it, and the model's call, a Run Tool pick or a prompt asked in chat starts it.
 import * as assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { closeEverythingAfterEach } from '../harness/scenarioEditor';
 import { CODE_CACHE_DIR, EditorSession, OUT } from '../harness/editorSession';
@@ -17,6 +18,8 @@ interface RecordedRequest {
 }
 
 const LAZY_INSTRUCTIONS = 'Echo the text back before anything else.';
+/** While this file exists, lazy's process answers nothing (its start is held). */
+const holdLazy = path.join(os.tmpdir(), `mcp-host-hold-lazy-${process.pid}`);
 
 /**
  * VS Code's chat starts the MCP servers whose tools it has not cached before each request, and
@@ -36,7 +39,11 @@ describe('A server that starts when needed, in a real VS Code', function () {
     });
     const lazy = fixture('lazy');
     const servers = {
-      lazy: { ...lazy, args: [...lazy.args, '--instructions', LAZY_INSTRUCTIONS], autoApprove: ['echo'] },
+      lazy: {
+        ...lazy,
+        args: [...lazy.args, '--instructions', LAZY_INSTRUCTIONS, '--hold-start-while', holdLazy],
+        autoApprove: ['echo'],
+      },
       eager: { ...fixture('eager'), autoStart: 'startup' },
     };
     editor = await EditorSession.start(
@@ -69,7 +76,10 @@ describe('A server that starts when needed, in a real VS Code', function () {
     );
   }
 
-  after(async () => editor?.stop());
+  after(async () => {
+    rmSync(holdLazy, { force: true });
+    await editor?.stop();
+  });
 
   it('shows "starts when needed" without starting it, and the first @mcp request starts it and offers its tools', async () => {
     assert.equal(
@@ -147,26 +157,35 @@ describe('A server that starts when needed, in a real VS Code', function () {
     await editor.workbench.waitForServerDescription('lazy', /^running · \d+ tools/, 10_000);
   });
 
-  it('lists the tools of its last run in Run Tool without starting it, and starts it before the form of the one picked', async () => {
+  it('lists the tools of its last run in Run Tool without starting it, and opens the form at once while it starts; the call waits for it', async () => {
     const page = editor.workbench.page;
     await reloadUntilLazyWaits();
-    await editor.workbench.runCommand('MCP Host: Run Tool…');
-    await page.locator('.quick-input-widget input').fill('echo');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'lazy' }).first().waitFor({ timeout: 10_000 });
-    assert.equal(
-      (await editor.control<McpServerInfo[]>('listServers')).find((s) => s.id === 'lazy')!.status,
-      'stopped',
-      'listing its tools started nothing',
-    );
-    await editor.workbench.pick('echo', 'lazy');
-    const form = await editor.workbench.webview('#field_text');
-    assert.equal(
-      (await editor.control<McpServerInfo[]>('listServers')).find((s) => s.id === 'lazy')!.status,
-      'running',
-      'started before its form',
-    );
-    await form.locator('#field_text input').fill('picked from its last run');
-    await form.locator('#submit').click();
+    // Its start is held until the form is filled: the form must not wait for it.
+    writeFileSync(holdLazy, 'held');
+    try {
+      await editor.workbench.runCommand('MCP Host: Run Tool…');
+      await page.locator('.quick-input-widget input').fill('echo');
+      await page
+        .locator('.quick-input-list .monaco-list-row', { hasText: 'lazy' })
+        .first()
+        .waitFor({ timeout: 10_000 });
+      assert.equal(
+        (await editor.control<McpServerInfo[]>('listServers')).find((s) => s.id === 'lazy')!.status,
+        'stopped',
+        'listing its tools started nothing',
+      );
+      await editor.workbench.pick('echo', 'lazy');
+      const form = await editor.workbench.webview('#field_text');
+      assert.equal(
+        (await editor.control<McpServerInfo[]>('listServers')).find((s) => s.id === 'lazy')!.status,
+        'starting',
+        'its form opened while it starts',
+      );
+      await form.locator('#field_text input').fill('picked from its last run');
+      await form.locator('#submit').click();
+    } finally {
+      rmSync(holdLazy, { force: true });
+    }
     const result = await editor.workbench.webview('#outcome');
     await result.locator('#items', { hasText: 'picked from its last run' }).waitFor({ timeout: 30_000 });
   });

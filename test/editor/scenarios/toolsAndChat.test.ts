@@ -82,7 +82,11 @@ describe('Tools, prompts and chat in a real VS Code', function () {
     await field(form, 'b').fill('23');
     await editor.workbench.screenshot('20-tool-form-get-sum');
     await form.locator('#submit').click();
-    const shown = await approve('Run', [/MCP server "everything": run tool "Get Sum Tool"\?/, /"a": 19/, /"b": 23/]);
+    const shown = await approve('Run Once', [
+      /MCP server "everything": run tool "Get Sum Tool"\?/,
+      /"a": 19/,
+      /"b": 23/,
+    ]);
     assert.match(shown, /Arguments:/);
     const result = await editor.workbench.webview('#outcome');
     await result.locator('#items', { hasText: '42' }).waitFor();
@@ -159,7 +163,7 @@ describe('Tools, prompts and chat in a real VS Code', function () {
     await editor.control('executeCommand', { command: 'workbench.action.closeAllEditors' });
 
     await runToolFromPalette('mutate-shifty', 'fixture');
-    await approve('Run', [/run tool "mutate-shifty"/]);
+    await approve('Run Once', [/run tool "mutate-shifty"/]);
     await (await editor.workbench.webview('#outcome')).locator('#items', { hasText: 'shifty changed' }).waitFor();
     await editor.control('executeCommand', { command: 'workbench.action.closeAllEditors' });
     await waitFor('the new description to arrive', async () =>
@@ -198,7 +202,7 @@ describe('Tools, prompts and chat in a real VS Code', function () {
       name: 'mcpHost_callTool',
       input: { server: 'fixture', tool: 'echo', arguments: { text: 'from an agent' } },
     });
-    await approve('Run', [
+    await approve('Run Once', [
       /A chat model wants to run this tool\./,
       /MCP server "fixture": run tool "echo"/,
       /"text": "from an agent"/,
@@ -206,12 +210,24 @@ describe('Tools, prompts and chat in a real VS Code', function () {
     assert.equal(await call, 'from an agent');
   });
 
+  it('says plainly what each answer allows, and that a read-only tool runs without asking on a trusted server', async () => {
+    const call = editor
+      .control<string>('invokeLmTool', { name: 'mcpHost_callTool', input: { server: 'fixture', tool: 'gallery' } })
+      .catch((error: Error) => error.message);
+    const text = await approve('Deny', [
+      /The server describes it as: read-only \(its claim, not verified\)\./,
+      /Tools a server marks read-only run without asking once you set "trusted": true on "fixture" in settings\./,
+    ]);
+    assert.match(text, /Run Once/);
+    assert.match(await call, /declined/);
+  });
+
   it("shows a running tool's progress and cancels it from the notification, which the server hears", async () => {
     await runToolFromPalette('slow', 'fixture');
     const form = await editor.workbench.webview('#field_ms');
     await field(form, 'ms').fill('60000');
     await form.locator('#submit').click();
-    await approve('Run', [/run tool "slow"/, /"ms": 60000/]);
+    await approve('Run Once', [/run tool "slow"/, /"ms": 60000/]);
     const toast = editor.workbench.page.locator('.notification-toast', { hasText: 'Running slow on fixture' });
     await toast
       .locator('.notification-list-item-details-row, .notification-list-item-message', { hasText: /\d+ \/ 60000/ })
@@ -226,7 +242,7 @@ describe('Tools, prompts and chat in a real VS Code', function () {
 
   it('runs a 2026-07-28 tool that needs roots through input_required and shows the workspace root', async () => {
     await runToolFromPalette('roots', 'modern-http');
-    await approve('Run', [/MCP server "modern-http": run tool "roots"/]);
+    await approve('Run Once', [/MCP server "modern-http": run tool "roots"/]);
     const result = await editor.workbench.webview('#outcome');
     const alpha = pathToFileURL(path.join(editor.root, 'alpha')).toString();
     await result.locator('#items', { hasText: alpha }).waitFor();
@@ -279,7 +295,7 @@ describe('Tools, prompts and chat in a real VS Code', function () {
   it('lets the chat model call an MCP tool after the user confirms it, and shows the answer', async () => {
     await editor.workbench.sendChat('@mcp use get-sum {"a":20,"b":22}');
     const shown = await approve(
-      'Run',
+      'Run Once',
       [/A chat model wants to run this tool\./, /MCP server "everything": run tool "Get Sum Tool"/, /"a": 20/],
       '27-chat-tool-confirmation',
     );
