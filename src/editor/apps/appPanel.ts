@@ -184,7 +184,9 @@ export class AppPanel implements vscode.Disposable {
       case 'blocked': {
         const what = message.uri || vscode.l10n.t('an inline resource');
         this.log.warn(
-          `App ${this.resource.uri}: the sandbox blocked ${what} (${message.directive}); the server did not declare it in _meta.ui.csp.`,
+          EVAL_PROBES.has(message.uri)
+            ? `App ${this.resource.uri}: the sandbox blocked code made from text (${message.uri}, ${message.directive}); apps never get 'unsafe-eval', whatever their server declares.`
+            : `App ${this.resource.uri}: the sandbox blocked ${what} (${message.directive}); the server did not declare it in _meta.ui.csp.`,
         );
         // A blocked eval is most often a library testing what it may do (PDF.js does), and going on
         // without: the log keeps it; an app that needed it fails, and the panel shows that failure.
@@ -201,7 +203,14 @@ export class AppPanel implements vscode.Disposable {
         break;
       }
       case 'pageError':
-        this.failed(vscode.l10n.t("The app's page failed: {0}", message.text));
+        this.failed(
+          /unsafe-eval|evaluate a string as JavaScript|WebAssembly\.(instantiate|compile)|wasm-eval/i.test(message.text)
+            ? vscode.l10n.t(
+                "This app runs code made from text (eval), which MCP Host never allows an app, whatever its server declares: it cannot work here. The server's tools still work from Run Tool and chat. ({0})",
+                message.text,
+              )
+            : vscode.l10n.t("The app's page failed: {0}", message.text),
+        );
         break;
       case 'navigated':
         this.failed(

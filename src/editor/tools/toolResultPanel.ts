@@ -9,19 +9,34 @@ import { toolLabel } from './toolLabels';
 export type ResourceOpener = (serverId: string, uri: string) => Promise<void>;
 
 /** Shows one tool call's outcome: content, errors, duration, with Copy and resource links. */
+/** The open result panel of each tool (`server\0tool`): a tool's next result replaces its last, tabs do not pile up. */
+const openPanels = new Map<string, { readonly panel: vscode.WebviewPanel; invocation: ToolInvocation }>();
+
 export function showToolResult(
   extensionUri: vscode.Uri,
   invocation: ToolInvocation,
   openResource: ResourceOpener,
 ): vscode.WebviewPanel {
-  const view = resultView(invocation);
+  const key = `${invocation.serverId}\u0000${invocation.tool.name}`;
+  const open = openPanels.get(key);
+  if (open) {
+    open.invocation = invocation;
+    void open.panel.webview.postMessage({ type: 'show', view: resultView(invocation) });
+    open.panel.reveal(undefined, false);
+    return open.panel;
+  }
   const panel = openWebviewPanel(
     extensionUri,
     'mcpHost.toolResult',
-    vscode.l10n.t('Result: {0}', view.toolLabel),
+    vscode.l10n.t('Result: {0}', toolLabel(invocation.tool)),
     'toolResult',
   );
+  const shown = { panel, invocation };
+  openPanels.set(key, shown);
+  panel.onDidDispose(() => openPanels.get(key) === shown && openPanels.delete(key));
   panel.webview.onDidReceiveMessage(async (message: ResultPanelToHost) => {
+    const { invocation } = shown;
+    const view = resultView(invocation);
     switch (message.type) {
       case 'ready':
         void panel.webview.postMessage({ type: 'show', view });

@@ -30,6 +30,12 @@ const servers = {
     command: process.execPath,
     args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-pdf/dist/index.js'), '--stdio', pdfFile],
   },
+  // An app that makes code from text: the sandbox never allows it, and the panel says so plainly.
+  evalapp: {
+    command: process.execPath,
+    args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--eval-app'],
+    autoApprove: ['show-eval'],
+  },
   // The same server with apps off: it is not told MCP Host shows apps, and no app opens.
   plain: {
     command: process.execPath,
@@ -243,6 +249,20 @@ describe('MCP Apps in a real VS Code', function () {
     assert.equal(await status.getAttribute('class'), 'app-status', `the panel says: ${await status.textContent()}`);
     assert.equal(await status.textContent(), 'App ui://pdf-viewer/mcp-app.html, sandboxed.');
     await editor().workbench.screenshot('116-app-pdf-viewer');
+  });
+
+  it('says plainly that an app needing eval cannot run here, not the raw CSP error', async () => {
+    void editor()
+      .control('invokeTool', { serverId: 'evalapp', name: 'show-eval', args: {} })
+      .catch(() => undefined);
+    const status = (await hostFrame()).locator('#app-status', { hasText: 'runs code made from text (eval)' });
+    await status.waitFor({ timeout: 30_000 });
+    assert.match(
+      (await status.textContent()) ?? '',
+      /MCP Host never allows an app, whatever its server declares: it cannot work here\. The server's tools still work from Run Tool and chat\./,
+    );
+    await editor().workbench.screenshot('117-app-needs-eval');
+    await editor().control('executeCommand', { command: 'workbench.action.closeAllEditors' });
   });
 
   it("follows the editor's theme, hands its context to the next @mcp turn, and is torn down before it closes", async () => {

@@ -114,6 +114,16 @@ describe('Tools, prompts and chat in a real VS Code', function () {
     if ((await shown.locator('#submit').count()) > 0) await shown.locator('#submit').click();
     const result = await editor.workbench.webview('#outcome');
     await result.locator('#items', { hasText: '1970-01-01T00:00:00.000Z' }).waitFor({ timeout: 30_000 });
+    // Run again, the result replaces the last in the tool's one tab: tabs do not pile up.
+    const tabs = page.locator('.tabs-container .tab', { hasText: 'Result: get-time' });
+    assert.equal(await tabs.count(), 1);
+    // get-time takes no arguments (no form) and is auto-approved (no dialog).
+    const again = await editor.control<{ outcome: string }>('executeCommand', {
+      command: 'mcpHost.runTool',
+      args: [{ serverId: 'clock', name: 'get-time' }],
+    });
+    assert.equal(again.outcome, 'ok');
+    assert.equal(await tabs.count(), 1, 'one result tab per tool');
   });
 
   it('validates a form with an enum, a bounded number and a required string before running', async () => {
