@@ -19,6 +19,9 @@ describe('The first hour in a real VS Code', function () {
   let editor: EditorSession;
   let refusedPort: number;
   const files = tempDir('mcp-host-files-');
+  const memoryFile = path.join(tempDir('mcp-host-memory-'), 'memory.jsonl');
+  /** A bin path typed wrong, as a user does: Node's trailer follows the cause in its output. */
+  const mistyped = path.join(files, 'node_modules', 'some-server', 'dist', 'index.js');
   writeFileSync(path.join(files, 'greeter.py'), PYTHON_SOURCE);
 
   before(async () => {
@@ -26,6 +29,8 @@ describe('The first hour in a real VS Code', function () {
     const servers = {
       everything: { command: node, args: [pkg('server-everything'), 'stdio'] },
       thinking: { command: node, args: [pkg('server-sequential-thinking')] },
+      memory: { command: node, args: [pkg('server-memory')], env: { MEMORY_FILE_PATH: memoryFile } },
+      mistyped: { command: node, args: [mistyped], restart: { enabled: false } },
       files: { command: node, args: [pkg('server-filesystem'), files], roots: [files] },
       broken: {
         command: node,
@@ -39,7 +44,7 @@ describe('The first hour in a real VS Code', function () {
       { trusted: true, userSettings: { 'mcpHost.servers': servers } },
     );
     await editor.workbench.openMcpView();
-    for (const id of ['everything', 'thinking', 'files'])
+    for (const id of ['everything', 'thinking', 'files', 'memory'])
       await editor.workbench.waitForServerDescription(id, /^running · \d+ tools?/, 90_000);
   });
 
@@ -104,6 +109,33 @@ describe('The first hour in a real VS Code', function () {
     await editor.workbench.screenshot('61-start-failure-output');
     await editor.control('executeCommand', { command: 'workbench.action.toggleMaximizedPanel' });
     await editor.control('executeCommand', { command: 'workbench.action.closePanel' });
+  });
+
+  it("shows the cause line of a crash in the row, not Node's trailer", async () => {
+    assert.equal(
+      await editor.workbench.waitForServerDescription('mistyped', /^error: /, 60_000),
+      `error: the process exited with code 1 (cause: Error: Cannot find module '${mistyped}'; the whole output is in the server's log)`,
+    );
+  });
+
+  it('runs servers nobody here wrote, each with a real call: memory keeps what it was told, sequential thinking takes a thought', async () => {
+    type Result = { content: { type: string; text?: string }[]; isError?: boolean };
+    const text = (result: Result) => result.content.map((c) => c.text ?? '').join('');
+    const created = await editor.control<Result>('callTool', {
+      serverId: 'memory',
+      name: 'create_entities',
+      args: { entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote the first program'] }] },
+    });
+    assert.notEqual(created.isError, true, text(created));
+    const graph = await editor.control<Result>('callTool', { serverId: 'memory', name: 'read_graph', args: {} });
+    assert.match(text(graph), /"name":\s*"Ada"[\s\S]*wrote the first program/);
+    const thought = await editor.control<Result>('callTool', {
+      serverId: 'thinking',
+      name: 'sequentialthinking',
+      args: { thought: 'Check the input first.', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false },
+    });
+    assert.notEqual(thought.isError, true, text(thought));
+    assert.match(text(thought), /"thoughtNumber":\s*1/);
   });
 
   it('finds a tool by its name when a title is shown', async () => {
