@@ -24,6 +24,7 @@ onMessage<SamplingHostToPanel>((message) => {
       view = message.view;
       phase = view.askFirst ? 'deciding' : 'running';
       render(view);
+      countWaiting();
       if (!view.askFirst) showRunning(view.models.find((m) => m.id === view!.modelId)?.label ?? view.modelId);
       break;
     case 'running':
@@ -39,6 +40,8 @@ onMessage<SamplingHostToPanel>((message) => {
       break;
     case 'failed':
       phase = 'done';
+      clearInterval(waitingTimer);
+      document.getElementById('waited')?.remove();
       setStatus(message.message, true);
       document.getElementById('answer-actions')?.remove();
       document.getElementById('running-actions')?.remove();
@@ -59,6 +62,20 @@ window.addEventListener('keydown', (event) => {
     else if (phase === 'reviewing') sendAnswer();
   }
 });
+
+/** Counts how long the server has waited: it has a deadline of its own, which the panel cannot know. */
+let waitingTimer: ReturnType<typeof setInterval> | undefined;
+function countWaiting(): void {
+  const since = Date.now();
+  const show = () => {
+    const waited = document.getElementById('waited');
+    if (!waited || phase === 'done') return clearInterval(waitingTimer);
+    const seconds = Math.round((Date.now() - since) / 1000);
+    waited.textContent = `The server has waited ${seconds} s for this answer. Servers often stop waiting after 60 s (the MCP SDK's default); if it does, this panel says so.`;
+  };
+  show();
+  waitingTimer = setInterval(show, 1000);
+}
 
 function render(request: SamplingRequestView): void {
   const editable = request.askFirst;
@@ -103,6 +120,7 @@ function render(request: SamplingRequestView): void {
         { id: 'status', role: 'status', class: 'outcome' },
         request.askFirst ? 'Nothing has been sent to a model yet.' : 'Running…',
       ),
+      h('div', { id: 'waited', class: 'hint' }),
     ),
     ...request.notes.map((note) => h('div', { class: 'note' }, note)),
     h(

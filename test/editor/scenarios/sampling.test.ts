@@ -94,11 +94,15 @@ describe('Sampling in a real VS Code', function () {
     // Long enough for the panel to show on a loaded machine; the server gives up after that.
     const result = call('fixture', 'sample', { prompt: 'Too slow', cancelAfterMs: 10_000 });
     const view = await panel();
+    // While it waits, the panel counts how long the server has waited, and says servers give up.
+    await view.locator('#waited', { hasText: /The server has waited [1-9]\d* s for this answer\./ }).waitFor();
+    assert.match((await view.locator('#waited').textContent()) ?? '', /Servers often stop waiting after 60 s/);
     assert.match(textOf(await result), /sampling failed: .*timed out/i);
     await view
       .locator('#status', { hasText: /MCP server "fixture" stopped waiting after \d+ s and withdrew its request/ })
       .waitFor({ timeout: 15_000 });
     assert.equal(await view.locator('#approve').count(), 0, 'nothing is left to approve');
+    assert.equal(await view.locator('#waited').count(), 0, 'the count stops with the request');
     await waitFor('the tab to say so', async () => (await tabs('Withdrawn: fixture').count()) === 1);
     await editor().workbench.screenshot('115-sampling-withdrawn');
     await waitFor(
