@@ -8,7 +8,7 @@ import { describeRequestError, McpRequestError, ServerUnavailableError } from '.
 import { ServerLists } from './serverLists';
 import { ResourceWatches } from '../resources/resourceWatches';
 import { followLogLevel, mcpLevelFor } from './serverLog';
-import { boundedInstructions, type ServerSnapshot, type ServerStatus } from './serverSnapshot';
+import type { ServerSnapshot, ServerStatus } from './serverSnapshot';
 import { connectionSnapshot } from './connectionSnapshot';
 import { inspectorAddress } from './devInspector';
 import { StderrTail } from './stderrTail';
@@ -428,9 +428,6 @@ export class ServerConnection implements Disposable {
         this.deps.log.info(
           `Connected: ${client.getServerVersion()?.name ?? 'unnamed server'} ${client.getServerVersion()?.version ?? ''}, protocol ${client.getNegotiatedProtocolVersion()} (${client.getProtocolEra()} era) over ${session.created.kind}${session.created.stdio?.pid ? `, pid ${session.created.stdio.pid}` : ''}.`,
         );
-        // The whole of what it tells models, where the row's tooltip sends a reader for more.
-        const instructions = boundedInstructions(client.getInstructions());
-        if (instructions) this.deps.log.info(`Instructions for models:\n${instructions}`);
         this.sessionDisposables.push(followLogLevel(client, this.deps.log, () => generation === this.generation));
         // Lists first, so "running" never shows with empty counts.
         await this.lists.refreshAll(client, () => generation === this.generation);

@@ -142,7 +142,7 @@ export function serverItem(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | 
   return item;
 }
 
-/** The tooltip shows this much of a server's instructions (the whole text is in its log). */
+/** The tooltip shows this much of a server's instructions (models get the whole text). */
 const TOOLTIP_INSTRUCTIONS = 400;
 const TOOLTIP_INSTRUCTION_LINES = 6;
 
@@ -206,7 +206,7 @@ function shortened(text: string): string {
   if (shown.length > TOOLTIP_INSTRUCTIONS) shown = shown.slice(0, TOOLTIP_INSTRUCTIONS);
   return shown.length === text.length
     ? text
-    : `${shown}…\n${vscode.l10n.t("({0} characters in all: the whole text is in the server's log, Show Output)", text.length)}`;
+    : `${shown}…\n${vscode.l10n.t('({0} characters in all; models get the whole text)', text.length)}`;
 }
 
 export function serverTooltip(facts: TooltipFacts): vscode.MarkdownString {
