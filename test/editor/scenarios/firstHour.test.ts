@@ -86,9 +86,15 @@ describe('The first hour in a real VS Code', function () {
     for (const action of ['Show Output', 'Open Settings', 'Restart'])
       assert.equal(await notice.getByRole('button', { name: action }).count(), 1, action);
     // The failed servers' check boxes line up with the running ones' (see the on-demand scenario).
+    // A row redraws when any server's lists change (its box is then briefly absent): wait until both
+    // are drawn, then compare.
     const checkboxAt = async (id: string) =>
       (await editor.workbench.serverRow(id).locator('.custom-view-tree-node-item-checkbox').boundingBox())?.x;
-    assert.equal(await checkboxAt('broken'), await checkboxAt('refused'));
+    const [broken, refused] = await waitFor('both check boxes drawn', async () => {
+      const xs = [await checkboxAt('broken'), await checkboxAt('refused')];
+      return xs.every((x) => x !== undefined) ? xs : undefined;
+    });
+    assert.equal(broken, refused);
     await editor.workbench.screenshot('60-start-failure');
     await notice.getByRole('button', { name: 'Show Output' }).click();
     // The server's output shows in the panel; then the whole story in view: the panel maximized
