@@ -11,7 +11,7 @@ import type {
   Tool,
 } from '@modelcontextprotocol/client';
 import type { ServerSnapshot } from '../core/connection/serverSnapshot';
-import type { McpHost } from '../core/host/mcpHost';
+import type { ServerCalls, ServerDirectory, ServerLifecycle } from '../core/host/hostPorts';
 import type { ToolInvocation, ToolInvoker } from '../core/tools/toolInvoker';
 
 /** What other extensions see of one server. */
@@ -84,7 +84,7 @@ export interface McpToolInvocation {
 }
 
 export function createPublicApi(
-  host: McpHost,
+  host: ServerDirectory & ServerLifecycle & ServerCalls,
   invoker: ToolInvoker,
   activationMs: () => number,
   spawns?: SpawnRecord,

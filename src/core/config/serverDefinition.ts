@@ -1,8 +1,7 @@
-import { spawnsProcess } from './transportKinds';
+import { spawnsProcess, type TransportKind } from './transportKinds';
+export type { TransportKind };
 /** Where a server definition came from; workspace and folder definitions are code from the repository. */
 export type SettingsScope = 'user' | 'workspace' | 'folder';
-
-export type TransportKind = 'stdio' | 'http' | 'sse';
 
 export type AutoStart = 'startup' | 'onDemand' | 'never';
 

@@ -1,4 +1,5 @@
-import type { TransportKind } from './serverDefinition';
+/** How the host reaches a server: a process it runs (stdio), or a URL (Streamable HTTP, legacy SSE). */
+export type TransportKind = 'stdio' | 'http' | 'sse';
 
 /**
  * What differs between the transports, in one record per kind: a new transport is one entry here

@@ -53,6 +53,30 @@ export function describeExit(exit: ProcessExit): string {
 }
 
 /**
+ * Why a running server's session ended by itself: it stopped answering (`hung`, or its pipe
+ * stalled), its process ended, or it just closed; with the cause from its last output.
+ */
+export function describeEnd(
+  hung: string | undefined,
+  child: ChildEnd | undefined,
+  stderrTail: readonly string[],
+): string {
+  const stalled = hung ?? child?.ended;
+  const why = stalled
+    ? `the server stopped answering: ${stalled}`
+    : child?.exit
+      ? describeExit(child.exit)
+      : 'the server stopped unexpectedly';
+  return `${why}${lastOutput(stderrTail)}`;
+}
+
+/** What a process that ended left to say about it. */
+interface ChildEnd {
+  readonly exit?: ProcessExit;
+  readonly ended?: string;
+}
+
+/**
  * ` (last output: …)` with the last few stderr lines; when none of them looks like an error but an
  * earlier line does (a runtime's stack and version come after the message), ` (cause: …)` with that
  * line instead, the last one that looks like an error. Or nothing.

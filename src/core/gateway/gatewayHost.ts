@@ -3,25 +3,13 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '../config/definitionHash';
 import { listsKnown, type ServerSnapshot } from '../connection/serverSnapshot';
 import type { Event } from '../events';
-import type { McpHost } from '../host/mcpHost';
+import type { ResourceBrowsing, ServerCalls, ServerDirectory, ServerLifecycle } from '../host/hostPorts';
 
 /** The part of the host the gateway serves from: a server's lists, its requests, its changes. */
-export type GatewayHost = Pick<
-  McpHost,
-  | 'server'
-  | 'serverIds'
-  | 'definition'
-  | 'start'
-  | 'startOnDemand'
-  | 'callTool'
-  | 'getPrompt'
-  | 'readResource'
-  | 'complete'
-  | 'freshResources'
-  | 'subscribeResource'
-  | 'onDidChangeServers'
-  | 'onDidUpdateResource'
->;
+export type GatewayHost = Omit<ServerDirectory, 'servers' | 'changedServers'> &
+  Pick<ServerLifecycle, 'start' | 'startOnDemand'> &
+  Pick<ServerCalls, 'callTool' | 'getPrompt' | 'readResource' | 'complete'> &
+  Pick<ResourceBrowsing, 'freshResources' | 'subscribeResource' | 'onDidUpdateResource'>;
 
 /** What the user lets agents have: which servers are published, which of their tools are offered. */
 export interface GatewayOffers {

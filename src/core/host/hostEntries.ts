@@ -4,7 +4,7 @@ import { ServerConnection } from '../connection/serverConnection';
 import { offersResources } from '../connection/serverSnapshot';
 import type { StartSlots } from '../connection/startSlots';
 import { adoptDefinition, DECLINED, heldBack, type HostEntry, type Placeholder } from './hostEntry';
-import type { McpHostOptions } from './mcpHost';
+import type { McpHostOptions } from './hostOptions';
 import type { RootsPublisher } from './rootsPublisher';
 import { connectionDeps, connectionInputs } from './serverConnectionSetup';
 import type { StartConsent } from './startConsent';

@@ -1,7 +1,7 @@
 import type { Disposable } from '../events';
 import { whenIdle, type IdleClock, type IdleRule } from './windowIdle';
 
-/** What learning needs of the host (McpHost). */
+/** What learning needs of the host: one of its doors. */
 export interface LearningHost {
   unlearnedServers(): string[];
   learnLists(id: string): Promise<void>;

@@ -1,7 +1,6 @@
 import {
   type CallToolResult,
   type CompleteRequest,
-  type FetchLike,
   type GetPromptResult,
   type Progress,
   type ReadResourceResult,
@@ -22,59 +21,47 @@ import type { ServerConfigError } from '../config/validateServerEntry';
 import { untilAborted } from '../abortWith';
 import type { LoadedSkill } from '../skills/serverSkills';
 import { DECLINED, entrySnapshot, startsWhenNeeded, type HostEntry } from './hostEntry';
-import type { LastRuns } from './lastRuns';
-import type { EraPinStore } from '../connection/eraPins';
-import type { ExecutableResolver } from '../process/executableResolver';
 import type { ServerConnection } from '../connection/serverConnection';
 import { resourceNotFound, ServerUnavailableError } from '../connection/serverErrors';
 import { callToolOrTask, followIfTask } from './serverTaskChannel';
 import { TaskTracker } from '../tasks/taskTracker';
 import type { ServerSnapshot } from '../connection/serverSnapshot';
 import { Emitter, type Disposable } from '../events';
-import type { HostEnvironment } from './ports';
 import { StartConsent } from './startConsent';
 import { RootsPublisher } from './rootsPublisher';
 import { HostEntries } from './hostEntries';
-import type { SamplingRouter } from '../sampling/samplingRouter';
-import type { ElicitationRouter } from '../elicitation/elicitationRouter';
-import type { HostAuthorization } from '../auth/hostAuthorization';
-import type { ProcessLedger } from '../process/processLedger';
-import type { ProcessSandbox } from '../process/processSandbox';
 import { StartSlots } from '../connection/startSlots';
-import type { MachineShare } from '../connection/machineShare';
 import { retryAfterUrlElicitations } from '../elicitation/urlElicitationErrors';
+import type { McpHostOptions } from './hostOptions';
+import type { LearningHost } from './listLearning';
+import type {
+  HostSettings,
+  ResourceBrowsing,
+  ServerCalls,
+  ServerDirectory,
+  ServerLifecycle,
+  ServerPolicies,
+  TaskHost,
+} from './hostPorts';
+
+export type { McpHostOptions } from './hostOptions';
 
 /** Why a server that was started only to learn its lists is stopped again. */
 const LEARNED = 'starts when needed; its lists were learned in the background';
 
-export interface McpHostOptions {
-  readonly clientInfo: { readonly name: string; readonly version: string };
-  readonly resolver: ExecutableResolver;
-  readonly eraPins: EraPinStore;
-  readonly env: HostEnvironment;
-  /** Answers sampling requests; without it servers are not offered sampling. */
-  readonly sampling?: SamplingRouter;
-  /** Answers elicitation requests and -32042 errors; without it servers are not offered elicitation. */
-  readonly elicitation?: ElicitationRouter;
-  /** Signs in to HTTP servers that ask for it (MCP authorization); without it a 401 is an error. */
-  readonly authorization?: HostAuthorization;
-  readonly ledger?: ProcessLedger;
-  readonly sandbox?: ProcessSandbox;
-  readonly fetch?: FetchLike;
-  /** Whether MCP Apps are on (the global setting, read at each start); off or absent, servers are not offered them. */
-  readonly apps?: () => boolean;
-  /** Follows tasks (the MCP Tasks view); a tracker that keeps nothing across windows without it. */
-  readonly tasks?: TaskTracker;
-  /** Keeps each server's tools for its next window, where it may start only when needed. */
-  readonly lastRuns?: LastRuns;
-  /** Turns for starting the servers' processes; one per core and one more without it. */
-  readonly startSlots?: StartSlots;
-  /** Where this user's windows share servers that ask (`"share": "machine"`); without it each window runs its own. */
-  readonly share?: MachineShare;
-}
-
 /** The set of servers: applies settings, gates workspace servers on trust and consent, routes requests. */
-export class McpHost implements Disposable {
+export class McpHost
+  implements
+    ServerDirectory,
+    ServerLifecycle,
+    LearningHost,
+    HostSettings,
+    ServerCalls,
+    ResourceBrowsing,
+    ServerPolicies,
+    TaskHost,
+    Disposable
+{
   private readonly entries: HostEntries;
   private readonly roots = new RootsPublisher();
   private readonly changed = new Emitter<string | undefined>();
@@ -406,27 +393,27 @@ export class McpHost implements Disposable {
 
   /** Loads one of a server's skills (SEP-2640): its `SKILL.md`, verified; a skill that fails verification is refused. */
   async loadSkill(id: string, uri: string, signal?: AbortSignal): Promise<LoadedSkill> {
-    return (await this.neededConnection(id, signal)).loadSkill(uri, signal);
+    return (await this.neededConnection(id, signal)).calls.loadSkill(uri, signal);
   }
 
   /** Reads a file a skill names (relative to its root, as its `SKILL.md` refers to it), verified. */
   async readSkillFile(id: string, uri: string, ref: string, signal?: AbortSignal): Promise<string> {
-    return (await this.neededConnection(id, signal)).readSkillFile(uri, ref, signal);
+    return (await this.neededConnection(id, signal)).calls.readSkillFile(uri, ref, signal);
   }
 
   /** Fetches the next page of a server's resources (the view's "Load more"). */
   loadMoreResources(id: string): Promise<void> {
-    return this.connection(id).loadMoreResources();
+    return this.connection(id).calls.loadMoreResources();
   }
 
   /** A server's resources when someone looks: re-fetched when its `ttlMs` ran out (silently: the caller shows them). */
   freshResources(id: string): Promise<readonly Resource[]> {
-    return this.connection(id).freshResources();
+    return this.connection(id).calls.freshResources();
   }
 
   /** Loads every page the server has left, reporting after each (a search over all resources). */
   loadAllResources(id: string, signal: AbortSignal, onPage: () => void): Promise<void> {
-    return this.connection(id).loadAllResources(signal, onPage);
+    return this.connection(id).calls.loadAllResources(signal, onPage);
   }
 
   /** Whether the server sends updates about resources (`resources.subscribe`, either era). */
@@ -439,11 +426,11 @@ export class McpHost implements Disposable {
    * `subscriptions/listen` stream in 2026-07-28); kept across restarts until unsubscribed.
    */
   async subscribeResource(id: string, uri: string): Promise<void> {
-    await this.entries.get(id)?.connection?.watchResource(uri);
+    await this.entries.get(id)?.connection?.calls.watchResource(uri);
   }
 
   async unsubscribeResource(id: string, uri: string): Promise<void> {
-    await this.entries.get(id)?.connection?.unwatchResource(uri);
+    await this.entries.get(id)?.connection?.calls.unwatchResource(uri);
   }
 
   async dispose(): Promise<void> {

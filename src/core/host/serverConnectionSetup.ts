@@ -12,7 +12,7 @@ import { RedactingServerLog, type ResolvedSecret } from '../connection/secretRed
 import type { ServerConnectionDeps } from '../connection/serverConnectionDeps';
 import type { ServerLog } from '../connection/serverLog';
 import type { StartSlots } from '../connection/startSlots';
-import type { McpHostOptions } from './mcpHost';
+import type { McpHostOptions } from './hostOptions';
 
 /** What a connection is made from: the resolved definition, the secrets it took, and the keys it is known by. */
 export interface ConnectionInputs {

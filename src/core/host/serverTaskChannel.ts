@@ -6,7 +6,7 @@ import type { TaskChannel } from '../tasks/taskPolling';
 import { createdTaskOf, type WireTask } from '../tasks/taskResults';
 import type { TaskTracker } from '../tasks/taskTracker';
 import type { Disposable } from '../events';
-import type { McpHost } from './mcpHost';
+import type { TaskHost } from './hostPorts';
 
 /** Cancelling a task waits this long for the server's acknowledgement. */
 const CANCEL_TIMEOUT_MS = 5_000;
@@ -72,8 +72,6 @@ export function callToolOrTask(
     tracker.observe(connection.id, params.name, options.signal),
   );
 }
-
-type TaskHost = Pick<McpHost, 'onDidChangeServers' | 'changedServers' | 'connection' | 'tasks' | 'startOnDemand'>;
 
 /**
  * A tools/call result that is a 2026-07-28 task handle becomes the task's end result (followed

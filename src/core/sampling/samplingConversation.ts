@@ -1,7 +1,13 @@
-import type { CreateMessageResult, CreateMessageResultWithTools } from '@modelcontextprotocol/client';
+import type {
+  CreateMessageRequest,
+  CreateMessageResult,
+  CreateMessageResultWithTools,
+} from '@modelcontextprotocol/client';
 import type { ModelContent, ModelMessage, ModelPart, ModelTool, ModelToolCall } from '../models/modelMessages';
-import type { SamplingParams } from './samplingRouter';
 import { blocksOf, type SamplingBlock } from './samplingValidation';
+
+/** What a server asks to sample (`sampling/createMessage`'s params). */
+export type SamplingParams = CreateMessageRequest['params'];
 
 export type SamplingResult = CreateMessageResult | CreateMessageResultWithTools;
 

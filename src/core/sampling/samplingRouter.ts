@@ -1,4 +1,3 @@
-import type { CreateMessageRequest } from '@modelcontextprotocol/client';
 import { clientLibrary, protocolError } from '../lazyLibraries';
 import { untilAborted } from '../abortWith';
 import type { SamplingPolicy } from '../config/serverDefinition';
@@ -8,12 +7,13 @@ import {
   SamplingAnswer,
   toSamplingConversation,
   type SamplingConversation,
+  type SamplingParams,
   type SamplingResult,
 } from './samplingConversation';
 import { RequestRateLimiter } from '../requestRateLimiter';
 import { blocksOf, SamplingRequestError, validateSamplingMessages } from './samplingValidation';
 
-export type SamplingParams = CreateMessageRequest['params'];
+export type { SamplingParams };
 export type { SamplingPolicy };
 
 /** The editor's language models. */

@@ -1,6 +1,6 @@
 import { untilAborted } from '../abortWith';
 import { canonicalJson } from '../config/definitionHash';
-import type { ConfirmationAnswer, ToolConfirmationPort, ToolConfirmationRequest } from './toolInvoker';
+import type { ConfirmationAnswer, ToolConfirmationPort, ToolConfirmationRequest } from './toolConfirmation';
 
 /**
  * The confirmations waiting for the user, so that one question is asked once (an app polling a

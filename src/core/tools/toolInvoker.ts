@@ -2,28 +2,17 @@ import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/clien
 import type { ResultOutcome } from '../../shared/protocol/toolResultView';
 import { callableFromApp, offeredToModel } from '../apps/appToolMeta';
 import { startsForUse } from '../connection/serverSnapshot';
-import type { McpHost } from '../host/mcpHost';
+import type { ServerCalls, ServerDirectory, ServerLifecycle } from '../host/hostPorts';
 import { PendingConfirmations } from './pendingConfirmations';
-import type { ApprovalScope, ToolApprovals, ToolChange } from './toolApprovals';
+import type { ToolApprovals } from './toolApprovals';
+import type { ToolCallOrigin, ToolConfirmationPort } from './toolConfirmation';
 
-/** Who asked for the call: the user from a command, a chat model, or a server's app (MCP Apps). */
-export type ToolCallOrigin = 'user' | 'model' | 'app';
-
-export interface ToolConfirmationRequest {
-  readonly serverId: string;
-  readonly tool: Tool;
-  readonly args: Record<string, unknown>;
-  readonly origin: ToolCallOrigin;
-  /** What changed since the user last approved this tool; empty on a first approval. */
-  readonly changes: readonly ToolChange[];
-}
-
-/** `once`: run this call only; a scope: also remember the approval. */
-export type ConfirmationAnswer = 'once' | ApprovalScope | 'deny';
-
-export interface ToolConfirmationPort {
-  confirm(request: ToolConfirmationRequest, signal: AbortSignal): Promise<ConfirmationAnswer>;
-}
+export type {
+  ConfirmationAnswer,
+  ToolCallOrigin,
+  ToolConfirmationPort,
+  ToolConfirmationRequest,
+} from './toolConfirmation';
 
 export interface ToolInvocation {
   readonly serverId: string;
@@ -68,7 +57,9 @@ const OUTPUT_SCHEMA_FAILURE =
  * user sees differently.
  */
 /** The part of the host a tool call needs: find the server's tools, call one, and start a server that starts when needed. */
-export type ToolHost = Pick<McpHost, 'server' | 'callTool'> & Partial<Pick<McpHost, 'startOnDemand'>>;
+export type ToolHost = Pick<ServerDirectory, 'server'> &
+  Pick<ServerCalls, 'callTool'> &
+  Partial<Pick<ServerLifecycle, 'startOnDemand'>>;
 
 export class ToolInvoker {
   private watcher?: ToolCallWatcher;

@@ -3,7 +3,7 @@ import { hostSetting } from '../config/hostSettings';
 import type { Tool } from '@modelcontextprotocol/client';
 import { loadAppResource } from '../../core/apps/appResource';
 import { appResourceUri } from '../../core/apps/appToolMeta';
-import type { McpHost } from '../../core/host/mcpHost';
+import type { ServerCalls, ServerDirectory } from '../../core/host/hostPorts';
 import type { ToolCallWatcher, ToolInvocation } from '../../core/tools/toolInvoker';
 import { toolLabel } from '../tools/toolLabels';
 import { AppPanel, type AppPanelDeps } from './appPanel';
@@ -23,7 +23,7 @@ export class AppLauncher implements ToolCallWatcher, vscode.Disposable {
 
   constructor(
     private readonly deps: AppPanelDeps & {
-      readonly host: Pick<McpHost, 'readResource' | 'definition' | 'server' | 'onDidChangeServers'>;
+      readonly host: ServerDirectory & Pick<ServerCalls, 'readResource'>;
     },
   ) {
     this.listener = { dispose: deps.host.onDidChangeServers(() => this.closeStoppedServers()).dispose };

@@ -6,7 +6,7 @@ import { AppRelayTransport } from '../../core/apps/appRelayTransport';
 import type { AppResource } from '../../core/apps/appResource';
 import { AppSession } from '../../core/apps/appSession';
 import type { ServerLog } from '../../core/connection/serverLog';
-import type { McpHost } from '../../core/host/mcpHost';
+import type { ServerCalls } from '../../core/host/hostPorts';
 import type { ToolInvoker } from '../../core/tools/toolInvoker';
 import type { AppDisplayMode, AppHostToPanel, AppPanelLook, AppPanelToHost } from '../../shared/protocol/appPanel';
 import { openWebviewPanel } from '../webviews/webviewPanel';
@@ -20,7 +20,7 @@ export interface AppPanelDeps {
   readonly extensionUri: vscode.Uri;
   readonly sandbox: AppSandboxServer;
   readonly invoker: ToolInvoker;
-  readonly host: Pick<McpHost, 'readResource'>;
+  readonly host: Pick<ServerCalls, 'readResource'>;
   readonly modelContext: AppModelContext;
   readonly hostInfo: { readonly name: string; readonly version: string };
   logFor(serverId: string): ServerLog;

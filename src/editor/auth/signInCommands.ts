@@ -1,13 +1,16 @@
 import * as vscode from 'vscode';
 import type { HostAuthorization } from '../../core/auth/hostAuthorization';
 import type { ServerSnapshot } from '../../core/connection/serverSnapshot';
-import type { McpHost } from '../../core/host/mcpHost';
+import type { ServerDirectory, ServerLifecycle } from '../../core/host/hostPorts';
 import { spawnsProcess } from '../../core/config/transportKinds';
 
 type Target = { server?: ServerSnapshot } | string | undefined;
 
 /** Sign In, Sign Out and Manage Sign-ins for HTTP servers that use MCP authorization. */
-export function registerSignInCommands(host: McpHost, authorization: HostAuthorization): vscode.Disposable[] {
+export function registerSignInCommands(
+  host: ServerDirectory & ServerLifecycle,
+  authorization: HostAuthorization,
+): vscode.Disposable[] {
   const httpServers = (filter: (s: ServerSnapshot) => boolean) =>
     host.servers().filter((s) => !spawnsProcess(s.transport) && filter(s));
   const pick = async (target: Target, title: string, candidates: ServerSnapshot[]): Promise<string | undefined> => {

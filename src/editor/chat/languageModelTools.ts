@@ -3,7 +3,7 @@ import { withCancellation } from '../ui/cancellation';
 import { startWhenNeeded } from '../servers/serverItemPicker';
 import { offeredToModel } from '../../core/apps/appToolMeta';
 import { listsKnown, type ServerSnapshot } from '../../core/connection/serverSnapshot';
-import type { McpHost } from '../../core/host/mcpHost';
+import type { ServerDirectory, ServerLifecycle } from '../../core/host/hostPorts';
 import type { ToolInvoker } from '../../core/tools/toolInvoker';
 import { resultText } from '../../core/tools/toolResults';
 
@@ -23,7 +23,7 @@ interface CallInput {
  * Code's MCP (an editor without that API, or `publish` off): the others are tools of their own.
  */
 export function registerLanguageModelTools(
-  host: McpHost,
+  host: ServerDirectory & Pick<ServerLifecycle, 'startOnDemand'>,
   invoker: ToolInvoker,
   publishedToAgents: (serverId: string) => boolean = () => false,
 ): vscode.Disposable[] {

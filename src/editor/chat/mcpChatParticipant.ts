@@ -24,7 +24,7 @@ import {
 import type { AppModelContext } from '../../core/apps/appModelContext';
 import { resourceForModel } from '../../core/resources/resourceContents';
 import { parseResourceAddress, RESOURCE_SCHEME } from '../../core/resources/resourceUris';
-import type { McpHost } from '../../core/host/mcpHost';
+import type { ServerCalls, ServerDirectory, ServerLifecycle } from '../../core/host/hostPorts';
 import { listsKnown } from '../../core/connection/serverSnapshot';
 import { parsePromptArguments } from '../../core/prompts/promptArguments';
 import type { ToolInvoker } from '../../core/tools/toolInvoker';
@@ -34,6 +34,9 @@ import { askPromptArguments } from '../prompts/promptArgumentsInput';
 import { startWhenNeeded } from '../servers/serverItemPicker';
 import { LanguageModelBridge, promptToChatMessages } from './languageModelBridge';
 
+/** What this uses of the host. */
+type UsedHost = ServerDirectory & ServerLifecycle & ServerCalls;
+
 const SLASH = /^\s*\/([A-Za-z0-9_-]+\.[A-Za-z0-9_.-]+)(?:\s+([\s\S]*))?$/;
 
 /**
@@ -42,7 +45,7 @@ const SLASH = /^\s*\/([A-Za-z0-9_-]+\.[A-Za-z0-9_.-]+)(?:\s+([\s\S]*))?$/;
  * confirmed and run through the host. `/prompts` lists the prompts there are.
  */
 export function registerChatParticipant(
-  host: McpHost,
+  host: UsedHost,
   invoker: ToolInvoker,
   extensionUri: vscode.Uri,
   appContext?: AppModelContext,
@@ -78,7 +81,7 @@ interface PromptEntry {
   readonly description?: string;
 }
 
-function promptIndex(host: McpHost): [string, PromptEntry][] {
+function promptIndex(host: UsedHost): [string, PromptEntry][] {
   return host
     .servers()
     .filter(listsKnown)
@@ -103,7 +106,7 @@ interface ChatTurn {
   readonly appContext?: AppModelContext;
 }
 
-async function handle(host: McpHost, invoker: ToolInvoker, turn: ChatTurn): Promise<vscode.ChatResult> {
+async function handle(host: UsedHost, invoker: ToolInvoker, turn: ChatTurn): Promise<vscode.ChatResult> {
   try {
     if (turn.request.command === 'prompts')
       return await withCancellation(turn.token, (signal) => listPrompts(host, turn.stream, signal));
@@ -115,7 +118,7 @@ async function handle(host: McpHost, invoker: ToolInvoker, turn: ChatTurn): Prom
 }
 
 async function respond(
-  host: McpHost,
+  host: UsedHost,
   invoker: ToolInvoker,
   { request, context, stream, token, appContext }: ChatTurn,
   signal: AbortSignal,
@@ -149,7 +152,7 @@ async function respond(
 }
 
 async function runPrompt(
-  host: McpHost,
+  host: UsedHost,
   invoker: ToolInvoker,
   entry: PromptEntry,
   text: string,
@@ -190,7 +193,7 @@ async function runPrompt(
 }
 
 async function converse(
-  host: McpHost,
+  host: UsedHost,
   invoker: ToolInvoker,
   model: vscode.LanguageModelChat,
   preamble: vscode.LanguageModelChatMessage[],
@@ -274,7 +277,7 @@ async function converse(
 
 /** The model loads a skill (or a file it names): verified by the host, shown in the answer. */
 async function loadSkillForModel(
-  host: McpHost,
+  host: UsedHost,
   skills: readonly SkillOffer[],
   input: Record<string, unknown>,
   stream: vscode.ChatResponseStream,
@@ -304,7 +307,7 @@ async function loadSkillForModel(
 }
 
 /** The tools the user offers to models, with the `mcpHost.chat.maxTools` limit. */
-export function offerForModel(host: McpHost, invoker: ToolInvoker): ModelToolOffer {
+export function offerForModel(host: UsedHost, invoker: ToolInvoker): ModelToolOffer {
   const max = hostSetting('chatMaxTools');
   const bounded = Number.isInteger(max)
     ? Math.min(MAX_MAX_MODEL_TOOLS, Math.max(MIN_MAX_MODEL_TOOLS, max))
@@ -353,7 +356,7 @@ async function runForModel(
  * resource editor), read from their servers and handed to the model ahead of the question.
  */
 async function referencedResources(
-  host: McpHost,
+  host: UsedHost,
   references: readonly vscode.ChatPromptReference[],
   stream: vscode.ChatResponseStream,
   signal: AbortSignal,
@@ -377,7 +380,7 @@ async function referencedResources(
 }
 
 /** Starts the servers that start when needed and whose tools and prompts are not known from a last run; whether there were any. */
-async function startUnknown(host: McpHost, stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<boolean> {
+async function startUnknown(host: UsedHost, stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<boolean> {
   if (!host.servers().some((s) => s.startsWhenNeeded && !s.fromLastRun)) return false;
   stream.progress(vscode.l10n.t('Starting MCP servers that start when needed…'));
   await startWhenNeeded(host, { signal, unknownOnly: true });
@@ -392,7 +395,7 @@ const STARTING_WAIT_MS = 15_000;
  * known (those waiting for their turn go at once), so the request offers their tools; says which
  * are left out when some take longer.
  */
-async function waitForStarting(host: McpHost, stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<void> {
+async function waitForStarting(host: UsedHost, stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<void> {
   const starting = host
     .servers()
     .filter((s) => s.status === 'starting' && !listsKnown(s))
@@ -411,7 +414,7 @@ async function waitForStarting(host: McpHost, stream: vscode.ChatResponseStream,
 }
 
 async function listPrompts(
-  host: McpHost,
+  host: UsedHost,
   stream: vscode.ChatResponseStream,
   signal: AbortSignal,
 ): Promise<vscode.ChatResult> {

@@ -1,6 +1,6 @@
 import type { Prompt, PromptArgument } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
-import type { McpHost } from '../../core/host/mcpHost';
+import type { ServerCalls } from '../../core/host/hostPorts';
 import { askCompletedValue } from '../ui/completionInput';
 
 /**
@@ -8,7 +8,7 @@ import { askCompletedValue } from '../ui/completionInput';
  * (with the arguments given so far as context) while the user types. Undefined when cancelled.
  */
 export async function askPromptArguments(
-  host: McpHost,
+  host: ServerCalls,
   serverId: string,
   prompt: Prompt,
   toAsk: readonly PromptArgument[],

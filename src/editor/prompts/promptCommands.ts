@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { withCancellableProgress } from '../ui/cancellation';
-import type { McpHost } from '../../core/host/mcpHost';
+import type { ServerCalls, ServerDirectory, ServerLifecycle } from '../../core/host/hostPorts';
 import { promptMarkdown } from '../../core/prompts/promptMessages';
 import {
   pickServerItem,
@@ -11,8 +11,11 @@ import {
 } from '../servers/serverItemPicker';
 import { askPromptArguments } from './promptArgumentsInput';
 
+/** What this uses of the host. */
+type UsedHost = ServerDirectory & ServerCalls & Pick<ServerLifecycle, 'startOnDemand'>;
+
 /** "MCP: Run Prompt…": pick a prompt, fill its arguments, and read its messages in an editor. */
-export function registerPromptCommands(host: McpHost): vscode.Disposable[] {
+export function registerPromptCommands(host: UsedHost): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('mcpHost.runPrompt', async (target: ServerItemTarget) => {
       try {
@@ -43,7 +46,7 @@ export function registerPromptCommands(host: McpHost): vscode.Disposable[] {
   ];
 }
 
-function pickPrompt(host: McpHost): Promise<ServerItemRef | undefined> {
+function pickPrompt(host: UsedHost): Promise<ServerItemRef | undefined> {
   return pickServerItem(
     host,
     'prompts',

@@ -1,6 +1,6 @@
 import type { ResourceTemplateType } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
-import type { McpHost } from '../../core/host/mcpHost';
+import type { ResourceBrowsing, ServerCalls, ServerDirectory, ServerLifecycle } from '../../core/host/hostPorts';
 import { ResourceUriTemplate } from '../../core/resources/resourceTemplates';
 import { parseResourceAddress, RESOURCE_SCHEME } from '../../core/resources/resourceUris';
 import { mayOfferResources, type ServerSnapshot } from '../../core/connection/serverSnapshot';
@@ -8,6 +8,9 @@ import { askCompletedValue } from '../ui/completionInput';
 import { startWhenNeeded } from '../servers/serverItemPicker';
 import { resourceEditorUri } from './resourceFileSystem';
 import type { ResourceNode } from './resourcesTreeProvider';
+
+/** What this uses of the host. */
+type UsedHost = ServerDirectory & ServerCalls & ResourceBrowsing & Pick<ServerLifecycle, 'startOnDemand'>;
 
 type TemplateNode = Extract<ResourceNode, { kind: 'template' }>;
 type ResourceItem = Extract<ResourceNode, { kind: 'resource' }>;
@@ -18,7 +21,7 @@ export async function openResource(serverId: string, uri: string, name?: string,
 }
 
 /** Load more, templates, Find Resource… and Add to Chat. */
-export function registerResourceCommands(host: McpHost): vscode.Disposable[] {
+export function registerResourceCommands(host: UsedHost): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('mcpHost.loadMoreResources', async (node?: { serverId: string }) => {
       if (!node) return;
@@ -72,7 +75,7 @@ function activeResourceUri(): vscode.Uri | undefined {
  * Asks for each variable of the template (with the server's completions, earlier answers as
  * context), expands it (RFC 6570) and opens the result.
  */
-async function openFromTemplate(host: McpHost, serverId: string, template: ResourceTemplateType): Promise<void> {
+async function openFromTemplate(host: UsedHost, serverId: string, template: ResourceTemplateType): Promise<void> {
   let parsed: ResourceUriTemplate;
   try {
     parsed = new ResourceUriTemplate(template.uriTemplate);
@@ -108,7 +111,7 @@ async function openFromTemplate(host: McpHost, serverId: string, template: Resou
   await openResource(serverId, parsed.expand(values), template.name, template.mimeType);
 }
 
-async function pickTemplate(host: McpHost): Promise<TemplateNode | undefined> {
+async function pickTemplate(host: UsedHost): Promise<TemplateNode | undefined> {
   const items = host
     .servers()
     .filter((s) => s.status === 'running')
@@ -141,7 +144,7 @@ type FindItem = vscode.QuickPickItem & { open: () => Promise<void> };
  * start when they may have resources (their last run offered some, or they have not run yet), and
  * pages not loaded yet are fetched.
  */
-async function findResource(host: McpHost): Promise<void> {
+async function findResource(host: UsedHost): Promise<void> {
   const pick = vscode.window.createQuickPick<FindItem>();
   pick.title = vscode.l10n.t('Find MCP Resource');
   pick.placeholder = vscode.l10n.t('Search resource names and URIs across MCP servers');

@@ -1,7 +1,7 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
 import { contentBytes } from '../../core/resources/resourceContents';
-import type { McpHost } from '../../core/host/mcpHost';
+import type { HostSettings, ResourceBrowsing, ServerCalls, ServerDirectory } from '../../core/host/hostPorts';
 import {
   parseResourceAddress,
   partOf,
@@ -53,7 +53,7 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, vscode.Dis
   private readonly listener: { dispose(): void };
 
   constructor(
-    private readonly host: McpHost,
+    private readonly host: ServerDirectory & ServerCalls & ResourceBrowsing & Pick<HostSettings, 'settingsApplied'>,
     private readonly log: (message: string) => void,
   ) {
     this.subscriptions = new ResourceSubscriptions(

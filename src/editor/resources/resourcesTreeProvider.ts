@@ -2,6 +2,7 @@ import type { Resource, ResourceTemplateType } from '@modelcontextprotocol/clien
 import * as vscode from 'vscode';
 import { offersResources, type ServerSnapshot } from '../../core/connection/serverSnapshot';
 import { HostTreeProvider } from '../ui/hostTreeProvider';
+import type { ResourceBrowsing, ServerDirectory, ServerLifecycle } from '../../core/host/hostPorts';
 import { startWhenNeeded } from '../servers/serverItemPicker';
 import { sameEntries } from '../../core/view/sameEntries';
 import { plural } from '../../shared/plural';
@@ -20,7 +21,10 @@ export type ResourceNode =
  * A server that starts when needed is listed when its last run offered resources (they are not
  * kept); expanding it starts it, and its row stays while it starts.
  */
-export class ResourcesTreeProvider extends HostTreeProvider<ResourceNode> {
+export class ResourcesTreeProvider extends HostTreeProvider<
+  ResourceNode,
+  ServerDirectory & ResourceBrowsing & Pick<ServerLifecycle, 'startOnDemand'>
+> {
   /** The servers the view shows, as of its last redraw, in order: each with the lists it showed (lists are replaced, never changed). */
   private shown = new Map<string, readonly unknown[]>();
   /** Servers started by expanding their row, until the start has ended. */

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DevSettings, ServerDefinition } from '../../core/config/serverDefinition';
 import type { ServerLog } from '../../core/connection/serverLog';
-import type { McpHost } from '../../core/host/mcpHost';
+import type { ServerDirectory, ServerLifecycle } from '../../core/host/hostPorts';
 import { spawnsProcess } from '../../core/config/transportKinds';
 
 interface Watch {
@@ -24,10 +24,7 @@ export class DevModeWatcher implements vscode.Disposable {
   private readonly debugListener: { dispose(): void };
 
   constructor(
-    private readonly host: Pick<
-      McpHost,
-      'serverIds' | 'definition' | 'server' | 'restart' | 'onDidChangeServers' | 'onDebuggerListening'
-    >,
+    private readonly host: ServerDirectory & Pick<ServerLifecycle, 'restart' | 'onDebuggerListening'>,
     private readonly logFor: (id: string) => ServerLog,
   ) {
     this.listener = host.onDidChangeServers((id) => this.update(id));

@@ -1,14 +1,17 @@
 import * as vscode from 'vscode';
 import type { ServerSnapshot } from '../../core/connection/serverSnapshot';
-import type { McpHost } from '../../core/host/mcpHost';
+import type { ServerDirectory, ServerLifecycle } from '../../core/host/hostPorts';
 import { plural } from '../../shared/plural';
 import type { ServerLogChannels } from './serverLogs';
+
+/** What this uses of the host. */
+type UsedHost = ServerDirectory & ServerLifecycle;
 
 /** A command's target: a tree node (from the view), a server id (from the API or a keybinding), or nothing (pick). */
 type Target = { server?: ServerSnapshot } | string | undefined;
 
 export function registerServerCommands(
-  host: McpHost,
+  host: UsedHost,
   logs: ServerLogChannels,
   refresh: () => Promise<unknown>,
 ): vscode.Disposable[] {
@@ -63,7 +66,7 @@ type Work = () => Promise<unknown> | void;
  * How to stop a server: one whose process other windows share asks whether to stop it for them too
  * (else it stops only here: the others keep it, or take it over when this window ran it).
  */
-async function howToStop(host: McpHost, id: string): Promise<Work | undefined> {
+async function howToStop(host: UsedHost, id: string): Promise<Work | undefined> {
   const share = host.server(id)?.share;
   if (!share || share.role === 'alone' || share.otherWindows === 0) return () => host.stop(id);
   const all = vscode.l10n.t('Stop in All Windows');
@@ -88,7 +91,7 @@ async function howToStop(host: McpHost, id: string): Promise<Work | undefined> {
   return answer === here ? () => host.stop(id) : undefined;
 }
 
-async function pickServer(host: McpHost, verb: string): Promise<string | undefined> {
+async function pickServer(host: UsedHost, verb: string): Promise<string | undefined> {
   const servers = host.servers();
   if (servers.length === 0) {
     void vscode.window.showInformationMessage(

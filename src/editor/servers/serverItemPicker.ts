@@ -1,7 +1,10 @@
 import type { Prompt, Tool } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
 import { listsKnown, startsForUse, type ServerSnapshot } from '../../core/connection/serverSnapshot';
-import type { McpHost } from '../../core/host/mcpHost';
+import type { ServerDirectory, ServerLifecycle } from '../../core/host/hostPorts';
+
+/** What this uses of the host. */
+type UsedHost = ServerDirectory & Pick<ServerLifecycle, 'startOnDemand'>;
 
 /** One tool or prompt of one server. */
 export interface ServerItemRef {
@@ -27,7 +30,7 @@ type Kind = 'tools' | 'prompts';
  * for, and one waiting for its turn goes at once.
  */
 export async function startWhenNeeded(
-  host: McpHost,
+  host: UsedHost,
   options: { readonly signal?: AbortSignal; readonly unknownOnly?: boolean; readonly ids?: readonly string[] } = {},
 ): Promise<void> {
   const { signal, unknownOnly = false, ids } = options;
@@ -49,7 +52,7 @@ export async function startWhenNeeded(
 
 /** A quick pick over the tools (or prompts) of every running server, and of waiting servers' last runs. */
 export async function pickServerItem<K extends Kind>(
-  host: McpHost,
+  host: UsedHost,
   kind: K,
   describe: (server: ServerSnapshot, item: K extends 'tools' ? Tool : Prompt) => vscode.QuickPickItem,
   texts: {

@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import type { ServerStatus } from '../../core/connection/serverSnapshot';
-import type { McpHost } from '../../core/host/mcpHost';
+import type { ServerDirectory, ServerLifecycle } from '../../core/host/hostPorts';
+
+/** What this uses of the host. */
+type UsedHost = ServerDirectory & ServerLifecycle;
 
 /**
  * One notification each time a server enters a status (a failure, a wish to sign in), not per
@@ -12,7 +15,7 @@ export class ServerStatusNotices implements vscode.Disposable {
   private readonly subscription: { dispose(): void };
 
   constructor(
-    private readonly host: McpHost,
+    private readonly host: UsedHost,
     private readonly status: ServerStatus,
     private readonly notify: (id: string, reason: string) => Promise<void>,
   ) {
@@ -37,7 +40,7 @@ export class ServerStatusNotices implements vscode.Disposable {
 }
 
 /** A failed server: why, and where to look or what to try. */
-export async function notifyFailure(host: McpHost, id: string, reason: string): Promise<void> {
+export async function notifyFailure(host: UsedHost, id: string, reason: string): Promise<void> {
   const output = vscode.l10n.t('Show Output');
   const settings = vscode.l10n.t('Open Settings');
   const restart = vscode.l10n.t('Restart');

@@ -3,7 +3,7 @@ import { appResourceUri, offeredToModel } from '../../core/apps/appToolMeta';
 import * as vscode from 'vscode';
 import type { SkillSummary } from '../../core/skills/serverSkills';
 import type { ServerSnapshot } from '../../core/connection/serverSnapshot';
-import type { McpHost } from '../../core/host/mcpHost';
+import type { ServerDirectory } from '../../core/host/hostPorts';
 import type { ModelToolSwitches } from '../../core/tools/modelToolSwitches';
 import type { BuiltInServer, OtherHostFiles } from '../config/otherHostFiles';
 import { HostTreeProvider } from '../ui/hostTreeProvider';
@@ -44,7 +44,7 @@ export class ServersTreeProvider extends HostTreeProvider<Node> {
   private readonly collapsibleServers = new Set<string>();
 
   constructor(
-    host: McpHost,
+    host: ServerDirectory,
     private readonly switches: ModelToolSwitches,
     /** VS Code's own MCP configuration, to say when a server is configured there too. */
     private readonly builtIn?: Pick<OtherHostFiles, 'sameAs' | 'onDidChange'>,

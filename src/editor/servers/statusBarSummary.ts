@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ServerSnapshot } from '../../core/connection/serverSnapshot';
-import type { McpHost } from '../../core/host/mcpHost';
+import type { ServerDirectory } from '../../core/host/hostPorts';
 import { sameEntries } from '../../core/view/sameEntries';
 import { reasonOf, stateOf } from './serverReason';
 
@@ -15,7 +15,7 @@ export class StatusBarSummary implements vscode.Disposable {
   /** Each server as the item shows it, in the host's order (disabled ones count for nothing). */
   private readonly lines = new Map<string, ServerLine | undefined>();
 
-  constructor(private readonly host: McpHost) {
+  constructor(private readonly host: ServerDirectory) {
     this.item.name = vscode.l10n.t('MCP Servers');
     this.item.command = 'mcpHost.servers.focus';
     this.subscription = host.onDidChangeServers((id) => this.update(id));

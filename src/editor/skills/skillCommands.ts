@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
-import type { McpHost } from '../../core/host/mcpHost';
+import type { ServerCalls } from '../../core/host/hostPorts';
 import { ReportDocuments } from '../ui/reportDocuments';
 
 /**
  * `mcpHost.openSkill`: loads one of a server's skills (its SKILL.md, verified against the server's
  * entry) and shows it as a read-only Markdown document; a refused skill says why.
  */
-export function registerSkillCommands(host: McpHost): vscode.Disposable[] {
+export function registerSkillCommands(host: ServerCalls): vscode.Disposable[] {
   const documents = new ReportDocuments('mcp-host-skill');
   return [
     documents.register(),

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
-import type { McpHost } from '../../core/host/mcpHost';
+import type { ServerDirectory } from '../../core/host/hostPorts';
 import type { TaskStatus, TaskTracker, TaskView } from '../../core/tasks/taskTracker';
 import { showToolResult, type ResourceOpener } from '../tools/toolResultPanel';
 
@@ -109,7 +109,7 @@ function duration(ms: number): string {
 /** The view, its commands, and a notification when a task ends. */
 export function registerTasksView(
   tracker: TaskTracker,
-  host: McpHost,
+  host: ServerDirectory,
   extensionUri: vscode.Uri,
   openResource: ResourceOpener,
 ): vscode.Disposable[] {

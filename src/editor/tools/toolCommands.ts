@@ -4,7 +4,7 @@ import { withCancellableProgress } from '../ui/cancellation';
 import { hasNoParameters } from '../../core/forms/schemaForm';
 import { canonicalJson } from '../../core/config/definitionHash';
 import { listsKnown, startsForUse } from '../../core/connection/serverSnapshot';
-import type { McpHost } from '../../core/host/mcpHost';
+import type { ServerDirectory, ServerLifecycle } from '../../core/host/hostPorts';
 import type { ToolInvocation, ToolInvoker } from '../../core/tools/toolInvoker';
 import {
   pickServerItem,
@@ -18,7 +18,7 @@ import { annotationBadges, toolLabel } from './toolLabels';
 import { showToolResult, type ResourceOpener } from './toolResultPanel';
 
 export interface ToolCommandDeps {
-  readonly host: McpHost;
+  readonly host: ServerDirectory & Pick<ServerLifecycle, 'startOnDemand'>;
   readonly invoker: ToolInvoker;
   readonly extensionUri: vscode.Uri;
   readonly openResource: ResourceOpener;
@@ -112,7 +112,7 @@ async function runTool(deps: ToolCommandDeps, target: ServerItemTarget): Promise
   return invocation;
 }
 
-function pickTool(host: McpHost): Promise<ServerItemRef | undefined> {
+function pickTool(host: ServerDirectory & Pick<ServerLifecycle, 'startOnDemand'>): Promise<ServerItemRef | undefined> {
   return pickServerItem(
     host,
     'tools',

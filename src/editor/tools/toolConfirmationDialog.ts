@@ -1,5 +1,9 @@
 import * as vscode from 'vscode';
-import type { ConfirmationAnswer, ToolConfirmationPort, ToolConfirmationRequest } from '../../core/tools/toolInvoker';
+import type {
+  ConfirmationAnswer,
+  ToolConfirmationPort,
+  ToolConfirmationRequest,
+} from '../../core/tools/toolConfirmation';
 import { annotationBadges, toolLabel } from './toolLabels';
 import { untilAborted } from '../../core/abortWith';
 

@@ -1,6 +1,6 @@
 import type { CompleteRequest } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
-import type { McpHost } from '../../core/host/mcpHost';
+import type { ServerCalls } from '../../core/host/hostPorts';
 
 /** One value to ask for: a prompt argument or a resource-template variable. */
 export interface CompletedField {
@@ -16,7 +16,7 @@ export interface CompletedField {
  * accepted too. Undefined when cancelled.
  */
 export function askCompletedValue(
-  host: McpHost,
+  host: ServerCalls,
   serverId: string,
   ref: CompleteRequest['params']['ref'],
   field: CompletedField,

@@ -1,13 +1,15 @@
 import * as vscode from 'vscode';
-import type { McpHost } from '../../core/host/mcpHost';
+import type { ServerDirectory } from '../../core/host/hostPorts';
 
 /** A tree over the host's servers that redraws whenever a server or its lists change. */
-export abstract class HostTreeProvider<Node> implements vscode.TreeDataProvider<Node>, vscode.Disposable {
+export abstract class HostTreeProvider<Node, Host extends ServerDirectory = ServerDirectory>
+  implements vscode.TreeDataProvider<Node>, vscode.Disposable
+{
   private readonly changed = new vscode.EventEmitter<Node | Node[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscription: { dispose(): void };
 
-  constructor(protected readonly host: McpHost) {
+  constructor(protected readonly host: Host) {
     // list_changed refreshes a server's lists, which fires this too.
     this.subscription = host.onDidChangeServers((serverId) => this.hostChanged(serverId));
   }

@@ -1,0 +1,126 @@
+// Requests to a running server's session, with its time limits: every failure comes back as an
+// error that names the server and says why, its secrets as placeholders; a refusal for want of
+// authorization ends the session with a state that says what to do.
+import type { Client, RequestOptions } from '@modelcontextprotocol/client';
+import { signInReasonMidSession } from '../auth/authorizationFailure';
+import type { ResolvedServerDefinition } from '../config/serverDefinition';
+import { clientLibrary } from '../lazyLibraries';
+import { shownText } from '../shownText';
+import { HostWaits } from './hostWaits';
+import type { ServerConnectionDeps } from './serverConnectionDeps';
+import { describeRequestError, McpRequestError, ServerUnavailableError } from './serverErrors';
+import { mcpLevelFor } from './serverLog';
+import type { ServerStatus } from './serverSnapshot';
+import type { OpenedSession } from './sessionOpener';
+import { credentialsRefusal } from './startFailure';
+
+/** What the requests need of their connection. */
+export interface RequestsPort {
+  readonly definition: ResolvedServerDefinition;
+  /** The command line or URL as shown to the user. */
+  readonly target: string;
+  readonly deps: Pick<ServerConnectionDeps, 'log' | 'authorization' | 'secrets'>;
+  /** The session, while there is one. */
+  session(): OpenedSession | undefined;
+  status(): ServerStatus;
+  reason(): string | undefined;
+  /** Ends the session in this state (the server refused the host mid-session). */
+  stop(reason: string, status: 'needs-sign-in' | 'error'): Promise<void>;
+}
+
+export class SessionRequests {
+  /** Whether the server waits for the host (its sampling request is with the user or a model). */
+  readonly hostWaits = new HostWaits();
+  private sent = 0;
+
+  constructor(private readonly port: RequestsPort) {}
+
+  /** Requests sent and not answered yet (a shared server's requests route by them). */
+  get underWay(): number {
+    return this.sent;
+  }
+
+  /**
+   * Runs a request against the live session with this server's timeouts. Every failure comes back
+   * as an error naming the server; a server that dies mid-request fails the request at once.
+   */
+  async run<T>(
+    label: string,
+    run: (client: Client, options: RequestOptions) => Promise<T>,
+    signal?: AbortSignal,
+    onProgress?: RequestOptions['onprogress'],
+  ): Promise<T> {
+    const session = this.requireRunning();
+    const { id, requestTimeoutMs, maxTotalTimeoutMs } = this.port.definition;
+    this.sent++;
+    // The idle timeout is ours (it stands still while the server waits for the host); the SDK
+    // keeps the total cap.
+    const idle = this.hostWaits.deadline(requestTimeoutMs, signal);
+    try {
+      return await run(session.client, idle.requestOptions(maxTotalTimeoutMs, onProgress));
+    } catch (error) {
+      if (idle.signal.aborted && !signal?.aborted) {
+        const { SdkError, SdkErrorCode } = clientLibrary();
+        throw describeRequestError(
+          id,
+          label,
+          new SdkError(SdkErrorCode.RequestTimeout, 'idle timeout'),
+          requestTimeoutMs,
+        );
+      }
+      const refused = await this.refusedMidSession(error);
+      if (refused)
+        throw new McpRequestError(id, `MCP server "${id}"${refused.signIn ? ' ' : ': '}${refused.reason}.`, undefined, {
+          cause: error,
+        });
+      const stopping = this.port.status() === 'stopping' ? this.port.reason() : undefined;
+      throw this.redacted(describeRequestError(id, label, error, requestTimeoutMs, signal?.aborted === true, stopping));
+    } finally {
+      this.sent--;
+      idle.dispose();
+    }
+  }
+
+  /**
+   * A request refused for want of authorization ends the session with a state that says what to
+   * do: sign in (MCP authorization), or fix the credentials in `headers` (nothing signs in for
+   * those). Returns that reason; undefined for any other failure.
+   */
+  async refusedMidSession(error: unknown): Promise<{ reason: string; signIn: boolean } | undefined> {
+    const { log, authorization } = this.port.deps;
+    const why = authorization && signInReasonMidSession(error, authorization, this.port.target);
+    const refusal = why ? undefined : credentialsRefusal(error, this.port.target);
+    if (!why && !refusal) return undefined;
+    if (this.port.status() === 'running') {
+      log[why ? 'warn' : 'error'](
+        why ? `The server asks for authorization: ${why}.` : `The server refused its credentials: ${refusal}.`,
+      );
+      await this.port.stop((why ?? refusal)!, why ? 'needs-sign-in' : 'error');
+    }
+    return { reason: (why ?? refusal)!, signIn: why !== undefined };
+  }
+
+  /** The live session, or an error that names the server and why it cannot answer. */
+  requireRunning(): OpenedSession {
+    const session = this.port.session();
+    const status = this.port.status();
+    if (!session || status !== 'running')
+      throw new ServerUnavailableError(this.port.definition.id, status, this.port.reason());
+    return session;
+  }
+
+  /** `_meta` for outgoing requests: the 2026-07-28 era carries the log level per request. */
+  meta(): Record<string, unknown> | undefined {
+    const level = this.port.deps.log.level;
+    if (this.port.session()?.client.getProtocolEra() !== 'modern' || level === 'off') return undefined;
+    return { [clientLibrary().LOG_LEVEL_META_KEY]: mcpLevelFor(level) };
+  }
+
+  /** An error as the user sees it: a secret it echoes (a URL in an HTTP body) as its placeholder, a page of text cut short. */
+  redacted(error: McpRequestError): McpRequestError {
+    const message = shownText(error.message, this.port.deps.secrets ?? []);
+    return message === error.message
+      ? error
+      : new McpRequestError(error.serverId, message, error.code, { cause: error.cause });
+  }
+}
