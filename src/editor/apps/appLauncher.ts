@@ -7,6 +7,8 @@ import type { ServerCalls, ServerDirectory } from '../../core/host/hostPorts';
 import type { ToolCallWatcher, ToolInvocation } from '../../core/tools/toolInvoker';
 import { toolLabel } from '../tools/toolLabels';
 import { AppPanel, type AppPanelDeps } from './appPanel';
+import { AppModelContext } from '../../core/apps/appModelContext';
+import { AppSandboxServer } from './appSandboxServer';
 
 /** Open apps at once; the oldest closes (after its teardown) when one more opens. */
 export const MAX_OPEN_APPS = 8;
@@ -121,4 +123,29 @@ export class AppLauncher implements ToolCallWatcher, vscode.Disposable {
       if (status !== 'running') void panel.close(vscode.l10n.t('MCP server "{0}" stopped.', panel.serverId));
     }
   }
+}
+
+/**
+ * MCP Apps in the editor: tool calls open their app (the invoker tells the launcher), served from
+ * the sandbox's own origin; `mcpHost.showApp` brings one back. Returns what the apps tell models.
+ */
+export function registerApps(
+  deps: Omit<AppPanelDeps, 'sandbox' | 'modelContext'> & {
+    readonly host: ServerDirectory & Pick<ServerCalls, 'readResource'>;
+    /** The folder of the built webviews (dist/webview). */
+    readonly webviewFolder: string;
+  },
+): { readonly modelContext: AppModelContext; readonly disposables: vscode.Disposable[] } {
+  const modelContext = new AppModelContext();
+  const sandbox = new AppSandboxServer(deps.webviewFolder);
+  const apps = new AppLauncher({ ...deps, sandbox, modelContext });
+  deps.invoker.watch(apps);
+  return {
+    modelContext,
+    disposables: [
+      apps,
+      sandbox,
+      vscode.commands.registerCommand('mcpHost.showApp', (viewId: string) => apps.show(viewId)),
+    ],
+  };
 }

@@ -354,3 +354,18 @@ function checkbox(checked: boolean, tooltip: string): vscode.TreeItem['checkboxS
     accessibilityInformation: { label: tooltip },
   };
 }
+
+/** The MCP Servers view, its check boxes applied to the model tool switches. */
+export function registerServersView(
+  host: ServerDirectory,
+  switches: ModelToolSwitches,
+  builtIn: Pick<OtherHostFiles, 'sameAs' | 'onDidChange'>,
+): vscode.Disposable[] {
+  const tree = new ServersTreeProvider(host, switches, builtIn);
+  const view = vscode.window.createTreeView('mcpHost.servers', {
+    treeDataProvider: tree,
+    showCollapseAll: true,
+    manageCheckboxStateManually: true,
+  });
+  return [tree, view, view.onDidChangeCheckboxState((e) => void tree.applyCheckboxes(e.items))];
+}
