@@ -36,30 +36,28 @@ export function describeServer(server: ServerSnapshot): string {
   if (server.held === 'consent') return vscode.l10n.t('waiting for your consent');
   // A changed workspace server says in its row that its first use asks first.
   if (server.held === 'consentWhenNeeded') return vscode.l10n.t('starts when needed · after your consent');
-  if (server.startsWhenNeeded) {
-    const known = [
-      server.tools.length > 0 ? plural(server.tools.length, 'tool') : '',
-      server.prompts.length > 0 ? plural(server.prompts.length, 'prompt') : '',
-    ].filter(Boolean);
-    // A last run with resources only: they are not kept, so there is nothing to count.
-    if (!server.fromLastRun || known.length === 0) return vscode.l10n.t('starts when needed');
-    return vscode.l10n.t('starts when needed · {0} from its last run', known.join(', '));
-  }
+  // Its lists from its last run are under it (Tools, Prompts) and in the tooltip: the row keeps to
+  // the state, which the side bar's default width shows whole.
+  if (server.startsWhenNeeded) return vscode.l10n.t('starts when needed');
   // Started only to learn what it offers: it stops again by itself.
   if (server.learning && (server.status === 'starting' || server.status === 'running'))
     return vscode.l10n.t('learning its tools (stops until needed)');
   if (server.status !== 'running') return stateOf(server);
+  // The tools always (the count people look for); the other lists when there are some, so that
+  // the row fits the side bar's default width.
   const parts = [
     server.status,
     ...shareParts(server),
     ...(server.sandbox ? [vscode.l10n.t('sandboxed')] : []),
     plural(server.tools.length, 'tool'),
-    plural(server.prompts.length, 'prompt'),
+    ...(server.prompts.length ? [plural(server.prompts.length, 'prompt')] : []),
     // Resources come a page at a time: a count of the pages loaded so far says there are more.
     // Templates are not resources: counted apart, as the Resources view does.
-    server.moreResources
-      ? vscode.l10n.t('{0}+ resources', server.resources.length)
-      : plural(server.resources.length, 'resource'),
+    ...(server.moreResources
+      ? [vscode.l10n.t('{0}+ resources', server.resources.length)]
+      : server.resources.length
+        ? [plural(server.resources.length, 'resource')]
+        : []),
     ...(server.resourceTemplates.length ? [plural(server.resourceTemplates.length, 'template')] : []),
   ];
   if (server.skills?.length) parts.push(plural(server.skills.length, 'skill'));
@@ -160,6 +158,14 @@ export function tooltipFacts(server: ServerSnapshot, alsoBuiltIn: BuiltInServer 
     if (value !== undefined && value !== '') rows.push([label, String(value)]);
   };
   row(vscode.l10n.t('Reason'), reasonOf(server));
+  if (server.status !== 'running' && server.fromLastRun)
+    row(
+      vscode.l10n.t('Lists'),
+      vscode.l10n.t(
+        'from its last run ({0}); listed again when it starts',
+        [plural(server.tools.length, 'tool'), plural(server.prompts.length, 'prompt')].join(', '),
+      ),
+    );
   row(vscode.l10n.t('Settings error'), server.configError);
   for (const [list, problem] of Object.entries(server.listProblems ?? {})) row(list, problem);
   row(

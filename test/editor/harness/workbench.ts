@@ -160,6 +160,13 @@ export class Workbench {
     await this.page.mouse.move(box.x + width + 300, y);
   }
 
+  /** Whether a server's row shows its whole label and description at the side bar's present width (no "…"). */
+  async serverRowFits(id: string): Promise<boolean> {
+    return this.serverRow(id)
+      .locator('.monaco-icon-label-container')
+      .evaluate((el) => el.scrollWidth <= el.clientWidth, undefined, { timeout: 5_000 });
+  }
+
   async serverDescription(id: string): Promise<string> {
     return (await this.serverRow(id).locator('.label-description').textContent({ timeout: 5_000 }))?.trim() ?? '';
   }

@@ -134,6 +134,10 @@ describe('The first hour in a real VS Code', function () {
     });
     assert.notEqual(created.isError, true, text(created));
     const graph = await editor.control<Result>('callTool', { serverId: 'memory', name: 'read_graph', args: {} });
+    // A row fits the side bar's default width when the server has few kinds of lists: the lists it
+    // does not have are not counted ("0 prompts · 0 resources" cut it before).
+    assert.equal(await editor.workbench.serverDescription('thinking'), 'running · 1 tool');
+    assert.ok(await editor.workbench.serverRowFits('thinking'), 'the row of "thinking" is cut');
     assert.match(text(graph), /"name":\s*"Ada"[\s\S]*wrote the first program/);
     const thought = await editor.control<Result>('callTool', {
       serverId: 'thinking',
