@@ -99,6 +99,59 @@ describe('Elicitation in a real VS Code', function () {
     assert.match(text, /"integer": 42/);
   });
 
+  it('keeps the form clear of the "Running …" notification of the call that asked for it', async () => {
+    const { workbench } = editor();
+    await workbench.runCommand('MCP Host: Run Tool…');
+    await workbench.page.locator('.quick-input-widget input').fill('trigger-elicitation-request');
+    await workbench.pick('trigger-elicitation-request', 'everything');
+    // A tool without arguments may show its (empty) form first; the call is confirmed; then the server asks.
+    await waitFor(
+      'the server to ask through its form',
+      async () => {
+        const dialog = workbench.page.locator('.monaco-dialog-box');
+        if (await dialog.count()) await dialog.getByRole('button', { name: 'Run Once', exact: true }).click();
+        for (const frame of workbench.page.frames()) {
+          if (
+            await frame
+              .locator('#decline')
+              .count()
+              .catch(() => 0)
+          )
+            return true;
+          if (
+            await frame
+              .locator('#submit')
+              .count()
+              .catch(() => 0)
+          )
+            await frame.locator('#submit').click();
+        }
+        return undefined;
+      },
+      60_000,
+    );
+    const form = await workbench.webview('#decline');
+    const toast = workbench.page.locator('.notification-toast', { hasText: 'Running' });
+    await toast.waitFor({ timeout: 30_000 });
+    // Scrolled to its end, as a user does to reach the buttons: nothing of it is under the notification.
+    await form.locator('html').evaluate((root) => ((root as unknown as { scrollTop: number }).scrollTop = 1e9));
+    const covered = await toast.boundingBox();
+    assert.ok(covered, 'the notification is shown');
+    for (const part of ['#submit', '#decline', '.field']) {
+      const box = (await form.locator(part).last().boundingBox())!;
+      const overlaps =
+        box.x < covered.x + covered.width &&
+        covered.x < box.x + box.width &&
+        box.y < covered.y + covered.height &&
+        covered.y < box.y + box.height;
+      assert.ok(!overlaps, `${part} is under the notification: ${JSON.stringify({ box, covered })}`);
+    }
+    await workbench.screenshot('42-elicitation-form-beside-progress');
+    await form.locator(`${field('name')} input`).fill('Ada Lovelace');
+    await form.locator('#submit').click();
+    await toast.waitFor({ state: 'detached', timeout: 30_000 });
+  });
+
   it('answers decline for Decline and cancel for closing the panel', async () => {
     const declined = call('everything', 'trigger-elicitation-request', {});
     await (await editor().workbench.webview('#decline')).locator('#decline').click();
