@@ -35,7 +35,7 @@ export class SamplingApprovalPanels implements SamplingApprovalPort {
       'mcpHost.sampling',
       vscode.l10n.t('Sampling: {0}', request.serverId),
       'sampling',
-      { background: deps.pending.size > 0 },
+      { background: deps.pending.size > 0, speaksToUser: true },
     );
     // A request the policy already allowed waits for nobody until its answer is ready for review.
     const waiting = request.askFirst

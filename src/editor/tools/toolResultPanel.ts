@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ToolInvocation } from '../../core/tools/toolInvoker';
 import { resultItems, resultText } from '../../core/tools/toolResults';
 import type { ResultPanelToHost, ToolResultView } from '../../shared/protocol/toolResultView';
-import { openWebviewPanel } from '../webviews/webviewPanel';
+import { openWebviewPanel, speakingPanelColumn } from '../webviews/webviewPanel';
 import { toolLabel } from './toolLabels';
 
 /** Opens a resource a result links to; supplied by whoever can read resources. */
@@ -18,11 +18,15 @@ export function showToolResult(
   openResource: ResourceOpener,
 ): vscode.WebviewPanel {
   const key = `${invocation.serverId}\u0000${invocation.tool.name}`;
+  // A panel the user is reading (a sampling request, or the note that its server withdrew it)
+  // stays in front: the result opens beside it, without taking the focus.
+  const reading = speakingPanelColumn();
   const open = openPanels.get(key);
   if (open) {
     open.invocation = invocation;
     void open.panel.webview.postMessage({ type: 'show', view: resultView(invocation) });
-    open.panel.reveal(undefined, false);
+    if (reading === undefined) open.panel.reveal(undefined, false);
+    else if (open.panel.viewColumn !== reading) open.panel.reveal(undefined, true);
     return open.panel;
   }
   const panel = openWebviewPanel(
@@ -30,6 +34,7 @@ export function showToolResult(
     'mcpHost.toolResult',
     vscode.l10n.t('Result: {0}', toolLabel(invocation.tool)),
     'toolResult',
+    reading === undefined ? {} : { beside: true, background: true },
   );
   const shown = { panel, invocation };
   openPanels.set(key, shown);

@@ -20,6 +20,8 @@ export function openWebviewPanel(
     readonly frameSources?: readonly string[];
     /** `data-*` attributes of the page's root element: what its script needs before any message. */
     readonly data?: Readonly<Record<string, string>>;
+    /** It asks or tells the user something they are reading (a sampling request): other panels do not cover it. */
+    readonly speaksToUser?: boolean;
   } = {},
 ): vscode.WebviewPanel {
   // In the background: a tab that waits its turn without taking focus from what the user is doing.
@@ -37,6 +39,10 @@ export function openWebviewPanel(
       ],
     },
   );
+  if (options.speaksToUser) {
+    speaking.add(panel);
+    panel.onDidDispose(() => speaking.delete(panel));
+  }
   const webview = panel.webview;
   const nonce = randomBytes(16).toString('base64');
   const scriptUri = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', `${script}.js`));
@@ -67,6 +73,15 @@ export function openWebviewPanel(
 </body>
 </html>`;
   return panel;
+}
+
+/** The panels that ask or tell the user something, while they are open. */
+const speaking = new Set<vscode.WebviewPanel>();
+
+/** The group of the panel that asks or tells the user something and shows in its group, if one does. */
+export function speakingPanelColumn(): vscode.ViewColumn | undefined {
+  for (const panel of speaking) if (panel.visible) return panel.viewColumn;
+  return undefined;
 }
 
 function escapeHtml(text: string): string {

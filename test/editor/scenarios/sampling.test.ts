@@ -111,6 +111,30 @@ describe('Sampling in a real VS Code', function () {
     );
   });
 
+  it("opens the call's result beside the withdrawn request, which stays in front with its explanation", async () => {
+    const { workbench } = editor();
+    await workbench.runCommand('MCP Host: Run Tool…');
+    await workbench.page.locator('.quick-input-widget input').fill('sample');
+    await workbench.pick('sample', 'fixture');
+    const form = await workbench.webview('#field_prompt');
+    await form.locator('#field_prompt input').fill('Too slow, from Run Tool');
+    await form.locator('#field_cancelAfterMs input').fill('8000');
+    await form.locator('#submit').click();
+    await (await workbench.dialog()).getByRole('button', { name: 'Run Once', exact: true }).click();
+    const view = await panel();
+    await view
+      .locator('#status', { hasText: /MCP server "fixture" stopped waiting after \d+ s and withdrew its request/ })
+      .waitFor({ timeout: 30_000 });
+    // The call ends with the server's error; its result opens in another group, and the
+    // explanation stays in front in its own.
+    await workbench.page.locator('.tab.active', { hasText: 'Result: sample' }).waitFor({ timeout: 30_000 });
+    assert.equal(await workbench.page.locator('.tab.active', { hasText: 'Withdrawn: fixture' }).count(), 1);
+    const result = await workbench.webview('#outcome');
+    await result.locator('#items', { hasText: /timed out/i }).waitFor({ timeout: 30_000 });
+    assert.match((await result.locator('#outcome').textContent()) ?? '', /^The (tool reported an error|call failed)/);
+    await workbench.screenshot('116-sampling-withdrawn-beside-result');
+  });
+
   it('offers the server\'s tools to the model and returns its tool call as tool_use with stopReason "toolUse"', async () => {
     const result = call('fixture', 'sample', {
       prompt: 'use get_weather {"city":"Paris"}',
