@@ -73,8 +73,7 @@ describe('A server that starts when needed, in a real VS Code', function () {
     await waitFor(
       'lazy to wait with the lists of its last run',
       async () =>
-        (await editor.control<McpServerInfo[]>('listServers')).find((s) => s.id === 'lazy')?.fromLastRun ||
-        undefined,
+        (await editor.control<McpServerInfo[]>('listServers')).find((s) => s.id === 'lazy')?.fromLastRun || undefined,
       30_000,
     );
     return editor.workbench.waitForServerDescription('lazy', /^starts when needed$/, 30_000);
