@@ -101,6 +101,20 @@ describe('Resources in a real VS Code', function () {
     await editor().workbench.pick(take);
   }
 
+  it('opens the Resources view with room for its list beside the Servers view', async () => {
+    const { page } = editor().workbench;
+    await editor().workbench.openMcpView();
+    const header = view().locator('.pane-header');
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    await row(SERVER_IDS[0]).waitFor();
+    const height = async (pane: import('playwright-core').Locator) => (await pane.boundingBox())?.height ?? 0;
+    // Both lists open: the Resources view gets about as much room as the Servers view, not a sliver.
+    const [servers, resources] = [await height(editor().workbench.serversPane()), await height(view())];
+    assert.ok(resources >= 0.4 * (servers + resources), JSON.stringify({ servers, resources }));
+    await editor().workbench.screenshot('58-resources-view-beside-servers');
+    await page.keyboard.press('Escape');
+  });
+
   it('says in the Servers view that a count of resources loaded a page at a time is not all of them', async () => {
     // The kit's first page holds 100 of its 5,000 and more; its templates are counted apart, as the Resources view does.
     assert.match(await editor().workbench.serverDescription('kit'), /· \d+\+ resources · \d+ templates?$/);
