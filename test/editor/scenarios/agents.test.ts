@@ -268,4 +268,29 @@ describe("VS Code's agents use MCP Host's servers as tools of their own", functi
     await form.locator('#submit').click();
     assert.match(await result, /- Name: Grace Hopper/);
   });
+
+  it("lists MCP Host's prompts in the chat's / menu, as VS Code names its own servers' prompts", async () => {
+    await editor.workbench.openChat();
+    const input = editor.workbench.page.locator('.interactive-input-part .monaco-editor').first();
+    await input.click();
+    await editor.workbench.page.keyboard.type('/', { delay: 5 });
+    const rows = editor.workbench.page.locator('.suggest-widget .monaco-list-row');
+    // Through the agents' lane VS Code lists each published server's prompts as /mcp.<server>.<prompt>;
+    // @mcp's own commands are static in the chat API, so it lists /prompts.
+    const wanted = ['/mcp.everything.args-prompt', '/mcp.everything.simple-prompt', '/mcp.fixture.greet', '/prompts'];
+    const seen = await waitFor(
+      'the prompts in the / menu',
+      async () => {
+        const texts = await rows.allTextContents();
+        return wanted.every((name) => texts.some((t) => t.startsWith(name))) && texts;
+      },
+      30_000,
+    ).catch(async (error: Error) => assert.fail(`${error.message}: ${(await rows.allTextContents()).join(' | ')}`));
+    assert.ok(
+      seen.some((t) => /^\/mcp\.everything\.args-prompt.*two arguments/.test(t)),
+      'with its description',
+    );
+    await editor.workbench.screenshot('118-prompts-in-slash-menu');
+    await editor.workbench.page.keyboard.press('Escape');
+  });
 });
