@@ -34,7 +34,6 @@ import { askPromptArguments } from '../prompts/promptArgumentsInput';
 import { startWhenNeeded } from '../servers/serverItemPicker';
 import { LanguageModelBridge, promptToChatMessages } from './languageModelBridge';
 
-/** What this uses of the host. */
 type UsedHost = ServerDirectory & ServerLifecycle & ServerCalls;
 
 const SLASH = /^\s*\/([A-Za-z0-9_-]+\.[A-Za-z0-9_.-]+)(?:\s+([\s\S]*))?$/;

@@ -11,7 +11,6 @@ import {
 } from '../servers/serverItemPicker';
 import { askPromptArguments } from './promptArgumentsInput';
 
-/** What this uses of the host. */
 type UsedHost = ServerDirectory & ServerCalls & Pick<ServerLifecycle, 'startOnDemand'>;
 
 /** "MCP: Run Prompt…": pick a prompt, fill its arguments, and read its messages in an editor. */

@@ -9,7 +9,6 @@ import { startWhenNeeded } from '../servers/serverItemPicker';
 import { resourceEditorUri } from './resourceFileSystem';
 import type { ResourceNode } from './resourcesTreeProvider';
 
-/** What this uses of the host. */
 type UsedHost = ServerDirectory & ServerCalls & ResourceBrowsing & Pick<ServerLifecycle, 'startOnDemand'>;
 
 type TemplateNode = Extract<ResourceNode, { kind: 'template' }>;

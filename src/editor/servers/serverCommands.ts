@@ -4,7 +4,6 @@ import type { ServerDirectory, ServerLifecycle } from '../../core/host/hostPorts
 import { plural } from '../../shared/plural';
 import type { ServerLogChannels } from './serverLogs';
 
-/** What this uses of the host. */
 type UsedHost = ServerDirectory & ServerLifecycle;
 
 /** A command's target: a tree node (from the view), a server id (from the API or a keybinding), or nothing (pick). */

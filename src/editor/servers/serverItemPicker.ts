@@ -3,7 +3,6 @@ import * as vscode from 'vscode';
 import { listsKnown, startsForUse, type ServerSnapshot } from '../../core/connection/serverSnapshot';
 import type { ServerDirectory, ServerLifecycle } from '../../core/host/hostPorts';
 
-/** What this uses of the host. */
 type UsedHost = ServerDirectory & Pick<ServerLifecycle, 'startOnDemand'>;
 
 /** One tool or prompt of one server. */

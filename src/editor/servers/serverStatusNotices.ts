@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import type { ServerStatus } from '../../core/connection/serverSnapshot';
 import type { ServerDirectory, ServerLifecycle } from '../../core/host/hostPorts';
 
-/** What this uses of the host. */
 type UsedHost = ServerDirectory & ServerLifecycle;
 
 /**
