@@ -70,9 +70,14 @@ describe('By default, servers start at their first use and learn their lists in 
         [true, true],
         `${id} waits for its first use with the lists it learned`,
       );
-    for (const id of ids) assert.equal(await editor.workbench.serverDescription(id), 'starts when needed');
+    // The row follows the state it was told of (a redraw later): it says the state, nothing else.
+    for (const id of ids) await editor.workbench.waitForServerDescription(id, /^starts when needed$/, 30_000);
     // Ready, not "0 of 2": each answers the next call.
-    assert.equal(await editor.workbench.statusBarText('MCP'), 'MCP 2 ready · 0 running');
+    await waitFor(
+      'the status bar to count both as ready',
+      async () => (await editor.workbench.statusBarText('MCP')) === 'MCP 2 ready · 0 running' || undefined,
+      30_000,
+    ).catch(async (error: Error) => assert.fail(`${error.message}: "${await editor.workbench.statusBarText('MCP')}"`));
     await editor.workbench.screenshot('121-learned-in-background');
 
     const result = await editor.control<{ content: { type: string; text?: string }[] }>('callTool', {
