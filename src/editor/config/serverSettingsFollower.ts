@@ -26,16 +26,16 @@ export class ServerSettingsFollower implements vscode.Disposable {
     const reload = () => void this.apply();
     this.listeners = [
       otherHosts.onDidChange(() => hostSetting('readLive') && reload()),
+      // The servers' settings, and the editor's MCP policies: servers now ruled out stop at once, saying why.
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (affectsHostSettings(e, 'servers', 'readLive', 'autoStart', 'learnInBackground')) reload();
+        if (affectsHostSettings(e, 'servers', 'readLive', 'autoStart', 'learnInBackground') || affectsMcpPolicy(e))
+          reload();
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(async () => {
         await host.setWorkspaceFolders(workspaceFolderRefs());
         await this.apply(); // folder-scoped servers come and go with their folders
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(reload),
-      // A change of the editor's MCP policies applies at once: servers now ruled out stop, saying why.
-      vscode.workspace.onDidChangeConfiguration((e) => affectsMcpPolicy(e) && reload()),
     ];
   }
 
