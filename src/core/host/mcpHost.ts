@@ -44,8 +44,6 @@ import type {
   TaskHost,
 } from './hostPorts';
 
-export type { McpHostOptions } from './hostOptions';
-
 /** Why a server that was started only to learn its lists is stopped again. */
 const LEARNED = 'starts when needed; its lists were learned in the background';
 

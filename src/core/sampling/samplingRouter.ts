@@ -13,7 +13,6 @@ import {
 import { RequestRateLimiter } from '../requestRateLimiter';
 import { blocksOf, SamplingRequestError, validateSamplingMessages } from './samplingValidation';
 
-export type { SamplingParams };
 export type { SamplingPolicy };
 
 /** The editor's language models. */

@@ -1,6 +1,7 @@
 import type { SamplingAnswerView, SamplingBlockView, SamplingRequestView } from '../../shared/protocol/samplingPanel';
 import type { SamplingResult } from './samplingConversation';
-import type { SamplingParams, SamplingReviewRequest } from './samplingRouter';
+import type { SamplingParams } from './samplingConversation';
+import type { SamplingReviewRequest } from './samplingRouter';
 import { blocksOf, type SamplingBlock } from './samplingValidation';
 
 /** What the approval panel shows of a request: every message, parameter, preference and tool. */

@@ -7,13 +7,6 @@ import { PendingConfirmations } from './pendingConfirmations';
 import type { ToolApprovals } from './toolApprovals';
 import type { ToolCallOrigin, ToolConfirmationPort } from './toolConfirmation';
 
-export type {
-  ConfirmationAnswer,
-  ToolCallOrigin,
-  ToolConfirmationPort,
-  ToolConfirmationRequest,
-} from './toolConfirmation';
-
 export interface ToolInvocation {
   readonly serverId: string;
   readonly tool: Tool;

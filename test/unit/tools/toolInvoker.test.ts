@@ -1,11 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { Progress } from '@modelcontextprotocol/client';
 import { MemoryApprovalStore, ToolApprovals } from '../../../src/core/tools/toolApprovals';
-import {
-  ToolInvoker,
-  type ConfirmationAnswer,
-  type ToolConfirmationRequest,
-} from '../../../src/core/tools/toolInvoker';
+import { ToolInvoker } from '../../../src/core/tools/toolInvoker';
+import type { ConfirmationAnswer, ToolConfirmationRequest } from '../../../src/core/tools/toolConfirmation';
 import { resultItems, resultText } from '../../../src/core/tools/toolResults';
 import { EVERYTHING, waitFor } from '../support/fixtures';
 import { entries, harness, hosts, legacy, modern, running } from '../support/hostHarness';

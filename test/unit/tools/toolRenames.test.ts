@@ -3,7 +3,8 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { carryRenames, findRenames } from '../../../src/core/connection/toolRenames';
 import { MemoryApprovalStore, ToolApprovals } from '../../../src/core/tools/toolApprovals';
 import { ModelToolSwitches, type SwitchedOff } from '../../../src/core/tools/modelToolSwitches';
-import { ToolInvoker, type ToolConfirmationRequest } from '../../../src/core/tools/toolInvoker';
+import { ToolInvoker } from '../../../src/core/tools/toolInvoker';
+import type { ToolConfirmationRequest } from '../../../src/core/tools/toolConfirmation';
 import { waitFor } from '../support/fixtures';
 import { entries, harness, hosts, legacy, running } from '../support/hostHarness';
 
