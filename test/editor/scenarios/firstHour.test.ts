@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { tempDir } from '../../support/tempDir';
 import { closeEverythingAfterEach } from '../harness/scenarioEditor';
 import { EditorSession, REPO } from '../harness/editorSession';
-import { freePort, waitFor } from '../../unit/support/fixtures';
+import { refusedPort, waitFor } from '../../unit/support/fixtures';
 
 const node = process.execPath;
 const pkg = (name: string) => path.join(REPO, 'node_modules/@modelcontextprotocol', name, 'dist/index.js');
@@ -17,7 +17,7 @@ const PYTHON_SOURCE =
 describe('The first hour in a real VS Code', function () {
   this.timeout(180_000);
   let editor: EditorSession;
-  let refusedPort: number;
+  let closedPort: number;
   const files = tempDir('mcp-host-files-');
   const memoryFile = path.join(tempDir('mcp-host-memory-'), 'memory.jsonl');
   /** A bin path typed wrong, as a user does: Node's trailer follows the cause in its output. */
@@ -25,7 +25,7 @@ describe('The first hour in a real VS Code', function () {
   writeFileSync(path.join(files, 'greeter.py'), PYTHON_SOURCE);
 
   before(async () => {
-    refusedPort = await freePort();
+    closedPort = await refusedPort();
     const servers = {
       everything: { command: node, args: [pkg('server-everything'), 'stdio'] },
       thinking: { command: node, args: [pkg('server-sequential-thinking')] },
@@ -37,7 +37,7 @@ describe('The first hour in a real VS Code', function () {
         args: ['-e', 'console.error("reading settings"); console.error("error: API_KEY is not set"); process.exit(1)'],
         restart: { enabled: false },
       },
-      refused: { type: 'http', url: `http://127.0.0.1:${refusedPort}/mcp`, restart: { enabled: false } },
+      refused: { type: 'http', url: `http://127.0.0.1:${closedPort}/mcp`, restart: { enabled: false } },
     };
     editor = await EditorSession.start(
       { folders: ['alpha'], settings: {} },
@@ -78,7 +78,7 @@ describe('The first hour in a real VS Code', function () {
     );
     assert.equal(
       await editor.workbench.waitForServerDescription('refused', /^error: /, 60_000),
-      `error: connection refused: nothing is listening at 127.0.0.1:${refusedPort} (ECONNREFUSED); is the server running?`,
+      `error: connection refused: nothing is listening at 127.0.0.1:${closedPort} (ECONNREFUSED); is the server running?`,
     );
     const notice = toast('MCP server "broken" failed: the process exited with code 1');
     await notice.waitFor({ timeout: 30_000 });

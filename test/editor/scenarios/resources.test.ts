@@ -90,7 +90,14 @@ describe('Resources in a real VS Code', function () {
       await waitFor(
         `suggestions ${expectedSuggestions.join(', ')}`,
         async () => {
-          shown = (await rows.allTextContents()).map((t) => t.trim());
+          shown = await rows.evaluateAll((found) =>
+            found.map((row) =>
+              ['.label-name', '.label-description']
+                .map((part) => row.querySelector(part)?.textContent?.trim())
+                .filter(Boolean)
+                .join(' — '),
+            ),
+          );
           return JSON.stringify(shown) === JSON.stringify(expectedSuggestions) || undefined;
         },
         30_000,
@@ -223,7 +230,8 @@ describe('Resources in a real VS Code', function () {
     await expandServer('kit');
     await row('Resource Templates').click();
     await row('Note').click();
-    await answerVariable(/Note \(kit\): folder \(1\/2\)/, 'h', 'home', ['home']);
+    // The server's suggestion first, so Enter takes it; what was typed stays one arrow away.
+    await answerVariable(/Note \(kit\): folder \(1\/2\)/, 'h', 'home', ['home', 'h — as typed']);
     await answerVariable(/Note \(kit\): name \(2\/2\)/, '', 'garden', ['groceries', 'garden']);
     await page().locator('.tab', { hasText: 'garden.md' }).waitFor();
     await editorShowing('A note in home.').waitFor();

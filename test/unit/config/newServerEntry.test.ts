@@ -11,7 +11,7 @@ import {
 } from '../../../src/core/config/newServerEntry';
 import { validateServerEntry } from '../../../src/core/config/validateServerEntry';
 import { probeMcpUrl } from '../../../src/core/connection/urlProbe';
-import { freePort, startHttpFixture, type RunningProcess } from '../support/fixtures';
+import { refusedPort, startHttpFixture, type RunningProcess } from '../support/fixtures';
 
 const valid = (id: string, raw: unknown) => {
   const result = validateServerEntry({ id, scope: 'user', raw });
@@ -152,7 +152,7 @@ describe('Add Server: checking a URL before it is written', () => {
       ok: false,
       summary: `${plainUrl}/page answered HTTP 200 with text/html, not as an MCP server; is this the server's MCP endpoint (often …/mcp)?`,
     });
-    const port = await freePort();
+    const port = await refusedPort();
     const closed = await probeMcpUrl(`http://127.0.0.1:${port}/mcp`, fetch);
     assert.deepEqual(closed, {
       ok: false,

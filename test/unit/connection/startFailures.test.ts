@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { entries, harness, hosts, node } from '../support/hostHarness';
-import { freePort, waitFor } from '../support/fixtures';
+import { refusedPort, waitFor } from '../support/fixtures';
 
 /** A real HTTP server on loopback that answers every request with the status in its first path segment. */
 async function statusServer(): Promise<{ url: (status: number) => string; close(): Promise<void> }> {
@@ -73,7 +73,7 @@ describe('a server that fails to start says what happened', () => {
   });
 
   it('names refused connections and unknown hosts with host and port, never "fetch failed"', async () => {
-    const port = await freePort();
+    const port = await refusedPort();
     const { reasons, log } = await failure({
       refused: { type: 'http', url: `http://127.0.0.1:${port}/mcp`, ...once },
       unknown: { type: 'http', url: 'http://no-such-host.invalid/mcp', ...once },

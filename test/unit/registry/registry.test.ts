@@ -12,7 +12,7 @@ import {
 } from '../../../src/core/registry/registryInstall';
 import { parseServerResponse, type RegistryServer } from '../../../src/core/registry/registryServer';
 import { answer, startRegistryFixture, type RegistryFixture } from '../../fixtures/registry/registryFixture';
-import { freePort } from '../support/fixtures';
+import { refusedPort } from '../support/fixtures';
 
 const server = (name: string): RegistryServer =>
   parseServerResponse(answer(`/v0/servers/${encodeURIComponent(name)}/versions/latest`).body)!;
@@ -83,7 +83,7 @@ describe('MCP Registry: reading the published API', () => {
     } finally {
       await down.close();
     }
-    const port = await freePort();
+    const port = await refusedPort();
     await assert.rejects(new RegistryClient(`http://127.0.0.1:${port}`, fetch).search('x'), {
       message: `The MCP registry at http://127.0.0.1:${port} could not be reached (ECONNREFUSED); check your network and "mcpHost.registry.url".`,
     });

@@ -161,6 +161,12 @@ export async function portOutsideEphemeralRange(): Promise<number> {
   throw new Error(`no free port between 10000 and ${low}`);
 }
 
+/**
+ * A port for a client to find refused: outside the ephemeral range, so no server of the same run
+ * listening on port 0 (nor an outgoing connection) takes it between the choice and the connect.
+ */
+export const refusedPort = portOutsideEphemeralRange;
+
 function ephemeralRange(): [number, number] {
   try {
     const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
