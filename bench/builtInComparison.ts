@@ -15,8 +15,8 @@
 //   next and what a window loads once for its first server. The built-in's window has no MCP
 //   Host (as its users have it); MCP Host's windows open with the code cache its first window
 //   wrote, as every later one does.
-//   node out/bench/builtInComparison.js [reps=7] [calls=1000] [openReps=5] [only=starts,calls,first,big,open]
-import { readdirSync, readFileSync } from 'node:fs';
+//   node out/bench/builtInComparison.js [reps=7] [calls=1000] [openReps=5] [only=starts,calls,first,big,open] [profile=1]
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { OUT, REPO } from '../test/editor/harness/editorSession';
 import { startHttpFixture, waitFor } from '../test/unit/support/fixtures';
@@ -94,12 +94,15 @@ async function sideBySide(): Promise<void> {
   };
   // MCP Host does not publish a server VS Code's own mcp.json runs (agents would see it twice): its
   // copies start the same file by another spelling of its path, so that it publishes them.
-  const published = Object.fromEntries(
+  const published: Record<string, unknown> = Object.fromEntries(
     Object.entries(servers).map(([id, server]) => [hostId(id), otherSpelling(server as { args?: string[] })]),
   );
   // The floors of each kind of definition an extension hands VS Code (bench/cannedServer.ts), published by the test extension.
   const floorScript = path.join(OUT, 'bench/cannedServer.js');
   process.env.MCPHOST_BENCH_FLOOR = floorScript;
+  // The same canned responder run by MCP Host and published through its lanes: against the floors,
+  // the lane's own cost, with the server's work the same on both sides.
+  published[hostId('canned')] = { type: 'stdio', command: process.execPath, args: [floorScript, 'stdio', 'canned'] };
   const editor = await openEditor(servers, published, {}, { env: { MCPHOST_BENCH_FLOOR: floorScript } });
   try {
     await editor.control('executeCommand', {
@@ -155,7 +158,7 @@ async function sideBySide(): Promise<void> {
         .toLowerCase()
         .replace(/[^a-z0-9_.-]+/g, '_')
         .slice(0, 13)}_${tool}`;
-    for (const id of [hostId('everything'), hostId('f0')]) {
+    for (const id of [hostId('everything'), hostId('f0'), hostId('canned')]) {
       await waitFor(
         `VS Code to have the tools of MCP Host's ${id}`,
         async () => {
@@ -187,6 +190,7 @@ async function sideBySide(): Promise<void> {
       return gatewayName(server, tool);
     };
     const gatewayEcho = gatewayTool(hostId('everything'), 'echo');
+    const cannedEcho = gatewayTool(hostId('canned'), 'echo');
     const floors = { http: 'mcp_floor-http_echo', stdio: 'mcp_floor-stdio_echo' };
     for (const label of ['floor-http', 'floor-stdio'])
       await editor.control('executeCommand', {
@@ -214,6 +218,16 @@ async function sideBySide(): Promise<void> {
     const floor: number[] = [];
     const gateway: number[] = [];
     const gatewayStdio: number[] = [];
+    /**
+     * With `profile=1`, the last round writes the extension host's CPU profile of each variant's
+     * calls to test-results/profiles/<variant>.cpuprofile (open in Chrome's DevTools, or summarize
+     * with `node out/bench/profileSummary.js`).
+     */
+    const profileDir = arg('profile', 0) ? path.join(REPO, 'test-results', 'profiles') : undefined;
+    if (profileDir) mkdirSync(profileDir, { recursive: true });
+    let lastRound = false;
+    const profiled = (variant: string) =>
+      lastRound && profileDir ? { profile: path.join(profileDir, `${variant}.cpuprofile`) } : {};
     /** Calls through MCP Host's gateway on one lane (`mcpHost.agents.lane`), once VS Code has connected to it that way. */
     const gatewayCalls = async (lane: 'http' | 'stdio', count: number) => {
       await editor.control('updateUserSetting', { section: 'mcpHost.agents.lane', value: lane });
@@ -240,15 +254,30 @@ async function sideBySide(): Promise<void> {
         name: gatewayEcho,
         input: { message: 'hi' },
         count,
+        ...profiled(`lane-${lane}`),
       });
+      const canned = await editor.control<CallFigures>('lmToolCalls', {
+        name: cannedEcho,
+        input: { message: 'hi' },
+        count,
+        ...profiled(`lane-${lane}-canned`),
+      });
+      if (canned.lastLength !== figures.lastLength)
+        throw new Error(
+          `the canned responder answered differently through the ${lane} lane: ${JSON.stringify(canned)}`,
+        );
+      (lane === 'stdio' ? cannedStdio : cannedHttp).push(canned.medianMs);
       if (lane === 'stdio') relayRss.push(...relayProcesses().map((pid) => residentKiB(pid)));
       return figures;
     };
+    const cannedHttp: number[] = [];
+    const cannedStdio: number[] = [];
     const relayRss: number[] = [];
     const floorHttp: number[] = [];
     const floorStdio: number[] = [];
     for (let round = 0; round < rounds; round++) {
       const count = Math.round(calls / rounds);
+      lastRound = round === rounds - 1;
       const host = await editor
         .control<CallFigures>('lmToolCalls', {
           name: 'mcpHost_callTool',
@@ -260,7 +289,7 @@ async function sideBySide(): Promise<void> {
           throw error;
         });
       const builtIn = await editor
-        .control<CallFigures>('lmToolCalls', { name: echo, input: { message: 'hi' }, count })
+        .control<CallFigures>('lmToolCalls', { name: echo, input: { message: 'hi' }, count, ...profiled('built-in') })
         .catch(async (error: Error) => {
           await editor.workbench.screenshot('bench-builtin-echo');
           throw error;
@@ -283,7 +312,12 @@ async function sideBySide(): Promise<void> {
         throw new Error('the two hosts (or the test tool) answered the echo differently');
       const [httpFloor, stdioFloor] = [
         await editor.control<CallFigures>('lmToolCalls', { name: floors.http, input: { message: 'hi' }, count }),
-        await editor.control<CallFigures>('lmToolCalls', { name: floors.stdio, input: { message: 'hi' }, count }),
+        await editor.control<CallFigures>('lmToolCalls', {
+          name: floors.stdio,
+          input: { message: 'hi' },
+          count,
+          ...profiled('floor-stdio'),
+        }),
       ];
       if (httpFloor.lastLength !== builtIn.lastLength || stdioFloor.lastLength !== builtIn.lastLength)
         throw new Error('the floor servers answered the echo differently');
@@ -320,6 +354,16 @@ async function sideBySide(): Promise<void> {
       row(
         `(same) the gateway lane against the floor of an HTTP definition (a canned responder in an extension host, on a Unix socket)`,
         median(gateway),
+        median(floorHttp),
+      );
+      row(
+        `the canned responder run by MCP Host, through the stdio lane, against the same responder handed to VS Code as a stdio definition (the lane's own cost)`,
+        median(cannedStdio),
+        median(floorStdio),
+      );
+      row(
+        `the canned responder run by MCP Host, through the HTTP lane, against the same responder as an HTTP definition`,
+        median(cannedHttp),
         median(floorHttp),
       );
       row(

@@ -1,6 +1,8 @@
 // Test-only extension. It reaches MCP Host the way any other extension would (its exported API),
 // and lets the test runner outside the editor ask it things over a loopback HTTP control channel.
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { Session } from 'node:inspector';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { McpHostApi } from '../../../src/editor/publicApi';
@@ -23,6 +25,26 @@ async function hostApi(): Promise<McpHostApi> {
 }
 
 type Operation = (args: any) => Promise<unknown>;
+
+/** Starts the V8 CPU profiler of this extension host; `stop` returns the profile. */
+async function startProfile(): Promise<{ stop(): Promise<object> }> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<any>((resolve, reject) =>
+      session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 100 });
+  await post('Profiler.start');
+  return {
+    stop: async () => {
+      const { profile } = await post('Profiler.stop');
+      session.disconnect();
+      return profile as object;
+    },
+  };
+}
 
 const operations: Record<string, Operation> = {
   listServers: async () => (await hostApi()).listServers(),
@@ -161,9 +183,22 @@ const operations: Record<string, Operation> = {
     samples.sort((a, b) => a - b);
     return samples[Math.floor(samples.length / 2)];
   },
-  lmToolCalls: async ({ name, input, count }: { name: string; input: object; count: number }) => {
+  // With `profile` (a file path), the extension host's CPU profile over the calls is written there:
+  // the whole thread, VS Code's side of each call included.
+  lmToolCalls: async ({
+    name,
+    input,
+    count,
+    profile,
+  }: {
+    name: string;
+    input: object;
+    count: number;
+    profile?: string;
+  }) => {
     const samples: number[] = [];
     let last = '';
+    const profiling = profile ? await startProfile() : undefined;
     for (let i = 0; i < count; i++) {
       const start = performance.now();
       let result: vscode.LanguageModelToolResult;
@@ -175,6 +210,7 @@ const operations: Record<string, Operation> = {
       samples.push(performance.now() - start);
       last = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
     }
+    if (profiling && profile) writeFileSync(profile, JSON.stringify(await profiling.stop()));
     samples.sort((a, b) => a - b);
     return {
       medianMs: samples[Math.floor(samples.length / 2)],
