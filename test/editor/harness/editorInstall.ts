@@ -82,7 +82,8 @@ export function nestedNpmEnvironment(outer: NodeJS.ProcessEnv, node?: string): N
   return env;
 }
 
-function findChromium(): string {
+/** Debian's Chromium (or MCPHOST_CHROMIUM): the browser the suite drives, and the one browser servers use. */
+export function findChromium(): string {
   for (const candidate of [process.env.MCPHOST_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
     Boolean,
   ) as string[]) {

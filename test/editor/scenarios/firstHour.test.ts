@@ -3,10 +3,13 @@
 // keeps the form, a real third-party server's union types and long description.
 import * as assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { tempDir } from '../../support/tempDir';
 import { closeEverythingAfterEach } from '../harness/scenarioEditor';
 import { EditorSession, REPO } from '../harness/editorSession';
+import { findChromium } from '../harness/editorInstall';
 import { refusedPort, waitFor } from '../../unit/support/fixtures';
 
 const node = process.execPath;
@@ -32,6 +35,22 @@ describe('The first hour in a real VS Code', function () {
       memory: { command: node, args: [pkg('server-memory')], env: { MEMORY_FILE_PATH: memoryFile } },
       mistyped: { command: node, args: [mistyped], restart: { enabled: false } },
       files: { command: node, args: [pkg('server-filesystem'), files], roots: [files] },
+      // Playwright's server drives Debian's Chromium, as a user without Playwright's own browsers runs it.
+      browser: {
+        command: node,
+        args: [
+          path.join(REPO, 'node_modules/@playwright/mcp/cli.js'),
+          '--headless',
+          '--browser',
+          'chromium',
+          '--executable-path',
+          findChromium(),
+          '--no-sandbox',
+          '--isolated',
+          '--output-dir',
+          tempDir('mcp-host-playwright-'),
+        ],
+      },
       broken: {
         command: node,
         args: ['-e', 'console.error("reading settings"); console.error("error: API_KEY is not set"); process.exit(1)'],
@@ -44,7 +63,7 @@ describe('The first hour in a real VS Code', function () {
       { trusted: true, userSettings: { 'mcpHost.servers': servers } },
     );
     await editor.workbench.openMcpView();
-    for (const id of ['everything', 'thinking', 'files', 'memory'])
+    for (const id of ['everything', 'thinking', 'files', 'memory', 'browser'])
       await editor.workbench.waitForServerDescription(id, /^running · \d+ tools?/, 90_000);
   });
 
@@ -124,7 +143,7 @@ describe('The first hour in a real VS Code', function () {
     );
   });
 
-  it('runs servers nobody here wrote, each with a real call: memory keeps what it was told, sequential thinking takes a thought', async () => {
+  it('runs servers nobody here wrote, each with a real call: memory keeps what it was told, sequential thinking takes a thought, Playwright reads a page in Chromium', async () => {
     type Result = { content: { type: string; text?: string }[]; isError?: boolean };
     const text = (result: Result) => result.content.map((c) => c.text ?? '').join('');
     const created = await editor.control<Result>('callTool', {
@@ -146,6 +165,30 @@ describe('The first hour in a real VS Code', function () {
     });
     assert.notEqual(thought.isError, true, text(thought));
     assert.match(text(thought), /"thoughtNumber":\s*1/);
+    // Playwright opens a page in Chromium and reads it back.
+    const site = createServer((_request, response) =>
+      response.end('<html><title>Greeting</title><h1>Hello from a local page</h1></html>'),
+    );
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+      const opened = await editor.control<Result>('callTool', {
+        serverId: 'browser',
+        name: 'browser_navigate',
+        args: { url },
+      });
+      assert.notEqual(opened.isError, true, text(opened));
+      assert.match(text(opened), /Page Title: Greeting/);
+      const snapshot = await editor.control<Result>('callTool', {
+        serverId: 'browser',
+        name: 'browser_snapshot',
+        args: {},
+      });
+      assert.match(text(snapshot), /heading "Hello from a local page"/);
+      await editor.control<Result>('callTool', { serverId: 'browser', name: 'browser_close', args: {} });
+    } finally {
+      site.close();
+    }
   });
 
   it('finds a tool by its name when a title is shown', async () => {
