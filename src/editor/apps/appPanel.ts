@@ -39,11 +39,15 @@ const HOST_MODES: readonly AppDisplayMode[] = ['inline', 'fullscreen'];
  * sometimes leaves a webview created together with another one blank (its page never runs).
  */
 export const APP_PAGE_LOAD_TIMEOUT_MS = 10_000;
+/** Narrower than this (CSS pixels), an app's column is too narrow for most apps' layouts: it moves to a wider group. */
+const MIN_APP_WIDTH_PX = 480;
 
 export class AppPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel;
   private readonly panelDisposables: vscode.Disposable[] = [];
   private pageStarted = false;
+  /** Whether the app already moved out of a column too narrow for it. */
+  private widened = false;
   private pageAttempts = 0;
   private loadTimer?: ReturnType<typeof setTimeout>;
   private session?: AppSession;
@@ -169,6 +173,7 @@ export class AppPanel implements vscode.Disposable {
       case 'ready':
         this.pageStarted = true;
         clearTimeout(this.loadTimer);
+        this.widen(message.width);
         await this.load(message);
         break;
       case 'look':
@@ -236,6 +241,19 @@ export class AppPanel implements vscode.Disposable {
 
   private step(name: string): void {
     this.steps.push(`${name} ${(performance.now() - this.opened).toFixed(0)} ms`);
+  }
+
+  /**
+   * An app opened beside the editor it came from (a result, a file) in a column narrower than
+   * apps are laid out for moves into that editor's group, in front of it: the editor stays a tab
+   * away, and the app has the group's whole width. Once, when its page first starts.
+   */
+  private widen(width: number): void {
+    const column = this.panel.viewColumn;
+    if (this.widened || width >= MIN_APP_WIDTH_PX || column === undefined || column <= 1) return;
+    this.widened = true;
+    this.log.info(`App ${this.resource.uri}: its column is ${width} px wide; it moves into the group on its left.`);
+    this.panel.reveal(column - 1, true);
   }
 
   private async load(look: AppPanelLook): Promise<void> {

@@ -95,6 +95,36 @@ describe('MCP Apps in a real VS Code', function () {
     );
   });
 
+  it("moves an app into the result's group when the Chat view leaves the column beside it too narrow", async () => {
+    await editor().control('executeCommand', { command: 'workbench.action.closeAllEditors' });
+    await editor().control('executeCommand', { command: 'workbench.action.chat.open' });
+    await page().locator('.interactive-input-part').first().waitFor();
+    await editor().workbench.runCommand('MCP Host: Run Tool…');
+    await page().locator('.quick-input-widget input').fill('get-time');
+    await editor().workbench.pick('get-time', 'vanilla');
+    await approve(/MCP server "vanilla": run tool "Get Time"\?/);
+    const app = await appFrame('#get-time-btn');
+    const time = app.locator('#server-time');
+    const groups = page().locator('.editor-group-container');
+    const appTab = page().locator('.tab', { hasText: 'Get Time — vanilla' });
+    const resultTab = page().locator('.tab', { hasText: 'Result: Get Time' });
+    await waitFor(
+      'the app and the result in one group',
+      async () =>
+        (await groups.count()) === 1 &&
+        (await groups.filter({ has: appTab }).filter({ has: resultTab }).count()) === 1 &&
+        /^\d{4}-\d\d-\d\dT/.test((await time.textContent()) ?? ''),
+      30_000,
+    );
+    const width = (await (await hostFrame()).locator('#app-frame').boundingBox())?.width ?? 0;
+    assert.ok(width >= 480, `the app is ${width} px wide`);
+    await editor().workbench.screenshot('119-app-wide-beside-chat');
+    // The page lived through the move: its own call still answers.
+    const first = await time.textContent();
+    await app.locator('#get-time-btn').click();
+    await waitFor('a newer time after the move', async () => ((await time.textContent()) ?? '') !== first, 30_000);
+  });
+
   it('runs the board from @mcp: the model never sees the app-only tool, the answer links to the app, which blocks an undeclared script', async () => {
     // The stand-in chat model registers with the test extension; wait for it before chatting.
     await waitFor(
