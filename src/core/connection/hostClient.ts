@@ -100,6 +100,7 @@ export function createHostClient(deps: ServerConnectionDeps, options: ClientOpti
   client.setNotificationHandler('notifications/message', (notification) => {
     const { level, logger, data } = notification.params;
     logServerMessage(deps.log, level, logger, data);
+    deps.onLogMessage?.(notification.params);
   });
   return client;
 }

@@ -5,6 +5,7 @@ import type {
   CreateMessageResultWithTools,
   ElicitRequest,
   ElicitResult,
+  LoggingMessageNotificationParams,
   OAuthClientProvider,
 } from '@modelcontextprotocol/client';
 import type { ResolvedRoot } from '../config/serverDefinition';
@@ -53,6 +54,8 @@ export interface ServerConnectionDeps {
   onDebuggerListening?(address: string): void;
   /** `notifications/resources/updated` from this server. */
   onResourceUpdated?(uri: string): void;
+  /** A `notifications/message` log line from this server (it is in the server's log too). */
+  onLogMessage?(message: LoggingMessageNotificationParams): void;
   /** Answers the server's elicitation requests (form and URL); without it `elicitation` is not declared. */
   readonly elicitation?: {
     handle(params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;

@@ -6,7 +6,10 @@ import type { Event } from '../events';
 import type { ResourceBrowsing, ServerCalls, ServerDirectory, ServerLifecycle } from '../host/hostPorts';
 
 /** The part of the host the gateway serves from: a server's lists, its requests, its changes. */
-export type GatewayHost = Pick<ServerDirectory, 'server' | 'serverIds' | 'definition' | 'onDidChangeServers'> &
+export type GatewayHost = Pick<
+  ServerDirectory,
+  'server' | 'serverIds' | 'definition' | 'onDidChangeServers' | 'onDidLogMessage'
+> &
   Pick<ServerLifecycle, 'start' | 'startOnDemand'> &
   Pick<ServerCalls, 'callTool' | 'getPrompt' | 'readResource' | 'complete'> &
   Pick<ResourceBrowsing, 'freshResources' | 'subscribeResource' | 'onDidUpdateResource'>;

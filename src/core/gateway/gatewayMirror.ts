@@ -8,12 +8,16 @@ import { offeredTools, type GatewayHost, type GatewayOffers } from './gatewayHos
 
 const MAX_SUBSCRIPTIONS = 1000;
 
-/** What every mirror declares: the lists and their changes, subscriptions, completions. A server that lacks one answers it empty. */
+/**
+ * What every mirror declares: the lists and their changes, subscriptions, completions, and the
+ * server's log lines (at the level the client sets). A server that lacks one answers it empty.
+ */
 const MIRROR_CAPABILITIES: ServerCapabilities = {
   tools: { listChanged: true },
   prompts: { listChanged: true },
   resources: { subscribe: true, listChanged: true },
   completions: {},
+  logging: {},
 };
 
 /**
@@ -123,6 +127,12 @@ export class GatewayMirror implements Disposable {
       host.onDidUpdateResource(({ serverId: id, uri }) => {
         if (id === serverId && this.subscribed.has(uri))
           void this.server.sendResourceUpdated({ uri }).catch(() => undefined);
+      }),
+      // The server's log lines reach every client of it (a window sharing its process, VS Code's
+      // agents, whose editor shows them in the server's output), above the level each one set.
+      host.onDidLogMessage(({ serverId: id, ...message }) => {
+        if (id === serverId)
+          void this.server.sendLoggingMessage(message, this.server.transport?.sessionId).catch(() => undefined);
       }),
     );
   }

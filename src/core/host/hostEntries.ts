@@ -1,5 +1,6 @@
 import type { ServerSettingsEntry } from '../config/serverDefinition';
 import { MissingInputError, ServerConfigError, validateServerEntry } from '../config/validateServerEntry';
+import type { ServerLogMessage } from '../connection/logForwarding';
 import { ServerConnection } from '../connection/serverConnection';
 import { offersResources } from '../connection/serverSnapshot';
 import type { StartSlots } from '../connection/startSlots';
@@ -17,6 +18,7 @@ export interface HostEntriesDeps {
   /** A server changed (`undefined`: which servers there are may have changed). */
   readonly changed: (serverId: string | undefined) => void;
   readonly resourceUpdated: (update: { readonly serverId: string; readonly uri: string }) => void;
+  readonly logMessage: (message: ServerLogMessage) => void;
   readonly debuggerListening: (listening: { readonly serverId: string; readonly address: string }) => void;
 }
 
@@ -144,6 +146,7 @@ export class HostEntries {
         roots: () => this.deps.roots.rootsFor(resolved),
         startSlots: this.deps.startSlots,
         onResourceUpdated: (uri) => this.deps.resourceUpdated({ serverId: def.id, uri }),
+        onLogMessage: (message) => this.deps.logMessage({ serverId: def.id, ...message }),
         onDebuggerListening: (address) => this.deps.debuggerListening({ serverId: def.id, address }),
       }),
     );

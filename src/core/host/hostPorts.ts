@@ -17,6 +17,7 @@ import type {
 } from '../config/serverDefinition';
 import type { ServerConfigError } from '../config/validateServerEntry';
 import type { ServerConnection } from '../connection/serverConnection';
+import type { ServerLogMessage } from '../connection/logForwarding';
 import type { ServerSnapshot } from '../connection/serverSnapshot';
 import type { Event } from '../events';
 import type { StartCause } from '../process/spawnRecord';
@@ -34,6 +35,8 @@ export interface ServerDirectory {
   serverIds(): string[];
   /** A server's settings (its scope and folder), so a command can write to them. */
   definition(id: string): ServerDefinition | undefined;
+  /** A server sent a log line (`notifications/message`), redacted and bounded as in its log. */
+  readonly onDidLogMessage: Event<ServerLogMessage>;
 }
 
 /** Starting, stopping and signing in: what commands and the lanes that start servers use. */

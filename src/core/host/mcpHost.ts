@@ -25,6 +25,7 @@ import type { ServerConnection } from '../connection/serverConnection';
 import { resourceNotFound, ServerUnavailableError } from '../connection/serverErrors';
 import { callToolOrTask, followIfTask } from './serverTaskChannel';
 import { TaskTracker } from '../tasks/taskTracker';
+import type { ServerLogMessage } from '../connection/logForwarding';
 import type { ServerSnapshot } from '../connection/serverSnapshot';
 import { Emitter, type Disposable } from '../events';
 import { StartConsent } from './startConsent';
@@ -68,6 +69,9 @@ export class McpHost
   private readonly resourceUpdated = new Emitter<{ readonly serverId: string; readonly uri: string }>();
   /** A server said a resource changed (`notifications/resources/updated`). */
   readonly onDidUpdateResource = this.resourceUpdated.event;
+  private readonly logMessage = new Emitter<ServerLogMessage>();
+  /** A server sent a log line (`notifications/message`), redacted and bounded as in its log. */
+  readonly onDidLogMessage = this.logMessage.event;
   private readonly debuggerListening = new Emitter<{ readonly serverId: string; readonly address: string }>();
   /** A server in dev mode with `debug` started its Node inspector (`ws://127.0.0.1:…`). */
   readonly onDebuggerListening = this.debuggerListening.event;
@@ -95,6 +99,7 @@ export class McpHost
       consent: this.consent,
       changed: (id) => this.changed.fire(id),
       resourceUpdated: (update) => this.resourceUpdated.fire(update),
+      logMessage: (message) => this.logMessage.fire(message),
       debuggerListening: (listening) => this.debuggerListening.fire(listening),
     });
     this.tasks = options.tasks ?? new TaskTracker({ load: () => undefined, save: () => undefined });

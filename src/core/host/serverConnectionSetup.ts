@@ -8,6 +8,7 @@ import {
 } from '../config/serverDefinition';
 import { resolveDefinition, type VariableContext } from '../config/variableResolver';
 import { BoundedServerLog, logBoundsOf } from '../connection/boundedLog';
+import { forwardedLogMessages, type ForwardedLogMessage } from '../connection/logForwarding';
 import { RedactingServerLog, type ResolvedSecret } from '../connection/secretRedaction';
 import type { ServerConnectionDeps } from '../connection/serverConnectionDeps';
 import type { ServerLog } from '../connection/serverLog';
@@ -57,6 +58,8 @@ export interface ConnectionHooks {
   roots(): readonly ResolvedRoot[];
   onResourceUpdated(uri: string): void;
   onDebuggerListening(address: string): void;
+  /** The server's log lines, for MCP Host's other clients: redacted and bounded. */
+  onLogMessage(message: ForwardedLogMessage): void;
 }
 
 /** What one server's connection gets from the host's options: its log bounded and redacted, its requests routed by its id. */
@@ -83,6 +86,7 @@ export function connectionDeps(
     startSlots: hooks.startSlots,
     onResourceUpdated: hooks.onResourceUpdated,
     onDebuggerListening: hooks.onDebuggerListening,
+    onLogMessage: forwardedLogMessages(hooks.onLogMessage, logBoundsOf(resolved), secrets),
     sampling: options.sampling && ((params, signal) => options.sampling!.handle(id, params, signal)),
     elicitation: options.elicitation && {
       handle: (params, signal) => options.elicitation!.handle(id, params, signal),

@@ -44,6 +44,9 @@ function answeredBy(name: string, gate?: Promise<void>): SamplingRouter & { aske
   return router as unknown as SamplingRouter & { asked: number };
 }
 
+/** Each window's server logs, by server id. */
+const logsOf = new WeakMap<McpHost, Map<string, RecordingLog>>();
+
 async function window(
   folder: string,
   settings: Record<string, unknown>,
@@ -61,7 +64,9 @@ async function window(
     },
   });
   shares.push(share);
-  const host = (made.host = harness({ share, sampling }).host);
+  const made2 = harness({ share, sampling });
+  const host = (made.host = made2.host);
+  logsOf.set(host, made2.logs);
   hosts.push(host);
   await host.setWorkspaceFolders([{ name: path.basename(workspace), path: workspace }]);
   await host.applySettings(entries(settings));
@@ -122,6 +127,27 @@ describe('MachineShares: one process per server for the windows of a user', () =
 
     await second.dispose();
     assert.equal(isAlive(next), false, 'no process outlives the last window');
+  });
+
+  it("writes the server's log lines in the log of a window that shares its process, at that window's level", async () => {
+    const [owner, guest] = await runningWindows(2);
+    assert.equal(guest.server('shared')!.share?.role, 'guest');
+    const guestLog = logsOf.get(guest)!.get('shared')!;
+    const ownerLog = logsOf.get(owner)!.get('shared')!;
+    await guest.callTool('shared', 'log', { level: 'info', text: 'seen by both windows' });
+    await waitFor('the line in the guest window', () => guestLog.lines.includes('info [fixture] seen by both windows'));
+    assert.ok(ownerLog.lines.includes('info [fixture] seen by both windows'), 'and in the window that runs it');
+    // The guest's level holds for what reaches it: once it reaches the window running the
+    // process, a line below it stops coming, and one at it still comes.
+    guestLog.setLevel('error');
+    let round = 0;
+    await waitFor('the guest window to hear only lines at its level', async () => {
+      round++;
+      await owner.callTool('shared', 'log', { level: 'info', text: `below ${round}` });
+      await owner.callTool('shared', 'log', { level: 'error', text: `at ${round}` });
+      await waitFor(`error line ${round}`, () => guestLog.lines.includes(`error [fixture] at ${round}`));
+      return !guestLog.lines.includes(`info [fixture] below ${round}`);
+    });
   });
 
   it('stops the process in every window when a window that reaches it stops it for all', async () => {
