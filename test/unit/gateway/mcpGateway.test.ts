@@ -132,6 +132,22 @@ describe("The gateway that publishes MCP Host's servers to VS Code's agents", fu
     assert.equal(gateway.sessionCount('fx'), 1);
   });
 
+  it("passes the server's log lines to a client at the level it set, its secrets as placeholders", async () => {
+    const { host } = harness();
+    hosts.push(host);
+    await host.applySettings(entries({ fx: legacy({ env: { FIXTURE_TOKEN: '${input:token}' } }) }));
+    await running(host, 'fx');
+    const { gateway } = gatewayFor(host);
+    const client = await connect(await gateway.endpoint('fx'));
+    const heard: { level: string; logger?: string; data: unknown }[] = [];
+    client.setNotificationHandler('notifications/message', (n) => void heard.push(n.params));
+    await client.setLoggingLevel('warning');
+    await client.callTool({ name: 'log', arguments: { level: 'info', text: 'below the level' } });
+    await client.callTool({ name: 'log', arguments: { level: 'warning', text: 'token secret-token in use' } });
+    await waitFor('the warning', () => heard.length > 0);
+    assert.deepEqual(heard, [{ level: 'warning', logger: 'fixture', data: 'token ${input:token} in use' }]);
+  });
+
   it('serves a 2026-07-28 server to a 2025-11-25 client, with its prompts and resources', async () => {
     const { host } = harness();
     hosts.push(host);
