@@ -43,22 +43,15 @@ export function describeServer(server: ServerSnapshot): string {
   if (server.learning && (server.status === 'starting' || server.status === 'running'))
     return vscode.l10n.t('learning its tools (stops until needed)');
   if (server.status !== 'running') return stateOf(server);
-  // The tools always (the count people look for); the other lists when there are some, so that
-  // the row fits the side bar's default width.
+  // The lists under the row: the tools always (the count people look for), prompts and skills when
+  // there are some, so that the row fits the side bar's default width. Resources and templates are
+  // counted in the Resources view, under the server's name there, and in the tooltip.
   const parts = [
     server.status,
     ...shareParts(server),
     ...(server.sandbox ? [vscode.l10n.t('sandboxed')] : []),
     plural(server.tools.length, 'tool'),
     ...(server.prompts.length ? [plural(server.prompts.length, 'prompt')] : []),
-    // Resources come a page at a time: a count of the pages loaded so far says there are more.
-    // Templates are not resources: counted apart, as the Resources view does.
-    ...(server.moreResources
-      ? [vscode.l10n.t('{0}+ resources', server.resources.length)]
-      : server.resources.length
-        ? [plural(server.resources.length, 'resource')]
-        : []),
-    ...(server.resourceTemplates.length ? [plural(server.resourceTemplates.length, 'template')] : []),
   ];
   if (server.skills?.length) parts.push(plural(server.skills.length, 'skill'));
   // An empty list that failed says so, instead of looking like a server with nothing to offer.
@@ -67,6 +60,19 @@ export function describeServer(server: ServerSnapshot): string {
   if (failed.length > 0) parts.push(vscode.l10n.t('{0} failed', failed.join(', ')));
   if (late.length > 0) parts.push(vscode.l10n.t('{0} late, still awaited', late.join(', ')));
   return parts.join(' · ');
+}
+
+/** What a running server lists, each kind counted: resources a page at a time (`100+` while more pages wait), templates apart. */
+function listCounts(server: ServerSnapshot): string[] {
+  return [
+    plural(server.tools.length, 'tool'),
+    plural(server.prompts.length, 'prompt'),
+    server.moreResources
+      ? vscode.l10n.t('{0}+ resources', server.resources.length)
+      : plural(server.resources.length, 'resource'),
+    plural(server.resourceTemplates.length, 'template'),
+    ...(server.skills?.length ? [plural(server.skills.length, 'skill')] : []),
+  ];
 }
 
 /** How a running server's process is shared with other windows, in the row (the tooltip says why not). */
@@ -166,6 +172,7 @@ export function tooltipFacts(server: ServerSnapshot, alsoBuiltIn: BuiltInServer 
         [plural(server.tools.length, 'tool'), plural(server.prompts.length, 'prompt')].join(', '),
       ),
     );
+  if (server.status === 'running') row(vscode.l10n.t('Lists'), listCounts(server).join(', '));
   row(vscode.l10n.t('Settings error'), server.configError);
   for (const [list, problem] of Object.entries(server.listProblems ?? {})) row(list, problem);
   row(

@@ -122,14 +122,19 @@ describe('Resources in a real VS Code', function () {
     await page.keyboard.press('Escape');
   });
 
-  it('says in the Servers view that a count of resources loaded a page at a time is not all of them', async () => {
-    // The kit's first page holds 100 of its 5,000 and more; its templates are counted apart, as the Resources view does.
-    assert.match(await editor().workbench.serverDescription('kit'), /· \d+\+ resources · \d+ templates?$/);
-    assert.match(
-      await editor().workbench.serverDescription('fixture'),
-      /· \d+ resources? · 1 template$/,
-      'a server with one page says its count as it is',
-    );
+  it("counts each server's resources and templates in the Resources view, a count loaded a page at a time marked as not all of them", async () => {
+    await editor().control('executeCommand', { command: 'mcpHost.resources.focus' });
+    const description = (id: string) => serverRow(id).locator('.label-description');
+    // The kit's first page holds 100 of its 5,000 and more; templates are not resources, counted apart.
+    await description('kit')
+      .filter({ hasText: /^\d+\+ resources, \d+ templates?$/ })
+      .waitFor({ timeout: 30_000 });
+    await description('fixture')
+      .filter({ hasText: /^\d+ resources?, 1 template$/ })
+      .waitFor({ timeout: 30_000 }); // a server with one page says its count as it is
+    // The Servers view's row counts what is under it there (tools, prompts), and fits the side bar.
+    assert.match(await editor().workbench.serverDescription('kit'), /^running · \d+ tools?( · \d+ prompts?)?$/);
+    assert.ok(await editor().workbench.serverRowFits('kit'), 'the row of "kit" is cut');
   });
 
   it("lists each server's resources and opens a text resource read-only with its language", async () => {

@@ -44,7 +44,7 @@ describe('An untrusted workspace in a real VS Code', function () {
     await editor.workbench.openMcpView();
     assert.equal(
       await editor.workbench.waitForServerDescription('mine', /^running/),
-      'running · 16 tools · 1 prompt · 1 resource · 1 template',
+      'running · 16 tools · 1 prompt',
     );
     assert.equal(await editor.workbench.waitForServerDescription('from-repo', /^untrusted$/), 'untrusted');
     assert.equal(await editor.control('isTrusted'), false);

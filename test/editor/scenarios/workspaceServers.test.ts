@@ -64,7 +64,7 @@ describe('Workspace servers in a real VS Code', function () {
     await editor.workbench.openMcpView();
     assert.equal(
       await editor.workbench.waitForServerDescription('fixture', /^running/),
-      'running · 16 tools · 1 prompt · 1 resource · 1 template',
+      'running · 16 tools · 1 prompt',
     );
     const everythingRow = await editor.workbench.waitForServerDescription('everything', /^running · \d+ tools/);
     const reported = await editor.control<unknown[]>('listTools', { serverId: 'everything' });
