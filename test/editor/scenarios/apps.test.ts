@@ -64,13 +64,18 @@ describe('MCP Apps in a real VS Code', function () {
       ((await page().locator('.part.panel .monaco-editor .view-lines').textContent()) ?? '').replace(/\u00a0/g, ' ');
   }
 
-  it('renders server-basic-vanillajs beside the result; its button calls get-time (the tool that opened it) without a dialog and the app shows the answer', async () => {
+  /** Runs server-basic-vanillajs's get-time from Run Tool, once: its app, and where the app shows the time. */
+  async function runGetTime() {
     await editor().workbench.runCommand('MCP Host: Run Tool…');
     await page().locator('.quick-input-widget input').fill('get-time');
     await editor().workbench.pick('get-time', 'vanilla');
     await approve(/MCP server "vanilla": run tool "Get Time"\?/);
     const app = await appFrame('#get-time-btn');
-    const time = app.locator('#server-time');
+    return { app, time: app.locator('#server-time') };
+  }
+
+  it('renders server-basic-vanillajs beside the result; its button calls get-time (the tool that opened it) without a dialog and the app shows the answer', async () => {
+    const { app, time } = await runGetTime();
     await waitFor(
       'the result in the app',
       async () => /^\d{4}-\d\d-\d\dT/.test((await time.textContent()) ?? ''),
@@ -99,12 +104,7 @@ describe('MCP Apps in a real VS Code', function () {
     await editor().control('executeCommand', { command: 'workbench.action.closeAllEditors' });
     await editor().control('executeCommand', { command: 'workbench.action.chat.open' });
     await page().locator('.interactive-input-part').first().waitFor();
-    await editor().workbench.runCommand('MCP Host: Run Tool…');
-    await page().locator('.quick-input-widget input').fill('get-time');
-    await editor().workbench.pick('get-time', 'vanilla');
-    await approve(/MCP server "vanilla": run tool "Get Time"\?/);
-    const app = await appFrame('#get-time-btn');
-    const time = app.locator('#server-time');
+    const { app, time } = await runGetTime();
     const groups = page().locator('.editor-group-container');
     const appTab = page().locator('.tab', { hasText: 'Get Time — vanilla' });
     const resultTab = page().locator('.tab', { hasText: 'Result: Get Time' });
