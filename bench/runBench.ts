@@ -211,6 +211,7 @@ row(
   fmt(held.host, 'KB', 0),
   `${fmt(held.raw, 'KB', 0)} raw SDK`,
   held.host / held.raw,
+  '≤ 1.25',
 );
 
 // 4. Big lists: list_changed until the lists are updated.
