@@ -42,10 +42,7 @@ describe('An untrusted workspace in a real VS Code', function () {
     const page = editor.workbench.page;
     await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).waitFor({ timeout: 60_000 });
     await editor.workbench.openMcpView();
-    assert.equal(
-      await editor.workbench.waitForServerDescription('mine', /^running/),
-      'running · 16 tools · 1 prompt',
-    );
+    assert.equal(await editor.workbench.waitForServerDescription('mine', /^running/), 'running · 16 tools · 1 prompt');
     assert.equal(await editor.workbench.waitForServerDescription('from-repo', /^untrusted$/), 'untrusted');
     assert.equal(await editor.control('isTrusted'), false);
     const repo = await server('from-repo');
