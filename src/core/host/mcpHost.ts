@@ -70,7 +70,6 @@ export class McpHost
   /** A server said a resource changed (`notifications/resources/updated`). */
   readonly onDidUpdateResource = this.resourceUpdated.event;
   private readonly logMessage = new Emitter<ServerLogMessage>();
-  /** A server sent a log line (`notifications/message`), redacted and bounded as in its log. */
   readonly onDidLogMessage = this.logMessage.event;
   private readonly debuggerListening = new Emitter<{ readonly serverId: string; readonly address: string }>();
   /** A server in dev mode with `debug` started its Node inspector (`ws://127.0.0.1:…`). */
