@@ -207,13 +207,16 @@ export class Workbench {
 
   async runCommand(title: string): Promise<void> {
     const input = this.page.locator('.quick-input-widget input');
-    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title });
+    const rows = this.page.locator('.quick-input-list .monaco-list-row');
+    const row = rows.filter({ hasText: title });
     const typed = () => input.inputValue({ timeout: 1_000 }).catch(() => '');
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 60_000;
+    let seen = 'no command palette';
     await this.page.keyboard.press('F1');
     // The palette may still be opening when the title is typed, and its opening then resets what
-    // was typed; or the key may come before the window takes keys. Each try looks at what the
-    // palette shows and does what is missing, until the command's row is there.
+    // was typed; or the key may come before the window takes keys; or a busy window may leave the
+    // palette in a state that typing does not mend. Each try looks at what the palette shows and
+    // does what is missing; a try that still finds no row closes the palette and opens it afresh.
     for (let tries = 1; ; tries++) {
       if (
         await input.waitFor({ timeout: 5_000 }).then(
@@ -230,8 +233,16 @@ export class Workbench {
             () => false,
           );
         if (shown && (await typed()) === `>${title}`) break;
-      } else await this.page.keyboard.press('F1');
-      if (Date.now() > deadline) throw new Error(`the command palette never showed "${title}" (${tries} tries)`);
+        const listed = await rows.allTextContents().catch(() => []);
+        seen = `"${await typed()}" with rows ${JSON.stringify(listed.slice(0, 5))}`;
+        await this.page.keyboard.press('Escape');
+        await input.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+      }
+      if (Date.now() > deadline) {
+        await this.screenshot(`palette-without-${title.replace(/\W+/g, '-')}`).catch(() => undefined);
+        throw new Error(`the command palette never showed "${title}" (${tries} tries; last seen: ${seen})`);
+      }
+      await this.page.keyboard.press('F1');
     }
     await this.page.keyboard.press('Enter');
   }
