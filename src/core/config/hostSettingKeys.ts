@@ -31,7 +31,7 @@ export const HOST_SETTINGS: {
   learnInBackground: { key: 'mcpHost.learnInBackground', default: true },
   readLive: { key: 'mcpHost.otherHosts.readLive', default: false },
   publish: { key: 'mcpHost.agents.publish', default: true },
-  agentsLane: { key: 'mcpHost.agents.lane', default: 'http' },
+  agentsLane: { key: 'mcpHost.agents.lane', default: 'stdio' },
   appsEnabled: { key: 'mcpHost.apps.enabled', default: true },
   chatMaxTools: { key: 'mcpHost.chat.maxTools', default: DEFAULT_MAX_MODEL_TOOLS },
   registryUrl: { key: 'mcpHost.registry.url', default: DEFAULT_REGISTRY_URL },

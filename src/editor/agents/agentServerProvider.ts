@@ -123,9 +123,9 @@ export class AgentServerProvider
     return Promise.all(published.map(({ id, label, version }) => this.definitionOf(id, label, version)));
   }
 
-  /** Which way VS Code reaches the servers (`mcpHost.agents.lane`). */
+  /** Which way VS Code reaches the servers (`mcpHost.agents.lane`; stdio unless set to HTTP). */
   private get lane(): 'stdio' | 'http' {
-    return hostSetting('agentsLane') === 'stdio' ? 'stdio' : 'http';
+    return hostSetting('agentsLane') === 'http' ? 'http' : 'stdio';
   }
 
   /**

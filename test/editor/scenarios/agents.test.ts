@@ -223,15 +223,16 @@ describe("VS Code's agents use MCP Host's servers as tools of their own", functi
 
   it('serves both lanes: over stdio through the relay VS Code runs, and over HTTP on the socket, as mcpHost.agents.lane says', async () => {
     const pid = String((await hostServer('fixture')).pid);
-    // The HTTP lane last, as the default (no setting): the tests after this one run on it.
-    for (const lane of ['stdio', undefined]) {
-      await editor.control('updateUserSetting', { section: 'mcpHost.agents.lane', value: lane });
+    // The stdio lane last, as the default (no setting): the tests after this one run on it.
+    for (const setting of ['http', undefined]) {
+      await editor.control('updateUserSetting', { section: 'mcpHost.agents.lane', value: setting });
+      const lane = setting ?? 'stdio';
       let answer = '';
       // VS Code hears of the change a moment after the setting is written, so a call may still be
       // answered over the old lane: the lane is in use once the call answers and the relay runs
       // (stdio) or none does (HTTP).
       await waitFor(
-        `an agent's call over the ${lane ?? 'http'} lane`,
+        `an agent's call over the ${lane} lane`,
         async () => {
           await editor.control(
             'executeCommand',
