@@ -35,7 +35,7 @@ export function describeServer(server: ServerSnapshot): string {
   if (server.held === 'declined') return vscode.l10n.t('not allowed to run · Start to be asked again');
   if (server.held === 'consent') return vscode.l10n.t('waiting for your consent');
   // A changed workspace server says in its row that its first use asks first.
-  if (server.held === 'consentWhenNeeded') return vscode.l10n.t('starts when needed · after your consent');
+  if (server.held === 'consentWhenNeeded') return vscode.l10n.t('starts when needed · asks first');
   // Its lists from its last run are under it (Tools, Prompts) and in the tooltip: the row keeps to
   // the state, which the side bar's default width shows whole.
   if (server.startsWhenNeeded) return vscode.l10n.t('starts when needed');
@@ -43,11 +43,12 @@ export function describeServer(server: ServerSnapshot): string {
   if (server.learning && (server.status === 'starting' || server.status === 'running'))
     return vscode.l10n.t('learning its tools (stops until needed)');
   if (server.status !== 'running') return stateOf(server);
-  // The lists under the row: the tools always (the count people look for), prompts and skills when
-  // there are some, so that the row fits the side bar's default width. Resources and templates are
-  // counted in the Resources view, under the server's name there, and in the tooltip.
+  // A running server's row is what it offers: its icon, its tooltip and the screen reader's label
+  // say "running". The lists under the row: the tools always (the count people look for), prompts
+  // and skills when there are some, so that the row fits the side bar's default width even for a
+  // long name. Resources and templates are counted in the Resources view, under the server's name
+  // there, and in the tooltip.
   const parts = [
-    server.status,
     ...shareParts(server),
     ...(server.sandbox ? [vscode.l10n.t('sandboxed')] : []),
     plural(server.tools.length, 'tool'),
@@ -128,9 +129,10 @@ export function serverItem(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | 
     hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
   );
   item.id = serverKey(server.id);
+  const running = server.status === 'running' && !server.configError && !server.learning;
   const described = describeServer(server).split(' · ');
-  // Where a live server comes from goes right after its state, where a narrow view still shows it.
-  if (server.origin) described.splice(1, 0, vscode.l10n.t('from {0}', server.origin.host));
+  // Where a live server comes from goes first (after a state the row names), where a narrow view still shows it.
+  if (server.origin) described.splice(running ? 0 : 1, 0, vscode.l10n.t('from {0}', server.origin.host));
   item.description = described.join(' · ');
   const [icon, color] = server.configError
     ? STATUS_ICONS.invalid
@@ -141,7 +143,7 @@ export function serverItem(server: ServerSnapshot, alsoBuiltIn: BuiltInServer | 
   item.contextValue = `mcpServer:${server.status}:${server.transport}`;
   if (alsoBuiltIn) item.description = `${item.description} · ${vscode.l10n.t("also in VS Code's MCP")}`;
   item.accessibilityInformation = {
-    label: `${server.id}, ${item.description}${reasonOf(server) ? `, ${reasonOf(server)}` : ''}`,
+    label: `${server.id}, ${running ? `${server.status}, ` : ''}${item.description}${reasonOf(server) ? `, ${reasonOf(server)}` : ''}`,
   };
   return item;
 }

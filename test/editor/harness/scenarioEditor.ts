@@ -21,7 +21,7 @@ export function scenarioEditor(
     );
     await editor.workbench.openMcpView();
     for (const id of Object.keys(servers))
-      await editor.workbench.waitForServerDescription(id, /^running · (sandboxed · )?\d+ tools?\b/, 90_000);
+      await editor.workbench.waitForServerDescription(id, /^(sandboxed · )?\d+ tools?\b/, 90_000);
   });
 
   closeEverythingAfterEach(() => editor);
