@@ -10,7 +10,7 @@ const CORE_TIERS = [
   { name: 'services', path: '^src/core/(auth|process|resources|sampling|elicitation|tasks)/' },
   { name: 'connection', path: '^src/core/connection/' },
   { name: 'host', path: '^src/core/(host|tools|registry)/' },
-  { name: 'lanes', path: '^src/core/(gateway|chat)/' },
+  { name: 'lanes', path: '^src/core/(gateway|chat|share)/' },
 ];
 
 const upwardInCore = CORE_TIERS.slice(0, -1).map((tier, i) => ({

@@ -59,7 +59,7 @@ export interface GuestClaim {
 
 export type ShareClaim = OwnerClaim | GuestClaim;
 
-/** The machine-wide rendezvous of shared servers (see src/core/gateway/machineShares.ts). */
+/** The machine-wide rendezvous of shared servers (see src/core/share/machineShares.ts). */
 export interface MachineShare {
   /**
    * Runs the process in this window (owner) or reaches the window that does (guest). `onStopForAll`:

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { HostAuthorization } from '../../core/auth/hostAuthorization';
 import type { MachineShare } from '../../core/connection/machineShare';
 import { ElicitationRouter } from '../../core/elicitation/elicitationRouter';
-import { MachineShares } from '../../core/gateway/machineShares';
+import { MachineShares } from '../../core/share/machineShares';
 import { LastRuns } from '../../core/host/lastRuns';
 import { McpHost } from '../../core/host/mcpHost';
 import { ExecutableResolver } from '../../core/process/executableResolver';

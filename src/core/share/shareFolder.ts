@@ -2,7 +2,7 @@ import { lstatSync, mkdirSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import * as path from 'node:path';
 import { definitionHash } from '../config/definitionHash';
-import { MAX_SOCKET_PATH } from './gatewayAddress';
+import { MAX_SOCKET_PATH } from '../gateway/gatewayAddress';
 
 /**
  * The folder where this user's windows meet to share servers: one per user, under the runtime

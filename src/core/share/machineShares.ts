@@ -16,9 +16,9 @@ import type { ResolvedRoot } from '../config/serverDefinition';
 import type { ServerLog } from '../connection/serverLog';
 import { Emitter, type Disposable } from '../events';
 import { undiciLibrary } from '../lazyLibraries';
-import { endpointPath } from './gatewayAddress';
-import type { GatewayHost, GatewayOffers } from './gatewayHost';
-import { carriesBearer, McpGateway } from './mcpGateway';
+import { endpointPath } from '../gateway/gatewayAddress';
+import type { GatewayHost, GatewayOffers } from '../gateway/gatewayHost';
+import { carriesBearer, McpGateway } from '../gateway/mcpGateway';
 import { foreignSocket, privateShareFolder, shareSocketPath } from './shareFolder';
 import { joinShare, ShareWatchers, STOP_PATH, WATCH_PATH, type JoinedShare } from './shareWatch';
 
