@@ -51,5 +51,6 @@ export function connectionSnapshot(parts: ConnectionParts): ServerSnapshot {
     listProblems: lists.problems.size > 0 ? Object.fromEntries(lists.problems) : undefined,
     ...(lists.late.length ? { lateLists: lists.late } : {}),
     ...(lists.skills.summaries.length ? { skills: lists.skills.summaries } : {}),
+    ...(lists.skills.declared ? { skillsExtension: lists.skills.declared } : {}),
   };
 }

@@ -4,7 +4,8 @@
 import type { Client, Resource } from '@modelcontextprotocol/client';
 import type { ResolvedServerDefinition } from '../config/serverDefinition';
 import { ResourceWatches } from '../resources/resourceWatches';
-import type { LoadedSkill } from '../skills/serverSkills';
+import { SKILLS_REQUESTS, type LoadedSkill } from '../skills/serverSkills';
+import { passThrough } from '../tasks/toolTasks';
 import { describeRequestError, type McpRequestError } from './serverErrors';
 import type { ServerLists } from './serverLists';
 import type { SessionRequests } from './sessionRequests';
@@ -59,6 +60,17 @@ export class ServerListCalls {
     return this.port.requests
       .run(`loading skill ${uri}`, () => this.port.lists.skills.load(uri, signal), signal)
       .finally(() => this.port.changed());
+  }
+
+  /** One of the Skills extension's own requests (`skills/list` …), passed to the server as it is. */
+  passSkillsRequest(method: string, params: unknown, signal?: AbortSignal): Promise<unknown> {
+    if (!SKILLS_REQUESTS.includes(method))
+      return Promise.reject(new Error(`${method} is not a request of the Skills extension.`));
+    return this.port.requests.run(
+      method,
+      (client, options) => client.request({ method, params } as never, passThrough, options),
+      signal,
+    );
   }
 
   /** Reads a file a skill names (relative to its root), verified. */

@@ -80,6 +80,8 @@ export interface ServerSnapshot {
   readonly lateLists?: readonly string[];
   /** The server's skills (SEP-2640), from their entries: nothing of them is read before one is loaded. */
   readonly skills?: readonly SkillSummary[];
+  /** What the server declares for the Skills extension, when it does: a window sharing its process declares the same. */
+  readonly skillsExtension?: Readonly<Record<string, unknown>>;
 }
 
 /** Whether a server's tools and prompts are known: it runs, or they are those of its last run (using one starts it). */

@@ -4,6 +4,8 @@ import { canonicalJson } from '../config/definitionHash';
 import { listsKnown, startsForUse, type ServerSnapshot } from '../connection/serverSnapshot';
 import type { Disposable } from '../events';
 import { gatewayLibraries } from '../lazyLibraries';
+import { SKILLS_EXTENSION, SKILLS_REQUESTS } from '../skills/serverSkills';
+import { passThrough } from '../tasks/toolTasks';
 import { offeredTools, type GatewayHost, type GatewayOffers } from './gatewayHost';
 
 const MAX_SUBSCRIPTIONS = 1000;
@@ -19,6 +21,13 @@ const MIRROR_CAPABILITIES: ServerCapabilities = {
   completions: {},
   logging: {},
 };
+
+/** The mirror's capabilities: those every mirror declares, and the Skills extension as the server declares it. */
+function mirroredCapabilities(snapshot: ServerSnapshot | undefined): ServerCapabilities {
+  if (!snapshot?.skillsExtension) return MIRROR_CAPABILITIES;
+  const declared = { ...snapshot.skillsExtension } as NonNullable<ServerCapabilities['extensions']>[string];
+  return { ...MIRROR_CAPABILITIES, extensions: { [SKILLS_EXTENSION]: declared } };
+}
 
 /**
  * The server `serverId` is running, started now if it is not (a server that starts when needed, a
@@ -118,9 +127,13 @@ export class GatewayMirror implements Disposable {
     // server, as VS Code's own mcp.json servers are named after theirs, and the same before and after it runs.
     this.server = new Server(
       { name: snapshot?.serverName ?? serverId, version: snapshot?.serverVersion ?? version, title: serverId },
-      { capabilities: MIRROR_CAPABILITIES, ...(snapshot?.instructions ? { instructions: snapshot.instructions } : {}) },
+      {
+        capabilities: mirroredCapabilities(snapshot),
+        ...(snapshot?.instructions ? { instructions: snapshot.instructions } : {}),
+      },
     );
     this.handleRequests();
+    if (snapshot?.skillsExtension) this.passSkillsRequests();
     this.listeners.push(
       host.onDidChangeServers((id) => (id === undefined || id === serverId) && this.announceChanges()),
       offers.onDidChange(() => this.announceChanges(true)),
@@ -198,6 +211,24 @@ export class GatewayMirror implements Disposable {
       const values = await host.complete(serverId, params, ctx.mcpReq.signal);
       return { completion: { values: values.slice(0, 100), hasMore: values.length > 100 } };
     });
+  }
+
+  /**
+   * The Skills extension's own requests, passed to the server as they are: the client (a window
+   * sharing the process) lists and verifies the skills itself, reading their files with
+   * `resources/read` like any resource.
+   */
+  private passSkillsRequests(): void {
+    for (const method of SKILLS_REQUESTS)
+      this.server.setRequestHandler(
+        method,
+        { params: passThrough },
+        async (params, ctx) =>
+          (await this.host.passSkillsRequest(this.serverId, method, params, ctx.mcpReq.signal)) as Record<
+            string,
+            unknown
+          >,
+      );
   }
 
   /** How many of the client's calls and prompts are under way. */

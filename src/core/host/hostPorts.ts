@@ -82,6 +82,7 @@ export interface ServerCalls {
   readResource(id: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult>;
   loadSkill(id: string, uri: string, signal?: AbortSignal): Promise<LoadedSkill>;
   readSkillFile(id: string, uri: string, ref: string, signal?: AbortSignal): Promise<string>;
+  passSkillsRequest(id: string, method: string, params: unknown, signal?: AbortSignal): Promise<unknown>;
 }
 
 /** Paging through and following a running server's resources. */

@@ -80,11 +80,9 @@ export class McpHost
   private settingsAppliedOnce!: () => void;
   /** Settles once settings have been applied at least once: before that no server is known. */
   readonly settingsApplied = new Promise<void>((resolve) => (this.settingsAppliedOnce = resolve));
-
   private readonly consent: StartConsent;
   /** Every task a tool call became, across servers. */
   readonly tasks: TaskTracker;
-
   /** How many server processes start at once (all of this host's servers share them). */
   private readonly startSlots: StartSlots;
 
@@ -403,6 +401,11 @@ export class McpHost
     return (await this.neededConnection(id, signal)).calls.readSkillFile(uri, ref, signal);
   }
 
+  /** One of the Skills extension's own requests, passed to the server as it is (a window sharing its process asks so). */
+  async passSkillsRequest(id: string, method: string, params: unknown, signal?: AbortSignal): Promise<unknown> {
+    return (await this.neededConnection(id, signal)).calls.passSkillsRequest(method, params, signal);
+  }
+
   /** Fetches the next page of a server's resources (the view's "Load more"). */
   loadMoreResources(id: string): Promise<void> {
     return this.connection(id).calls.loadMoreResources();
@@ -423,10 +426,7 @@ export class McpHost
     return this.entries.get(id)?.connection?.takesResourceSubscriptions === true;
   }
 
-  /**
-   * Asks for `notifications/resources/updated` about `uri` (`resources/subscribe`, or a
-   * `subscriptions/listen` stream in 2026-07-28); kept across restarts until unsubscribed.
-   */
+  /** Asks for `notifications/resources/updated` about `uri` (either era); kept across restarts until unsubscribed. */
   async subscribeResource(id: string, uri: string): Promise<void> {
     await this.entries.get(id)?.connection?.calls.watchResource(uri);
   }

@@ -5,6 +5,9 @@ import { skillsLibrary } from '../lazyLibraries';
 /** The Skills extension's identifier, which the host declares to every server. */
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 
+/** The extension's own requests a client sends (its files are read with `resources/read`). */
+export const SKILLS_REQUESTS: readonly string[] = ['skills/list', 'skills/get', 'resources/directory/read'];
+
 /** A skill as the views and the model see it: from the server's `skills/list` entry, nothing fetched. */
 export interface SkillSummary {
   readonly uri: string;
@@ -34,6 +37,8 @@ export class ServerSkills {
   private entries = new Map<string, Skill>();
   private readonly refused = new Map<string, string>();
   private client?: SkillsClient;
+  /** What the server declared for the extension (its settings, such as `directoryRead`), when it declared it. */
+  declared?: Readonly<Record<string, unknown>>;
   /** The summaries as last built: a snapshot (taken on every change of the server) reuses them. */
   private built?: readonly SkillSummary[];
 
@@ -45,7 +50,8 @@ export class ServerSkills {
     // A server that does not declare the extension costs nothing: the Skills client is not loaded.
     const declared = (client.getServerCapabilities() as { extensions?: Record<string, unknown> } | undefined)
       ?.extensions?.[SKILLS_EXTENSION];
-    if (!declared) return;
+    if (!declared || typeof declared !== 'object') return;
+    this.declared = declared as Record<string, unknown>;
     const skills = new (skillsLibrary().SkillsClient)(client, { skipInvalid: true });
     this.client = skills;
     if (!skills.supported) return;
@@ -63,6 +69,7 @@ export class ServerSkills {
     this.entries = new Map();
     this.refused.clear();
     this.client = undefined;
+    this.declared = undefined;
     this.built = undefined;
   }
 

@@ -11,6 +11,9 @@ import { fixture, RecordingLog, spawnLog, waitFor } from '../support/fixtures';
 import type { CreateMessageResult } from '@modelcontextprotocol/client';
 import type { SamplingRouter } from '../../../src/core/sampling/samplingRouter';
 import { app, entries, harness, hosts, legacy, lib, running } from '../support/hostHarness';
+import { RELEASE_NOTES_SKILL, TAMPERED_SKILL } from '../../fixtures/servers/fixtureSkills';
+
+const STYLE = 'Short sentences. Say what changed for the user.\n';
 
 /**
  * Windows of one user, as hosts in this process, each with its own rendezvous in one private
@@ -148,6 +151,28 @@ describe('MachineShares: one process per server for the windows of a user', () =
       await waitFor(`error line ${round}`, () => guestLog.lines.includes(`error [fixture] at ${round}`));
       return !guestLog.lines.includes(`info [fixture] below ${round}`);
     });
+  });
+
+  it("lists and loads the server's skills in a window that shares its process, verifying them there", async () => {
+    const folder = newFolder();
+    const settings = { shared: legacy({ share: 'machine', args: [...legacy().args, '--skills'] }) };
+    const owner = await window(folder, settings);
+    await running(owner, 'shared');
+    const guest = await window(folder, settings);
+    await running(guest, 'shared');
+    assert.equal(guest.server('shared')!.share?.role, 'guest');
+    assert.deepEqual(
+      guest.server('shared')!.skills?.map((s) => s.name),
+      owner.server('shared')!.skills?.map((s) => s.name),
+    );
+    assert.deepEqual(guest.server('shared')!.skills?.map((s) => s.name).sort(), ['release-notes', 'tampered']);
+    const loaded = await guest.loadSkill('shared', RELEASE_NOTES_SKILL);
+    assert.match(loaded.body, /Read references\/STYLE\.md/);
+    assert.equal(await guest.readSkillFile('shared', RELEASE_NOTES_SKILL, 'references/STYLE.md'), STYLE);
+    // The guest verifies what it reads: a SKILL.md served with other bytes is refused there too.
+    await assert.rejects(guest.loadSkill('shared', TAMPERED_SKILL), /was refused: SKILL\.md failed verification/);
+    // Only the extension's own requests pass as they are.
+    await assert.rejects(owner.passSkillsRequest('shared', 'tools/call', {}), /not a request of the Skills extension/);
   });
 
   it('stops the process in every window when a window that reaches it stops it for all', async () => {
