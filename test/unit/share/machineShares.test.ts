@@ -165,7 +165,13 @@ describe('MachineShares: one process per server for the windows of a user', () =
       guest.server('shared')!.skills?.map((s) => s.name),
       owner.server('shared')!.skills?.map((s) => s.name),
     );
-    assert.deepEqual(guest.server('shared')!.skills?.map((s) => s.name).sort(), ['release-notes', 'tampered']);
+    assert.deepEqual(
+      guest
+        .server('shared')!
+        .skills?.map((s) => s.name)
+        .sort(),
+      ['release-notes', 'tampered'],
+    );
     const loaded = await guest.loadSkill('shared', RELEASE_NOTES_SKILL);
     assert.match(loaded.body, /Read references\/STYLE\.md/);
     assert.equal(await guest.readSkillFile('shared', RELEASE_NOTES_SKILL, 'references/STYLE.md'), STYLE);
