@@ -18,7 +18,7 @@ describe('A server shared between two windows of a real VS Code', function () {
 
   const fixture = (name: string) => ({
     command: process.execPath,
-    args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--name', name, '--elicitation-tools'],
+    args: [path.join(OUT, 'test/fixtures/servers/legacyStdio.js'), '--name', name, '--elicitation-tools', '--skills'],
     share: 'machine',
     autoApprove: ['pid', 'roots', 'ask'],
   });
@@ -84,6 +84,8 @@ describe('A server shared between two windows of a real VS Code', function () {
       ),
       /runs in another window/,
     );
+    // It gets the server's skills too, listed from the process the first window runs.
+    await second.waitForServerDescription('shared', /· 2 skills$/, 30_000);
     await second.waitForServerDescription('rooted', /^not shared with other folders · \d+ tools/, 120_000);
     await editor.workbench.waitForServerDescription('shared', /^shared with 1 other window · \d+ tools/, 60_000);
     assert.match(await editor.workbench.serverDescription('rooted'), /^\d+ tools/);
