@@ -81,10 +81,11 @@ function shareParts(server: ServerSnapshot): string[] {
   const share = server.share;
   if (!share) return [];
   if (share.role === 'alone') return [vscode.l10n.t('not shared')];
+  // A window that reaches another's process says only that (the tooltip names the process).
+  if (share.role === 'guest') return [vscode.l10n.t('runs in another window')];
   const parts =
     share.otherWindows > 0 ? [vscode.l10n.t('shared with {0}', plural(share.otherWindows, 'other window'))] : [];
-  if (share.role === 'guest') parts.push(vscode.l10n.t('runs in another window'));
-  else if (share.note) parts.push(vscode.l10n.t('not shared with other folders'));
+  if (share.note) parts.push(vscode.l10n.t('not shared with other folders'));
   return parts;
 }
 
