@@ -77,11 +77,7 @@ describe('A server shared between two windows of a real VS Code', function () {
     second = await editor.openWindow('beta');
     await second.openMcpView();
     assert.match(
-      await second.waitForServerDescription(
-        'shared',
-        /^runs in another window · \d+ tools/,
-        120_000,
-      ),
+      await second.waitForServerDescription('shared', /^runs in another window · \d+ tools/, 120_000),
       /runs in another window/,
     );
     // It gets the server's skills too, listed from the process the first window runs.
