@@ -5,6 +5,7 @@ import type { Client, Resource } from '@modelcontextprotocol/client';
 import type { ResolvedServerDefinition } from '../config/serverDefinition';
 import { ResourceWatches } from '../resources/resourceWatches';
 import { SKILLS_REQUESTS, type LoadedSkill } from '../skills/serverSkills';
+import { TASK_REQUESTS } from '../tasks/taskResults';
 import { passThrough } from '../tasks/toolTasks';
 import { describeRequestError, type McpRequestError } from './serverErrors';
 import type { ServerLists } from './serverLists';
@@ -62,10 +63,13 @@ export class ServerListCalls {
       .finally(() => this.port.changed());
   }
 
-  /** One of the Skills extension's own requests (`skills/list` …), passed to the server as it is. */
-  passSkillsRequest(method: string, params: unknown, signal?: AbortSignal): Promise<unknown> {
-    if (!SKILLS_REQUESTS.includes(method))
-      return Promise.reject(new Error(`${method} is not a request of the Skills extension.`));
+  /**
+   * One of the Skills or Tasks extension's own requests (`skills/list`, `tasks/get` …), passed to
+   * the server as it is, for a client that lists skills or follows a task itself.
+   */
+  passExtensionRequest(method: string, params: unknown, signal?: AbortSignal): Promise<unknown> {
+    if (!SKILLS_REQUESTS.includes(method) && !TASK_REQUESTS.includes(method))
+      return Promise.reject(new Error(`${method} is not a request of the Skills or Tasks extension.`));
     return this.port.requests.run(
       method,
       (client, options) => client.request({ method, params } as never, passThrough, options),

@@ -11,7 +11,7 @@ export type GatewayHost = Pick<
   'server' | 'serverIds' | 'definition' | 'onDidChangeServers' | 'onDidLogMessage'
 > &
   Pick<ServerLifecycle, 'start' | 'startOnDemand'> &
-  Pick<ServerCalls, 'callTool' | 'getPrompt' | 'readResource' | 'complete' | 'passSkillsRequest'> &
+  Pick<ServerCalls, 'callTool' | 'getPrompt' | 'readResource' | 'complete' | 'passExtensionRequest'> &
   Pick<ResourceBrowsing, 'freshResources' | 'subscribeResource' | 'onDidUpdateResource'>;
 
 /** What the user lets agents have: which servers are published, which of their tools are offered. */

@@ -5,6 +5,7 @@ import { listsKnown, startsForUse, type ServerSnapshot } from '../connection/ser
 import type { Disposable } from '../events';
 import { gatewayLibraries } from '../lazyLibraries';
 import { SKILLS_EXTENSION, SKILLS_REQUESTS } from '../skills/serverSkills';
+import { TASK_REQUESTS, TASKS_EXTENSION } from '../tasks/taskResults';
 import { passThrough } from '../tasks/toolTasks';
 import { offeredTools, type GatewayHost, type GatewayOffers } from './gatewayHost';
 
@@ -119,6 +120,11 @@ export class GatewayMirror implements Disposable {
     private readonly offers: GatewayOffers,
     readonly serverId: string,
     version: string,
+    /**
+     * The client is a window of MCP Host sharing the process: a task the server creates for its call
+     * is handed to it (it follows the task, in its own Tasks view) instead of followed here.
+     */
+    private readonly handsOverTasks = false,
   ) {
     const snapshot = host.server(serverId);
     this.announced = listsOf(snapshot, offers);
@@ -133,7 +139,8 @@ export class GatewayMirror implements Disposable {
       },
     );
     this.handleRequests();
-    if (snapshot?.skillsExtension) this.passSkillsRequests();
+    if (snapshot?.skillsExtension) this.passRequests(SKILLS_REQUESTS);
+    if (handsOverTasks) this.passRequests(TASK_REQUESTS);
     this.listeners.push(
       host.onDidChangeServers((id) => (id === undefined || id === serverId) && this.announceChanges()),
       offers.onDidChange(() => this.announceChanges(true)),
@@ -167,7 +174,17 @@ export class GatewayMirror implements Disposable {
             `The tool "${name}" of MCP server "${serverId}" is switched off in MCP Host's Servers view; switch it on there to let agents call it.`,
           );
         }
-        const result: CallToolResult = await host.callTool(serverId, name, args, ctx.mcpReq.signal, progressTo(ctx));
+        // A task handed over stays the placeholder MCP Host's transport made of its handle (see
+        // TaskResultLift): a tool result in either era, which the guest's host follows as its own.
+        const handOver = this.handsOverTasks && this.clientFollowsTasks();
+        const result: CallToolResult = await host.callTool(
+          serverId,
+          name,
+          args,
+          ctx.mcpReq.signal,
+          progressTo(ctx),
+          !handOver,
+        );
         return result;
       }),
     );
@@ -214,21 +231,30 @@ export class GatewayMirror implements Disposable {
   }
 
   /**
-   * The Skills extension's own requests, passed to the server as they are: the client (a window
-   * sharing the process) lists and verifies the skills itself, reading their files with
-   * `resources/read` like any resource.
+   * An extension's own requests, passed to the server as they are: the client (a window sharing
+   * the process) lists and verifies the skills itself, reading their files with `resources/read`
+   * like any resource, and follows its tasks itself.
    */
-  private passSkillsRequests(): void {
-    for (const method of SKILLS_REQUESTS)
+  private passRequests(methods: readonly string[]): void {
+    for (const method of methods)
       this.server.setRequestHandler(
         method,
         { params: passThrough },
         async (params, ctx) =>
-          (await this.host.passSkillsRequest(this.serverId, method, params, ctx.mcpReq.signal)) as Record<
-            string,
-            unknown
-          >,
+          (await this.host.passExtensionRequest(
+            this.serverId,
+            method,
+            withRetryFields(params, ctx),
+            ctx.mcpReq.signal,
+          )) as Record<string, unknown>,
       );
+  }
+
+  /** Whether the client declared the Tasks extension (it takes a task handle for a call, and follows it). */
+  private clientFollowsTasks(): boolean {
+    const extensions = (this.server.getClientCapabilities() as { extensions?: Record<string, unknown> } | undefined)
+      ?.extensions;
+    return extensions?.[TASKS_EXTENSION] !== undefined;
   }
 
   /** How many of the client's calls and prompts are under way. */
@@ -290,6 +316,21 @@ export class GatewayMirror implements Disposable {
     this.subscribed.clear();
     void this.server.close().catch(() => undefined);
   }
+}
+
+/**
+ * The params as the client sent them: the library takes `requestState` and `inputResponses` out
+ * of a request's params (they belong to 2026-07-28's multi-round-trip requests, and to a task's
+ * `tasks/get` and `tasks/update`), and a request passed on must carry them again.
+ */
+function withRetryFields(params: unknown, ctx: ServerContext): Record<string, unknown> {
+  const requestState = ctx.mcpReq.requestState<string | undefined>();
+  const { inputResponses } = ctx.mcpReq;
+  return {
+    ...(params as Record<string, unknown>),
+    ...(requestState !== undefined ? { requestState } : {}),
+    ...(inputResponses !== undefined ? { inputResponses } : {}),
+  };
 }
 
 /** Passes the server's progress on to the client, when the client asked for it (a progress token). */

@@ -36,6 +36,8 @@ export interface McpGatewayOptions {
   readonly otherRoutes?: (req: IncomingMessage, res: ServerResponse, pathname: string) => boolean;
   /** A client opened or closed a session of `serverId` (see {@link McpGateway.connected}). */
   readonly sessionsChanged?: (serverId: string) => void;
+  /** The clients are windows of MCP Host sharing the process: each follows its calls' tasks itself. */
+  readonly clientsFollowTasks?: boolean;
 }
 
 interface GatewaySession {
@@ -140,7 +142,7 @@ export class McpGateway implements Disposable {
       // As for an HTTP session: a server whose lists are not known starts now (what cannot start
       // is told by the lists' requests, which fail with why).
       await knownLists(host, serverId).catch(() => undefined);
-      const mirror = new GatewayMirror(host, offers, serverId, version);
+      const mirror = new GatewayMirror(host, offers, serverId, version, this.options.clientsFollowTasks);
       const transport = new (gatewayLibraries().StdioServerTransport)(socket, socket, {
         maxBufferSize: MAX_CLIENT_MESSAGE_BYTES,
       });
@@ -254,7 +256,7 @@ export class McpGateway implements Disposable {
   private async openSession(serverId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { host, offers, version } = this.options;
     const { NodeStreamableHTTPServerTransport } = gatewayLibraries();
-    const mirror = new GatewayMirror(host, offers, serverId, version);
+    const mirror = new GatewayMirror(host, offers, serverId, version, this.options.clientsFollowTasks);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: MAX_CLIENT_MESSAGE_BYTES,

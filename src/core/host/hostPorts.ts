@@ -71,6 +71,8 @@ export interface ServerCalls {
     args: Record<string, unknown> | undefined,
     signal?: AbortSignal,
     onProgress?: (progress: Progress) => void,
+    /** False: a task the server creates is the result (its handle), for a caller that follows it. */
+    followTask?: boolean,
   ): Promise<CallToolResult>;
   getPrompt(
     id: string,
@@ -82,7 +84,7 @@ export interface ServerCalls {
   readResource(id: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult>;
   loadSkill(id: string, uri: string, signal?: AbortSignal): Promise<LoadedSkill>;
   readSkillFile(id: string, uri: string, ref: string, signal?: AbortSignal): Promise<string>;
-  passSkillsRequest(id: string, method: string, params: unknown, signal?: AbortSignal): Promise<unknown>;
+  passExtensionRequest(id: string, method: string, params: unknown, signal?: AbortSignal): Promise<unknown>;
 }
 
 /** Paging through and following a running server's resources. */

@@ -322,9 +322,8 @@ export class McpHost
   }
 
   /**
-   * Calls a tool. When the server answers -32042 (a URL elicitation is required first), the user
-   * is asked to open each listed URL and the call is retried once the server reports them
-   * complete or the user presses Retry (at most three rounds).
+   * Calls a tool. A server that answers -32042 (URL elicitations first) has the user open each URL;
+   * the call is retried once the server reports them complete or the user presses Retry (3 rounds at most).
    */
   async callTool(
     id: string,
@@ -332,6 +331,7 @@ export class McpHost
     args: Record<string, unknown> | undefined,
     signal?: AbortSignal,
     onProgress?: (progress: Progress) => void,
+    followTask = true,
   ): Promise<CallToolResult> {
     const elicitation = this.options.elicitation;
     return retryAfterUrlElicitations(
@@ -344,7 +344,7 @@ export class McpHost
           signal,
           onProgress,
         );
-        return followIfTask(this, id, name, result, signal);
+        return followTask ? followIfTask(this, id, name, result, signal) : result;
       },
       elicitation && ((elicitations) => elicitation.satisfy(id, elicitations, signal ?? new AbortController().signal)),
     );
@@ -401,9 +401,9 @@ export class McpHost
     return (await this.neededConnection(id, signal)).calls.readSkillFile(uri, ref, signal);
   }
 
-  /** One of the Skills extension's own requests, passed to the server as it is (a window sharing its process asks so). */
-  async passSkillsRequest(id: string, method: string, params: unknown, signal?: AbortSignal): Promise<unknown> {
-    return (await this.neededConnection(id, signal)).calls.passSkillsRequest(method, params, signal);
+  /** One of the Skills or Tasks extension's own requests, passed to the server as it is (a window sharing its process asks so). */
+  async passExtensionRequest(id: string, method: string, params: unknown, signal?: AbortSignal): Promise<unknown> {
+    return (await this.neededConnection(id, signal)).calls.passExtensionRequest(method, params, signal);
   }
 
   /** Fetches the next page of a server's resources (the view's "Load more"). */

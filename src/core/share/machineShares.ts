@@ -189,6 +189,7 @@ class OwnedShare implements OwnerClaim {
       log: options.log,
       token: this.token,
       maxSessionsPerServer: MAX_GUESTS,
+      clientsFollowTasks: true,
       otherRoutes: (req, res, pathname) => {
         if (req.method !== 'POST') return false;
         if (pathname === WATCH_PATH) {

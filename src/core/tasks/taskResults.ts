@@ -11,6 +11,9 @@ export const CREATED_TASK_META = 'mcp-host/created-task';
 /** A server that requires tasks answers this to a request that did not declare the extension. */
 export const TASKS_REQUIRED_CODE = -32021;
 
+/** The extension's requests about a task, which a client that follows the task itself sends. */
+export const TASK_REQUESTS: readonly string[] = ['tasks/get', 'tasks/update', 'tasks/cancel'];
+
 /** The task fields of a CreateTaskResult / tasks/get result. */
 export interface WireTask {
   readonly taskId: string;

@@ -1,7 +1,8 @@
 // Two windows of one real VS Code (two browser pages on two folders) that define the same user
 // server with "share": "machine": one process serves both, stopping it in one window asks about
 // the other, closing the window that runs it hands it to the other, a server that asked for roots
-// is not shared between the two folders, and no process outlives the last window.
+// is not shared between the two folders, a task started from the second window is followed in that
+// window's Tasks view, and no process outlives the last window.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { EditorSession, OUT } from '../harness/editorSession';
@@ -23,13 +24,25 @@ describe('A server shared between two windows of a real VS Code', function () {
     autoApprove: ['pid', 'roots', 'ask'],
   });
 
+  // A 2026-07-28 server whose tools run as tasks (the Tasks extension).
+  const tasked = {
+    command: process.execPath,
+    args: [path.join(OUT, 'test/fixtures/servers/modernStdio.js'), '--task-tools', '--task-poll-ms', '200'],
+    share: 'machine',
+    autoApprove: ['task-sleep'],
+  };
+
   before(async () => {
     editor = await EditorSession.start(
       { folders: ['alpha'], settings: {} },
-      { trusted: true, userSettings: { 'mcpHost.servers': { shared: fixture('shared'), rooted: fixture('rooted') } } },
+      {
+        trusted: true,
+        userSettings: { 'mcpHost.servers': { shared: fixture('shared'), rooted: fixture('rooted'), tasked } },
+      },
     );
     await editor.workbench.openMcpView();
-    for (const id of ['shared', 'rooted']) await editor.workbench.waitForServerDescription(id, /^\d+ tools/, 90_000);
+    for (const id of ['shared', 'rooted', 'tasked'])
+      await editor.workbench.waitForServerDescription(id, /^\d+ tools/, 90_000);
   });
 
   afterEach(async function () {
@@ -121,6 +134,41 @@ describe('A server shared between two windows of a real VS Code', function () {
     await form.locator('#decline').click();
     const result = await window.webview('#outcome');
     await result.locator('#items', { hasText: '"action":"decline"' }).waitFor({ timeout: 60_000 });
+    await window.page.keyboard.press('Escape');
+    await window.runCommand('View: Close All Editors');
+  });
+
+  /** The MCP Tasks view of `window`, opened. */
+  async function tasksPane(window: Workbench) {
+    const pane = window.page
+      .locator('.pane')
+      .filter({ has: window.page.locator('.pane-header', { hasText: 'MCP Tasks' }) });
+    const header = pane.locator('.pane-header');
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    await pane.locator('.pane-header[aria-expanded="true"]').waitFor({ timeout: 10_000 });
+    return pane;
+  }
+
+  it("follows a task started from the second window in that window's Tasks view", async () => {
+    const window = second!;
+    await window.waitForServerDescription('tasked', /^runs in another window · \d+ tools/, 60_000);
+    pids.push((await servers()).tasked.pid!);
+    const ownersTasks = await tasksPane(editor.workbench);
+    const tasks = await tasksPane(window);
+    await window.runCommand('MCP Host: Run Tool…');
+    await window.page.locator('.quick-input-widget input').fill('task-sleep');
+    await window.pick('task-sleep', 'tasked');
+    const form = await window.webview('#field_ms');
+    await form.locator('#field_ms input').fill('4000');
+    await form.locator('#submit').click();
+    const row = (pattern: RegExp) => tasks.locator('.monaco-list-row').filter({ hasText: pattern }).first();
+    await row(/task-sleep.*tasked · working · \d+ of 4000 ms/).waitFor({ timeout: 60_000 });
+    await window.screenshot('127-shared-task-in-second-window');
+    await row(/task-sleep.*tasked · completed/).waitFor({ timeout: 60_000 });
+    const result = await window.webview('#outcome');
+    await result.locator('#items', { hasText: 'slept 4000 ms' }).waitFor({ timeout: 60_000 });
+    // The window that runs the process did not follow it: the task is the second window's.
+    assert.equal(await ownersTasks.locator('.monaco-list-row', { hasText: 'task-sleep' }).count(), 0);
     await window.page.keyboard.press('Escape');
     await window.runCommand('View: Close All Editors');
   });

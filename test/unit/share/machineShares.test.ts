@@ -10,8 +10,12 @@ import { tempDir } from '../../support/tempDir';
 import { fixture, RecordingLog, spawnLog, waitFor } from '../support/fixtures';
 import type { CreateMessageResult } from '@modelcontextprotocol/client';
 import type { SamplingRouter } from '../../../src/core/sampling/samplingRouter';
-import { app, entries, harness, hosts, legacy, lib, running } from '../support/hostHarness';
+import { app, entries, harness, hosts, legacy, lib, modern, running } from '../support/hostHarness';
 import { RELEASE_NOTES_SKILL, TAMPERED_SKILL } from '../../fixtures/servers/fixtureSkills';
+import { serverTaskChannel } from '../../../src/core/host/serverTaskChannel';
+import { pollTask } from '../../../src/core/tasks/taskPolling';
+import { createdTaskOf } from '../../../src/core/tasks/taskResults';
+import { resultText } from '../../../src/core/tools/toolResults';
 
 const STYLE = 'Short sentences. Say what changed for the user.\n';
 
@@ -178,7 +182,56 @@ describe('MachineShares: one process per server for the windows of a user', () =
     // The guest verifies what it reads: a SKILL.md served with other bytes is refused there too.
     await assert.rejects(guest.loadSkill('shared', TAMPERED_SKILL), /was refused: SKILL\.md failed verification/);
     // Only the extension's own requests pass as they are.
-    await assert.rejects(owner.passSkillsRequest('shared', 'tools/call', {}), /not a request of the Skills extension/);
+    await assert.rejects(
+      owner.passExtensionRequest('shared', 'tools/call', {}),
+      /not a request of the Skills or Tasks extension/,
+    );
+  });
+
+  it("follows a task started from a window that shares the process in that window's Tasks view, and cancels it from there", async () => {
+    const folder = newFolder();
+    const settings = {
+      shared: modern({ share: 'machine', args: [...modern().args, '--task-tools', '--task-poll-ms', '150'] }),
+    };
+    const owner = await window(folder, settings);
+    await running(owner, 'shared');
+    const guest = await window(folder, settings);
+    await running(guest, 'shared');
+    assert.equal(guest.server('shared')!.share?.role, 'guest');
+
+    const slept = await guest.callTool('shared', 'task-sleep', { ms: 400 });
+    assert.equal((slept.content[0] as { text: string }).text, 'slept 400 ms');
+    assert.deepEqual(
+      guest.tasks.list().map((t) => [t.serverId, t.toolName, t.protocol, t.status]),
+      [['shared', 'task-sleep', '2026-07-28', 'completed']],
+      "the guest's Tasks view followed it",
+    );
+    assert.deepEqual(owner.tasks.list(), [], 'the window running the process leaves it to the window that started it');
+
+    const call = guest.callTool('shared', 'task-sleep', { ms: 60_000 });
+    const view = await waitFor('the task listed as working in the guest', () =>
+      guest.tasks.list().find((t) => t.status === 'working'),
+    );
+    guest.tasks.cancel(view.key);
+    await assert.rejects(call, /Cancelled from the MCP Tasks view/);
+    assert.equal(guest.tasks.get(view.key)?.status, 'cancelled');
+    // The server cancelled it too: asked through the owner (with the first state the fixture issued), it says so.
+    const told = (await owner.passExtensionRequest('shared', 'tasks/get', {
+      taskId: view.taskId,
+      requestState: `state-${view.taskId}-1`,
+    })) as { status: string };
+    assert.equal(told.status, 'cancelled');
+    // A task that asks for input: the guest answers it (its own form), the answer passes to the server.
+    const asking = createdTaskOf(
+      await guest.connection('shared').request('tools/call', (client) => client.callTool({ name: 'task-ask' })),
+    );
+    const channel = {
+      ...serverTaskChannel(() => guest.connection('shared')),
+      answer: async () => ({ action: 'accept', content: { name: 'Ada' } }),
+    };
+    const answered = await pollTask(channel, asking!, { onState: () => undefined }, new AbortController().signal);
+    assert.equal(resultText(answered), 'Hello, Ada.');
+    assert.deepEqual(owner.tasks.list(), [], 'the window running the process followed none of them');
   });
 
   it('stops the process in every window when a window that reaches it stops it for all', async () => {
