@@ -7,12 +7,22 @@
 //   relay    the bare SDK client over stdio to the relay process VS Code starts on the stdio lane
 //            (dist/gatewayRelay.js), which passes bytes to the gateway's relay socket;
 //   direct   the bare SDK client straight to the server over stdio.
+//   owner    McpHost's own call of a server it runs with "share": "machine" (the window running it);
+//   guest    the same call from a second McpHost sharing that process (a window that joined it:
+//            its host, HTTP on the share socket, the owner's gateway and host, the server);
+//   lines    the bare SDK client over the gateway's relay socket itself (newline-delimited JSON-RPC,
+//            no relay process), as a window sharing another window's process reaches it;
+//   forward  the floor of forwarding JSON-RPC instead of serving it: the bare SDK client over lines
+//            on a Unix socket whose messages go to the server's stdio as they are, ids rewritten
+//            (no MCP server or client between them).
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { Server } from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { connect, createServer as createNetServer } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { Agent, fetch as undiciFetch } from 'undici';
@@ -20,7 +30,13 @@ import { Emitter } from '../src/core/events';
 import { privateGatewayAddress, removeGatewayAddress } from '../src/core/gateway/gatewayAddress';
 import { McpGateway } from '../src/core/gateway/mcpGateway';
 import { silentLog } from '../src/core/connection/serverLog';
+import { MachineShares } from '../src/core/share/machineShares';
+import type { McpHost } from '../src/core/host/mcpHost';
+import { RecordingLog } from '../test/unit/support/fixtures';
 import { entries, harness, legacy, running } from '../test/unit/support/hostHarness';
+import { tempDir } from '../test/support/tempDir';
+import { chmodSync } from 'node:fs';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 
 const FIXTURES = path.resolve(__dirname, '../test/fixtures/servers');
 const [variant, ...rest] = process.argv.slice(2);
@@ -109,6 +125,27 @@ async function relay(): Promise<Caller> {
   };
 }
 
+/** The bare SDK client over the gateway's relay socket itself, newline-delimited JSON (no relay process). */
+async function lines(): Promise<Caller> {
+  const { host, gw } = await gatewayOfFixture();
+  const endpoint = await gw.relayEndpoint('fx');
+  if (!endpoint) throw new Error('the gateway has no relay socket here');
+  const socket = connect(endpoint.socketPath);
+  await new Promise((resolve) => socket.once('connect', resolve));
+  socket.write(`${JSON.stringify({ token: endpoint.token, server: endpoint.serverId })}\n`);
+  const client = new Client({ name: 'agent', version: '1' });
+  await client.connect(new StdioServerTransport(socket, socket));
+  return {
+    call: () => client.callTool({ name: 'echo', arguments: { text: 'hello' } }),
+    close: async () => {
+      await client.close();
+      socket.destroy();
+      gw.dispose();
+      await host.dispose();
+    },
+  };
+}
+
 async function bareHop(): Promise<Caller> {
   const upstream = await directClient();
   const address = privateGatewayAddress();
@@ -143,14 +180,102 @@ async function bareHop(): Promise<Caller> {
   };
 }
 
+/** Two windows' hosts in this process meeting in one private folder, each with "fx" shared ("share": "machine"). */
+async function sharingWindows(): Promise<{ owner: McpHost; guest: McpHost; close: () => Promise<void> }> {
+  const folder = tempDir('mcp-share-bench-');
+  chmodSync(folder, 0o700);
+  const made: { share: MachineShares; host: McpHost }[] = [];
+  for (let i = 0; i < 2; i++) {
+    const slot: { host?: McpHost } = {};
+    const share = new MachineShares({
+      host: () => slot.host!,
+      version: '0',
+      log: new RecordingLog(),
+      folder: () => folder,
+    });
+    slot.host = harness({ share }).host;
+    await slot.host.applySettings(entries({ fx: legacy({ share: 'machine' }) }));
+    await running(slot.host, 'fx');
+    made.push({ share, host: slot.host });
+  }
+  if (made[1].host.server('fx')?.share?.role !== 'guest') throw new Error('the second host did not join the first');
+  return {
+    owner: made[0].host,
+    guest: made[1].host,
+    close: async () => {
+      for (const { share, host } of made.reverse()) {
+        await host.dispose();
+        share.dispose();
+      }
+    },
+  };
+}
+
+async function owner(): Promise<Caller> {
+  const windows = await sharingWindows();
+  return { call: () => windows.owner.callTool('fx', 'echo', { text: 'hello' }), close: windows.close };
+}
+
+async function guest(): Promise<Caller> {
+  const windows = await sharingWindows();
+  return { call: () => windows.guest.callTool('fx', 'echo', { text: 'hello' }), close: windows.close };
+}
+
+async function forward(): Promise<Caller> {
+  const upstream = new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(FIXTURES, 'legacyStdio.js')],
+    stderr: 'ignore',
+  });
+  await upstream.start();
+  const address = privateGatewayAddress();
+  if (address.kind !== 'socket') throw new Error('no Unix socket here');
+  // Ids on the server's pipe are the forwarder's own; each maps back to its client's connection and id.
+  const pending = new Map<number, { transport: StdioServerTransport; id: string | number }>();
+  let next = 0;
+  upstream.onmessage = (message) => {
+    const m = message as { id?: number };
+    const to = m.id === undefined ? undefined : pending.get(m.id);
+    if (!to) return;
+    pending.delete(m.id!);
+    void to.transport.send({ ...message, id: to.id } as JSONRPCMessage);
+  };
+  const server = createNetServer((socket) => {
+    const transport = new StdioServerTransport(socket, socket);
+    transport.onmessage = (message) => {
+      const m = message as { id?: string | number };
+      if (m.id === undefined) return void upstream.send(message);
+      const id = ++next;
+      pending.set(id, { transport, id: m.id });
+      void upstream.send({ ...message, id } as JSONRPCMessage);
+    };
+    void transport.start();
+  });
+  await new Promise<void>((resolve) => server.listen(address.socketPath, resolve));
+  const socket = connect(address.socketPath);
+  await new Promise((resolve) => socket.once('connect', resolve));
+  const client = new Client({ name: 'agent', version: '1' });
+  await client.connect(new StdioServerTransport(socket, socket));
+  return {
+    call: () => client.callTool({ name: 'echo', arguments: { text: 'hello' } }),
+    close: async () => {
+      await client.close();
+      socket.destroy();
+      server.close();
+      removeGatewayAddress(address);
+      await upstream.close();
+    },
+  };
+}
+
 async function direct(): Promise<Caller> {
   const client = await directClient();
   return { call: () => client.callTool({ name: 'echo', arguments: { text: 'hello' } }), close: () => client.close() };
 }
 
 async function main(): Promise<void> {
-  const make = { gateway, relay, bareHop, direct }[variant];
-  if (!make) throw new Error(`unknown variant ${variant}: gateway, relay, bareHop or direct`);
+  const make = { gateway, relay, lines, bareHop, direct, owner, guest, forward }[variant];
+  if (!make) throw new Error(`unknown variant ${variant}: gateway, relay, bareHop, direct, owner, guest or forward`);
   const caller = await make();
   for (let i = 0; i < 100; i++) await caller.call();
   const times: number[] = [];

@@ -292,6 +292,33 @@ row(
   '(the floor)',
 );
 
+// 6a'. A window sharing another window's process ("share": "machine"): its call goes through its
+// host, lines on the owner's socket, the owner's gateway and host. Against the owner's own call,
+// and against what forwarding the JSON-RPC exchange instead could reach at best (the owner's call
+// plus one bare forwarding hop over the same kind of socket).
+const shared = compare(
+  'gateway',
+  ['guest', 'owner', 'forward', 'direct'],
+  { calls: quick ? 100 : 1000 },
+  reps,
+  'medianMs',
+);
+results.sharedCall = shared;
+const forwardFloor = shared.owner + shared.forward - shared.direct;
+row(
+  "tool call from a window sharing another window's process",
+  fmt(shared.guest, 'ms', 3),
+  `${fmt(forwardFloor, 'ms', 3)} forwarding's floor`,
+  shared.guest / forwardFloor,
+  '≤ 1.25',
+);
+row(
+  '  the same call from the window running it',
+  fmt(shared.owner, 'ms', 3),
+  `${fmt(shared.direct, 'ms', 3)} raw SDK, stdio`,
+  shared.owner / shared.direct,
+);
+
 // 6b. Stopping a server that ignores stdin EOF and SIGTERM.
 const stopped = compare('stop', ['host', 'raw'], { stubborn: 1 }, quick ? 1 : 3, 'ms');
 results.stopStubborn = stopped;

@@ -2,6 +2,7 @@ import type { FetchLike } from '@modelcontextprotocol/client';
 import { definitionHash } from '../config/definitionHash';
 import type { ResolvedRoot, ResolvedServerDefinition } from '../config/serverDefinition';
 import type { Event } from '../events';
+import type { LineSocket } from './lineSocketTransport';
 
 /** Answers one server-to-client request. */
 export type ServerRequestAnswer = (params: unknown, signal: AbortSignal) => Promise<unknown>;
@@ -45,6 +46,8 @@ export interface GuestClaim {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly fetch: FetchLike;
+  /** The same endpoint as newline-delimited JSON-RPC, used instead when the other window offers it. */
+  readonly lines?: LineSocket;
   /** The shared process, when the other window knows it. */
   readonly pid?: number;
   /** Windows besides this one that use the process (the one running it included). */

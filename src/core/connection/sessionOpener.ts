@@ -15,6 +15,7 @@ import type { ExecutableResolver } from '../process/executableResolver';
 import type { ServerLog } from './serverLog';
 import type { StartCause } from '../process/spawnRecord';
 import { createTransport, traceTraffic, type CreatedTransport, type TransportSandbox } from './transportFactory';
+import type { LineSocket } from './lineSocketTransport';
 import { describeSandboxPolicy } from '../process/sandboxPolicy';
 import { spawnsProcess, TRANSPORTS } from '../config/transportKinds';
 
@@ -37,6 +38,8 @@ export interface SessionOpenerDeps {
   readonly fetch?: FetchLike;
   /** Who asked for the start under way, for the record of spawns. */
   readonly askedBy?: () => StartCause;
+  /** The process another window runs, reached as lines on a socket. */
+  readonly lines?: LineSocket;
   /** Builds a configured client (capabilities, handlers); called once per attempt. */
   createClient(options: ClientOptions): Client;
   /** Lets the caller hook the transport (stderr, pid) before it starts. */
@@ -136,7 +139,7 @@ async function connectOnce(
   deps.log.info(
     prior
       ? `Protocol: the ${prior.kind} era, without a probe.`
-      : `Protocol: negotiating the era over ${TRANSPORTS[kind].label} (2026-07-28 server/discover, else the 2025 initialize handshake).`,
+      : `Protocol: negotiating the era over ${deps.lines ? 'the socket of the window that runs it' : TRANSPORTS[kind].label} (2026-07-28 server/discover, else the 2025 initialize handshake).`,
   );
   // The library's era probe does not follow the signal: a stop during it closes the transport,
   // which ends the probe at once (it would otherwise wait out its timeout).

@@ -44,6 +44,7 @@ export function sessionRecipe(
     ledger: deps.ledger,
     askedBy: port.asker,
     fetch: place.guest?.fetch ?? deps.fetch,
+    lines: place.guest?.lines,
     sandbox: deps.sandbox && { runtime: deps.sandbox, rootPaths: () => rootPaths(deps.roots()) },
     createClient: (options: ClientOptions) =>
       createHostClient(deps, options, {

@@ -25,6 +25,7 @@ import type { ExecutableResolver } from '../process/executableResolver';
 import type { ServerLog } from './serverLog';
 import { inOwnProcessGroup, watchChildProcess, type ChildProcessRecord } from './childProcessWatch';
 import { LinearReadBuffer } from './linearReadBuffer';
+import { LineSocketTransport, type LineSocket } from './lineSocketTransport';
 import { stdioInternals } from './stdioLibrarySeam';
 import { ResultTypeDefault } from './resultTypeDefault';
 import { TaskResultLift } from '../tasks/taskResults';
@@ -64,6 +65,8 @@ export interface TransportExtras {
   readonly fetch?: FetchLike;
   /** Who asked for the start under way, for the record of spawns. */
   readonly askedBy?: () => StartCause;
+  /** The process another window runs, reached as lines on a socket (instead of the definition's URL). */
+  readonly lines?: LineSocket;
 }
 
 /**
@@ -164,6 +167,8 @@ export async function createTransport(
   extras: TransportExtras = {},
 ): Promise<CreatedTransport> {
   const { authProvider, ledger, fetch } = extras;
+  if (extras.lines)
+    return { transport: new LineSocketTransport(extras.lines, limitsOf(def).maxMessageMB * 1024 * 1024), kind };
   if (kind === 'stdio') {
     if (def.cwd !== undefined && !(await isDirectory(def.cwd))) {
       throw new Error(`the working directory "${def.cwd}" does not exist; set "cwd" to an existing folder`);

@@ -38,6 +38,8 @@ export interface McpGatewayOptions {
   readonly sessionsChanged?: (serverId: string) => void;
   /** The clients are windows of MCP Host sharing the process: each follows its calls' tasks itself. */
   readonly clientsFollowTasks?: boolean;
+  /** Where the relay socket listens; `relay.sock` beside the HTTP socket without it. */
+  readonly relaySocketPath?: string;
 }
 
 interface GatewaySession {
@@ -123,7 +125,7 @@ export class McpGateway implements Disposable {
     const { address } = this.options;
     if (address.kind !== 'socket' || this.disposed) return undefined;
     this.relay ??= new RelayListener({
-      socketPath: path.join(path.dirname(address.socketPath), 'relay.sock'),
+      socketPath: this.options.relaySocketPath ?? path.join(path.dirname(address.socketPath), 'relay.sock'),
       token: this.token,
       attach: (id, socket) => this.attachRelay(id, socket),
       refused: (why) => this.logRefusal('a relay', why),

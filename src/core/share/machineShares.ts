@@ -20,7 +20,8 @@ import { endpointPath } from '../gateway/gatewayAddress';
 import type { GatewayHost, GatewayOffers } from '../gateway/gatewayHost';
 import { carriesBearer, McpGateway } from '../gateway/mcpGateway';
 import { foreignSocket, privateShareFolder, shareSocketPath } from './shareFolder';
-import { joinShare, ShareWatchers, STOP_PATH, WATCH_PATH, type JoinedShare } from './shareWatch';
+import { joinShare, ShareWatchers, STOP_PATH, WATCH_PATH, type JoinedShare, type ShareInfo } from './shareWatch';
+import type { LineSocket } from '../connection/lineSocketTransport';
 
 export interface MachineSharesOptions {
   /** The window's host, whose servers an owner serves (known once the host is built). */
@@ -152,6 +153,7 @@ class OwnedShare implements OwnerClaim {
   private asksRoots = false;
   private readonly watchers: ShareWatchers;
   private readonly gateway: McpGateway;
+  private lines?: { readonly socketPath: string };
   private done = false;
 
   /** Listens on the socket: this window owns the process; undefined when another window does (or did). */
@@ -159,6 +161,8 @@ class OwnedShare implements OwnerClaim {
     const share = new OwnedShare(socketPath, folder, options);
     try {
       await share.gateway.open();
+      // The same endpoint as lines on a second socket: a call costs a quarter of one over HTTP.
+      share.lines = await share.gateway.relayEndpoint(options.serverId);
       return share;
     } catch (error) {
       share.watchers.dispose();
@@ -180,6 +184,7 @@ class OwnedShare implements OwnerClaim {
       roots: options.roots.map((r) => ({ uri: r.uri })),
       asksRoots: this.asksRoots,
       pid: this.pid,
+      ...(this.lines ? { lines: { socketPath: this.lines.socketPath, server: serverId } } : {}),
     }));
     this.gateway = new McpGateway({
       host: options.host(),
@@ -190,6 +195,7 @@ class OwnedShare implements OwnerClaim {
       token: this.token,
       maxSessionsPerServer: MAX_GUESTS,
       clientsFollowTasks: true,
+      relaySocketPath: linesSocketPath(socketPath),
       otherRoutes: (req, res, pathname) => {
         if (req.method !== 'POST') return false;
         if (pathname === WATCH_PATH) {
@@ -253,6 +259,7 @@ class GuestShare implements GuestClaim {
   readonly role = 'guest';
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
+  readonly lines?: LineSocket;
   readonly ended: Promise<ShareEnd>;
   private readonly agent: Agent;
   private readonly changed = new Emitter<void>();
@@ -267,6 +274,7 @@ class GuestShare implements GuestClaim {
     const { info } = joined;
     this.url = `http://localhost${info.path}`;
     this.headers = { Authorization: `Bearer ${info.token}` };
+    this.lines = linesOf(info, socketPath);
     this.pid = info.pid;
     this.otherWindows = info.guests;
     this.ended = joined.ended;
@@ -300,6 +308,22 @@ class GuestShare implements GuestClaim {
     this.changed.dispose();
     void this.agent.destroy().catch(() => undefined);
   }
+}
+
+/** Where the owner of the share socket `socketPath` serves its endpoint as lines: beside it, in the same folder. */
+function linesSocketPath(socketPath: string): string {
+  return socketPath.replace(/\.sock$/, '.lines');
+}
+
+/**
+ * The owner's endpoint as lines, when it offers it at the path this window expects, a socket of
+ * this user's; undefined otherwise (the guest uses HTTP on the share socket).
+ */
+function linesOf(info: ShareInfo, socketPath: string): LineSocket | undefined {
+  const lines = info.lines;
+  if (typeof lines?.server !== 'string' || lines.socketPath !== linesSocketPath(socketPath)) return undefined;
+  if (foreignSocket(lines.socketPath)) return undefined;
+  return { socketPath: lines.socketPath, hello: JSON.stringify({ token: info.token, server: lines.server }) };
 }
 
 /** Offers for the other windows: the server, all its tools (each window applies its own switches). */

@@ -23,6 +23,11 @@ export interface ShareInfo {
   readonly pid?: number;
   /** Guests now, this one included. */
   readonly guests: number;
+  /**
+   * The endpoint as newline-delimited JSON-RPC (the gateway's relay socket, in the same folder;
+   * its first line names `server` and carries the token); an older MCP Host offers none.
+   */
+  readonly lines?: { readonly socketPath: string; readonly server: string };
 }
 
 interface WatchLine {

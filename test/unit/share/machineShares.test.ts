@@ -4,6 +4,7 @@ import { chmodSync, existsSync, readdirSync, statSync, symlinkSync } from 'node:
 import * as path from 'node:path';
 import type { McpHost } from '../../../src/core/host/mcpHost';
 import { MachineShares } from '../../../src/core/share/machineShares';
+import { McpGateway } from '../../../src/core/gateway/mcpGateway';
 import { privateShareFolder } from '../../../src/core/share/shareFolder';
 import { isAlive } from '../../../src/core/process/processTree';
 import { tempDir } from '../../support/tempDir';
@@ -109,6 +110,13 @@ describe('MachineShares: one process per server for the windows of a user', () =
 
     const pid = await pidOf(first);
     assert.equal(await pidOf(second), pid, "the second window calls the first one's process");
+    assert.ok(
+      logsOf
+        .get(second)!
+        .get('shared')!
+        .lines.some((line) => line.includes('negotiating the era over the socket of the window that runs it')),
+      'the second window reaches it as lines on a socket, not HTTP',
+    );
     assert.equal(spawns.count(), 1, 'one process for both windows');
     await waitFor('both rows say it is shared', () => first.server('shared')?.share?.otherWindows === 1);
     assert.deepEqual(first.server('shared')!.share, { role: 'owner', otherWindows: 1, note: undefined });
@@ -232,6 +240,24 @@ describe('MachineShares: one process per server for the windows of a user', () =
     const answered = await pollTask(channel, asking!, { onState: () => undefined }, new AbortController().signal);
     assert.equal(resultText(answered), 'Hello, Ada.');
     assert.deepEqual(owner.tasks.list(), [], 'the window running the process followed none of them');
+  });
+
+  it('reaches the process over HTTP on the share socket when the window running it offers no lines (an older MCP Host)', async () => {
+    const offered = McpGateway.prototype.relayEndpoint;
+    McpGateway.prototype.relayEndpoint = async () => undefined;
+    try {
+      const [owner, guest] = await runningWindows(2);
+      assert.equal(guest.server('shared')!.share?.role, 'guest');
+      assert.equal(await pidOf(guest), await pidOf(owner));
+      assert.ok(
+        logsOf
+          .get(guest)!
+          .get('shared')!
+          .lines.some((line) => line.includes('negotiating the era over Streamable HTTP')),
+      );
+    } finally {
+      McpGateway.prototype.relayEndpoint = offered;
+    }
   });
 
   it('stops the process in every window when a window that reaches it stops it for all', async () => {
