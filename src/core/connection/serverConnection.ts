@@ -220,8 +220,9 @@ export class ServerConnection implements Disposable {
     run: (client: Client, options: RequestOptions) => Promise<T>,
     signal?: AbortSignal,
     onProgress?: RequestOptions['onprogress'],
+    callerTimesOut = false,
   ): Promise<T> {
-    return this.requests.run(label, run, signal, onProgress);
+    return this.requests.run(label, run, signal, onProgress, callerTimesOut);
   }
 
   /** `_meta` for outgoing requests: the 2026-07-28 era carries the log level per request. */

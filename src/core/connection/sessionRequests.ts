@@ -43,15 +43,19 @@ export class SessionRequests {
   /**
    * Runs a request against the live session with this server's timeouts. Every failure comes back
    * as an error naming the server; a server that dies mid-request fails the request at once.
+   * `callerTimesOut`: the caller is another window, which keeps its own idle timeout and cancels;
+   * here only the total cap bounds the request (one timeout, the caller's).
    */
   async run<T>(
     label: string,
     run: (client: Client, options: RequestOptions) => Promise<T>,
     signal?: AbortSignal,
     onProgress?: RequestOptions['onprogress'],
+    callerTimesOut = false,
   ): Promise<T> {
     const session = this.requireRunning();
-    const { id, requestTimeoutMs, maxTotalTimeoutMs } = this.port.definition;
+    const { id, maxTotalTimeoutMs } = this.port.definition;
+    const requestTimeoutMs = callerTimesOut ? maxTotalTimeoutMs : this.port.definition.requestTimeoutMs;
     this.sent++;
     // The idle timeout is ours (it stands still while the server waits for the host); the SDK
     // keeps the total cap.

@@ -8,6 +8,7 @@ import { SKILLS_EXTENSION, SKILLS_REQUESTS } from '../skills/serverSkills';
 import { TASK_REQUESTS, TASKS_EXTENSION } from '../tasks/taskResults';
 import { passThrough } from '../tasks/toolTasks';
 import { offeredTools, type GatewayHost, type GatewayOffers } from './gatewayHost';
+import type { CallFrom } from '../host/hostPorts';
 
 const MAX_SUBSCRIPTIONS = 1000;
 
@@ -121,10 +122,10 @@ export class GatewayMirror implements Disposable {
     readonly serverId: string,
     version: string,
     /**
-     * The client is a window of MCP Host sharing the process: a task the server creates for its call
-     * is handed to it (it follows the task, in its own Tasks view) instead of followed here.
+     * The client is a window of MCP Host sharing the process: it keeps its own timeouts, and a task
+     * the server creates for its call is handed to it (followed in its own Tasks view), not followed here.
      */
-    private readonly handsOverTasks = false,
+    private readonly servesWindows = false,
   ) {
     const snapshot = host.server(serverId);
     this.announced = listsOf(snapshot, offers);
@@ -140,7 +141,7 @@ export class GatewayMirror implements Disposable {
     );
     this.handleRequests();
     if (snapshot?.skillsExtension) this.passRequests(SKILLS_REQUESTS);
-    if (handsOverTasks) this.passRequests(TASK_REQUESTS);
+    if (servesWindows) this.passRequests(TASK_REQUESTS);
     this.listeners.push(
       host.onDidChangeServers((id) => (id === undefined || id === serverId) && this.announceChanges()),
       offers.onDidChange(() => this.announceChanges(true)),
@@ -174,16 +175,17 @@ export class GatewayMirror implements Disposable {
             `The tool "${name}" of MCP server "${serverId}" is switched off in MCP Host's Servers view; switch it on there to let agents call it.`,
           );
         }
-        // A task handed over stays the placeholder MCP Host's transport made of its handle (see
-        // TaskResultLift): a tool result in either era, which the guest's host follows as its own.
-        const handOver = this.handsOverTasks && this.clientFollowsTasks();
+        // Another window keeps its own timeout and follows the task its call starts: the task
+        // stays the placeholder MCP Host's transport made of its handle (see TaskResultLift), a
+        // tool result in either era, which that window's host follows as its own.
+        const from: CallFrom = this.servesWindows && this.clientFollowsTasks() ? 'another-window' : 'this-window';
         const result: CallToolResult = await host.callTool(
           serverId,
           name,
           args,
           ctx.mcpReq.signal,
           progressTo(ctx),
-          !handOver,
+          from,
         );
         return result;
       }),

@@ -36,8 +36,8 @@ export interface McpGatewayOptions {
   readonly otherRoutes?: (req: IncomingMessage, res: ServerResponse, pathname: string) => boolean;
   /** A client opened or closed a session of `serverId` (see {@link McpGateway.connected}). */
   readonly sessionsChanged?: (serverId: string) => void;
-  /** The clients are windows of MCP Host sharing the process: each follows its calls' tasks itself. */
-  readonly clientsFollowTasks?: boolean;
+  /** The clients are windows of MCP Host sharing the process: each keeps its own timeouts and follows its calls' tasks. */
+  readonly clientsAreWindows?: boolean;
   /** Where the relay socket listens; `relay.sock` beside the HTTP socket without it. */
   readonly relaySocketPath?: string;
 }
@@ -144,7 +144,7 @@ export class McpGateway implements Disposable {
       // As for an HTTP session: a server whose lists are not known starts now (what cannot start
       // is told by the lists' requests, which fail with why).
       await knownLists(host, serverId).catch(() => undefined);
-      const mirror = new GatewayMirror(host, offers, serverId, version, this.options.clientsFollowTasks);
+      const mirror = new GatewayMirror(host, offers, serverId, version, this.options.clientsAreWindows);
       const transport = new (gatewayLibraries().StdioServerTransport)(socket, socket, {
         maxBufferSize: MAX_CLIENT_MESSAGE_BYTES,
       });
@@ -258,7 +258,7 @@ export class McpGateway implements Disposable {
   private async openSession(serverId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { host, offers, version } = this.options;
     const { NodeStreamableHTTPServerTransport } = gatewayLibraries();
-    const mirror = new GatewayMirror(host, offers, serverId, version, this.options.clientsFollowTasks);
+    const mirror = new GatewayMirror(host, offers, serverId, version, this.options.clientsAreWindows);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: MAX_CLIENT_MESSAGE_BYTES,

@@ -63,6 +63,9 @@ export interface HostSettings {
   readonly settingsApplied: Promise<void>;
 }
 
+/** Who calls a tool: this window, or another window sharing the server's process. */
+export type CallFrom = 'this-window' | 'another-window';
+
 /** Requests to a server, which start it first when it starts when needed. */
 export interface ServerCalls {
   callTool(
@@ -71,8 +74,11 @@ export interface ServerCalls {
     args: Record<string, unknown> | undefined,
     signal?: AbortSignal,
     onProgress?: (progress: Progress) => void,
-    /** False: a task the server creates is the result (its handle), for a caller that follows it. */
-    followTask?: boolean,
+    /**
+     * `another-window`: a window sharing the process calls; it follows a task the server creates
+     * itself (the result is the task's handle) and keeps its own idle timeout.
+     */
+    from?: CallFrom,
   ): Promise<CallToolResult>;
   getPrompt(
     id: string,

@@ -36,6 +36,7 @@ import { retryAfterUrlElicitations } from '../elicitation/urlElicitationErrors';
 import type { McpHostOptions } from './hostOptions';
 import type { LearningHost } from './listLearning';
 import type {
+  CallFrom,
   HostSettings,
   ResourceBrowsing,
   ServerCalls,
@@ -44,9 +45,6 @@ import type {
   ServerPolicies,
   TaskHost,
 } from './hostPorts';
-
-/** Why a server that was started only to learn its lists is stopped again. */
-const LEARNED = 'starts when needed; its lists were learned in the background';
 
 /** The set of servers: applies settings, gates workspace servers on trust and consent, routes requests. */
 export class McpHost
@@ -252,7 +250,7 @@ export class McpHost
       // Set before the stop begins: a use its first change brings waits for it.
       let stopped!: () => void;
       entry.learnedStop = new Promise((resolve) => (stopped = resolve));
-      await connection.stop(LEARNED).finally(stopped);
+      await connection.stop('starts when needed; its lists were learned in the background').finally(stopped);
       entry.learnedStop = undefined;
     }
     this.needed(entry);
@@ -331,7 +329,7 @@ export class McpHost
     args: Record<string, unknown> | undefined,
     signal?: AbortSignal,
     onProgress?: (progress: Progress) => void,
-    followTask = true,
+    from: CallFrom = 'this-window',
   ): Promise<CallToolResult> {
     const elicitation = this.options.elicitation;
     return retryAfterUrlElicitations(
@@ -343,8 +341,9 @@ export class McpHost
           (client, options) => callToolOrTask(client, connection, params, options, this.tasks),
           signal,
           onProgress,
+          from === 'another-window',
         );
-        return followTask ? followIfTask(this, id, name, result, signal) : result;
+        return from === 'this-window' ? followIfTask(this, id, name, result, signal) : result;
       },
       elicitation && ((elicitations) => elicitation.satisfy(id, elicitations, signal ?? new AbortController().signal)),
     );

@@ -194,7 +194,7 @@ class OwnedShare implements OwnerClaim {
       log: options.log,
       token: this.token,
       maxSessionsPerServer: MAX_GUESTS,
-      clientsFollowTasks: true,
+      clientsAreWindows: true,
       relaySocketPath: linesSocketPath(socketPath),
       otherRoutes: (req, res, pathname) => {
         if (req.method !== 'POST') return false;

@@ -260,6 +260,41 @@ describe('MachineShares: one process per server for the windows of a user', () =
     }
   });
 
+  it("passes the server's progress to a window that shares its process, and that window's cancel reaches the server", async () => {
+    const [owner, guest] = await runningWindows(2);
+    assert.equal(guest.server('shared')!.share?.role, 'guest');
+    const ownerLog = logsOf.get(owner)!.get('shared')!;
+    ownerLog.setLevel('trace');
+    const controller = new AbortController();
+    const progress: number[] = [];
+    const call = guest.callTool('shared', 'slow', { ms: 60_000 }, controller.signal, (p) => progress.push(p.progress));
+    await waitFor('progress in the guest', () => progress.length >= 2);
+    controller.abort(new Error('stopped by the user'));
+    await assert.rejects(call, /tools\/call "slow" on MCP server "shared" was cancelled/);
+    // The window running the process passes the cancel on to the server.
+    await waitFor('notifications/cancelled sent to the server', () =>
+      ownerLog.lines.some((line) => line.startsWith('trace → ') && line.includes('"method":"notifications/cancelled"')),
+    );
+    assert.equal(await pidOf(guest), await pidOf(owner), 'the process goes on serving both');
+  });
+
+  it("times a call from a window that shares the process by that window's own requestTimeoutMs, not the other window's", async () => {
+    const folder = newFolder();
+    const owner = await window(folder, { shared: legacy({ share: 'machine', requestTimeoutMs: 1_000 }) });
+    await running(owner, 'shared');
+    const guest = await window(folder, { shared: legacy({ share: 'machine', requestTimeoutMs: 8_000 }) });
+    await running(guest, 'shared');
+    assert.equal(guest.server('shared')!.share?.role, 'guest');
+    // Longer than the owner's 1 s, within the guest's 8 s: it answers.
+    const waited = await guest.callTool('shared', 'slow', { ms: 2_500 });
+    assert.equal((waited.content[0] as { text: string }).text, 'waited 2500 ms');
+    // The owner's own call keeps the owner's timeout.
+    await assert.rejects(
+      owner.callTool('shared', 'slow', { ms: 2_500 }),
+      /did not answer tools\/call "slow" within 1 s/,
+    );
+  });
+
   it('stops the process in every window when a window that reaches it stops it for all', async () => {
     const [first, second, third] = await runningWindows(3);
     const pid = await pidOf(third);
