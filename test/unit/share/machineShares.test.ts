@@ -196,16 +196,25 @@ describe('MachineShares: one process per server for the windows of a user', () =
     );
   });
 
-  it("follows a task started from a window that shares the process in that window's Tasks view, and cancels it from there", async () => {
+  it("follows a task started from a window that shares the process in that window's Tasks view, and cancels it from there; gets its Apps", async () => {
     const folder = newFolder();
     const settings = {
-      shared: modern({ share: 'machine', args: [...modern().args, '--task-tools', '--task-poll-ms', '150'] }),
+      shared: modern({
+        share: 'machine',
+        args: [...modern().args, '--task-tools', '--task-poll-ms', '150', '--app-tools'],
+      }),
     };
     const owner = await window(folder, settings);
     await running(owner, 'shared');
     const guest = await window(folder, settings);
     await running(guest, 'shared');
     assert.equal(guest.server('shared')!.share?.role, 'guest');
+    // An App's tool keeps its view, and the view's page reads in the guest.
+    const board = (host: McpHost) => host.server('shared')!.tools.find((t) => t.name === 'show-board')?._meta;
+    assert.deepEqual(board(guest), { ui: { resourceUri: 'ui://fixture/board.html' } });
+    assert.deepEqual(board(guest), board(owner));
+    const page = await guest.readResource('shared', 'ui://fixture/board.html');
+    assert.match((page.contents[0] as { text: string }).text, /<html/i);
 
     const slept = await guest.callTool('shared', 'task-sleep', { ms: 400 });
     assert.equal((slept.content[0] as { text: string }).text, 'slept 400 ms');
