@@ -63,12 +63,15 @@ export class LineSocketTransport implements Transport {
     const socket = this.socket;
     if (!socket || this.closed) return Promise.reject(new Error('the connection to the other window has closed'));
     if (socket.write(serializeMessage(message)) && !this.drained) return Promise.resolve();
-    this.drained ??= new Promise<void>((resolve) =>
-      socket.once('drain', () => {
+    // One wait for every send that finds the socket full; a socket that closes meanwhile ends it too.
+    this.drained ??= new Promise<void>((resolve) => {
+      const done = () => {
+        socket.off('drain', done).off('close', done);
         this.drained = undefined;
         resolve();
-      }),
-    );
+      };
+      socket.once('drain', done).once('close', done);
+    });
     return this.drained;
   }
 
