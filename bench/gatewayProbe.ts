@@ -22,7 +22,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { Server } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { connect, createServer as createNetServer } from 'node:net';
+import { connect, createServer as createNetServer, type Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { Agent, fetch as undiciFetch } from 'undici';
@@ -125,16 +125,26 @@ async function relay(): Promise<Caller> {
   };
 }
 
+/**
+ * A bare SDK client of newline-delimited JSON-RPC on a Unix socket (the library's line transport
+ * over the socket's two directions), after `hello` as its first line when given.
+ */
+async function clientOverLines(socketPath: string, hello?: string): Promise<{ client: Client; socket: Socket }> {
+  const socket = connect(socketPath);
+  await new Promise((resolve) => socket.once('connect', resolve));
+  if (hello) socket.write(`${hello}\n`);
+  const client = new Client({ name: 'agent', version: '1' });
+  await client.connect(new StdioServerTransport(socket, socket));
+  return { client, socket };
+}
+
 /** The bare SDK client over the gateway's relay socket itself, newline-delimited JSON (no relay process). */
 async function lines(): Promise<Caller> {
   const { host, gw } = await gatewayOfFixture();
   const endpoint = await gw.relayEndpoint('fx');
   if (!endpoint) throw new Error('the gateway has no relay socket here');
-  const socket = connect(endpoint.socketPath);
-  await new Promise((resolve) => socket.once('connect', resolve));
-  socket.write(`${JSON.stringify({ token: endpoint.token, server: endpoint.serverId })}\n`);
-  const client = new Client({ name: 'agent', version: '1' });
-  await client.connect(new StdioServerTransport(socket, socket));
+  const hello = JSON.stringify({ token: endpoint.token, server: endpoint.serverId });
+  const { client, socket } = await clientOverLines(endpoint.socketPath, hello);
   return {
     call: () => client.callTool({ name: 'echo', arguments: { text: 'hello' } }),
     close: async () => {
@@ -252,10 +262,7 @@ async function forward(): Promise<Caller> {
     void transport.start();
   });
   await new Promise<void>((resolve) => server.listen(address.socketPath, resolve));
-  const socket = connect(address.socketPath);
-  await new Promise((resolve) => socket.once('connect', resolve));
-  const client = new Client({ name: 'agent', version: '1' });
-  await client.connect(new StdioServerTransport(socket, socket));
+  const { client, socket } = await clientOverLines(address.socketPath);
   return {
     call: () => client.callTool({ name: 'echo', arguments: { text: 'hello' } }),
     close: async () => {
