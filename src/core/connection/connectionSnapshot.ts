@@ -1,3 +1,4 @@
+import type { Client } from '@modelcontextprotocol/client';
 import type { ResolvedRoot, ResolvedServerDefinition } from '../config/serverDefinition';
 import { rootPaths, shownSandbox } from '../process/sandboxPolicy';
 import { boundedInstructions, type ServerSnapshot, type ServerStatus } from './serverSnapshot';
@@ -52,5 +53,15 @@ export function connectionSnapshot(parts: ConnectionParts): ServerSnapshot {
     ...(lists.late.length ? { lateLists: lists.late } : {}),
     ...(lists.skills.summaries.length ? { skills: lists.skills.summaries } : {}),
     ...(lists.skills.declared ? { skillsExtension: lists.skills.declared } : {}),
+    ...taskCallsOf(client),
   };
+}
+
+/** A 2025-11-25 server's `tasks` capability, when it takes task-augmented `tools/call`. */
+function taskCallsOf(client: Client | undefined): { taskCalls?: Readonly<Record<string, unknown>> } {
+  if (client?.getProtocolEra() !== 'legacy') return {};
+  const tasks = (
+    client.getServerCapabilities() as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined
+  )?.tasks;
+  return tasks?.requests?.tools?.call === undefined ? {} : { taskCalls: tasks };
 }

@@ -5,7 +5,7 @@ import type { Client, Resource } from '@modelcontextprotocol/client';
 import type { ResolvedServerDefinition } from '../config/serverDefinition';
 import { ResourceWatches } from '../resources/resourceWatches';
 import { SKILLS_REQUESTS, type LoadedSkill } from '../skills/serverSkills';
-import { TASK_REQUESTS } from '../tasks/taskResults';
+import { LEGACY_TASK_REQUESTS, TASK_REQUESTS } from '../tasks/taskResults';
 import { passThrough } from '../tasks/toolTasks';
 import { describeRequestError, type McpRequestError } from './serverErrors';
 import type { ServerLists } from './serverLists';
@@ -64,16 +64,23 @@ export class ServerListCalls {
   }
 
   /**
-   * One of the Skills or Tasks extension's own requests (`skills/list`, `tasks/get` …), passed to
-   * the server as it is, for a client that lists skills or follows a task itself.
+   * One of the Skills or Tasks extension's own requests (`skills/list`, `tasks/get` …, and a
+   * 2025-11-25 task-augmented `tools/call`), passed to the server as it is, for a window sharing
+   * the process that lists skills and follows tasks itself: that window keeps its own timeouts.
    */
   passExtensionRequest(method: string, params: unknown, signal?: AbortSignal): Promise<unknown> {
-    if (!SKILLS_REQUESTS.includes(method) && !TASK_REQUESTS.includes(method))
+    const taskCall = method === 'tools/call' && (params as { task?: unknown } | undefined)?.task !== undefined;
+    if (
+      !taskCall &&
+      ![SKILLS_REQUESTS, TASK_REQUESTS, LEGACY_TASK_REQUESTS].some((methods) => methods.includes(method))
+    )
       return Promise.reject(new Error(`${method} is not a request of the Skills or Tasks extension.`));
     return this.port.requests.run(
       method,
       (client, options) => client.request({ method, params } as never, passThrough, options),
       signal,
+      undefined,
+      true,
     );
   }
 

@@ -82,6 +82,11 @@ export interface ServerSnapshot {
   readonly skills?: readonly SkillSummary[];
   /** What the server declares for the Skills extension, when it does: a window sharing its process declares the same. */
   readonly skillsExtension?: Readonly<Record<string, unknown>>;
+  /**
+   * What a 2025-11-25 server declares for tasks (`capabilities.tasks`) when it takes `tools/call`
+   * as a task: a window sharing its process declares the same and runs such calls as tasks itself.
+   */
+  readonly taskCalls?: Readonly<Record<string, unknown>>;
 }
 
 /** Whether a server's tools and prompts are known: it runs, or they are those of its last run (using one starts it). */

@@ -1,11 +1,18 @@
-import type { CallToolResult, Progress, RequestId, ServerCapabilities } from '@modelcontextprotocol/client';
+import type {
+  CallToolResult,
+  JSONRPCMessage,
+  Progress,
+  RequestId,
+  ServerCapabilities,
+  Transport,
+} from '@modelcontextprotocol/client';
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import { canonicalJson } from '../config/definitionHash';
 import { listsKnown, startsForUse, type ServerSnapshot } from '../connection/serverSnapshot';
 import type { Disposable } from '../events';
 import { gatewayLibraries } from '../lazyLibraries';
 import { SKILLS_EXTENSION, SKILLS_REQUESTS } from '../skills/serverSkills';
-import { TASK_REQUESTS, TASKS_EXTENSION } from '../tasks/taskResults';
+import { LEGACY_TASK_REQUESTS, TASK_REQUESTS, TASKS_EXTENSION } from '../tasks/taskResults';
 import { passThrough } from '../tasks/toolTasks';
 import { offeredTools, type GatewayHost, type GatewayOffers } from './gatewayHost';
 import type { CallFrom } from '../host/hostPorts';
@@ -24,11 +31,18 @@ const MIRROR_CAPABILITIES: ServerCapabilities = {
   logging: {},
 };
 
-/** The mirror's capabilities: those every mirror declares, and the Skills extension as the server declares it. */
-function mirroredCapabilities(snapshot: ServerSnapshot | undefined): ServerCapabilities {
-  if (!snapshot?.skillsExtension) return MIRROR_CAPABILITIES;
-  const declared = { ...snapshot.skillsExtension } as NonNullable<ServerCapabilities['extensions']>[string];
-  return { ...MIRROR_CAPABILITIES, extensions: { [SKILLS_EXTENSION]: declared } };
+/**
+ * The mirror's capabilities: those every mirror declares, the Skills extension as the server
+ * declares it, and for windows sharing the process a 2025-11-25 server's task-augmented calls.
+ */
+function mirroredCapabilities(snapshot: ServerSnapshot | undefined, servesWindows: boolean): ServerCapabilities {
+  const skills = snapshot?.skillsExtension as NonNullable<ServerCapabilities['extensions']>[string] | undefined;
+  const tasks = servesWindows ? snapshot?.taskCalls : undefined;
+  return {
+    ...MIRROR_CAPABILITIES,
+    ...(skills ? { extensions: { [SKILLS_EXTENSION]: { ...skills } } } : {}),
+    ...(tasks ? { tasks: tasks as ServerCapabilities['tasks'] } : {}),
+  };
 }
 
 /**
@@ -135,13 +149,14 @@ export class GatewayMirror implements Disposable {
     this.server = new Server(
       { name: snapshot?.serverName ?? serverId, version: snapshot?.serverVersion ?? version, title: serverId },
       {
-        capabilities: mirroredCapabilities(snapshot),
+        capabilities: mirroredCapabilities(snapshot, servesWindows),
         ...(snapshot?.instructions ? { instructions: snapshot.instructions } : {}),
       },
     );
     this.handleRequests();
     if (snapshot?.skillsExtension) this.passRequests(SKILLS_REQUESTS);
-    if (servesWindows) this.passRequests(TASK_REQUESTS);
+    if (servesWindows)
+      this.passRequests([...new Set([...TASK_REQUESTS, ...(snapshot?.taskCalls ? LEGACY_TASK_REQUESTS : [])])]);
     this.listeners.push(
       host.onDidChangeServers((id) => (id === undefined || id === serverId) && this.announceChanges()),
       offers.onDidChange(() => this.announceChanges(true)),
@@ -257,6 +272,29 @@ export class GatewayMirror implements Disposable {
     const extensions = (this.server.getClientCapabilities() as { extensions?: Record<string, unknown> } | undefined)
       ?.extensions;
     return extensions?.[TASKS_EXTENSION] !== undefined;
+  }
+
+  /**
+   * Serves the client on `transport`. For a window sharing a 2025-11-25 server's process, a
+   * task-augmented `tools/call` is answered below the server library (whose `tools/call` results
+   * may only be tool results) with the server's own answer, the task it created: the window
+   * follows it in its own Tasks view, through the task requests passed on.
+   */
+  async connect(transport: Transport): Promise<void> {
+    await this.server.connect(transport);
+    if (!this.servesWindows || !this.host.server(this.serverId)?.taskCalls) return;
+    const served = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const m = message as { id?: RequestId; method?: string; params?: { task?: unknown } };
+      if (m.method !== 'tools/call' || m.id === undefined || m.params?.task === undefined)
+        return served?.(message, extra);
+      const answer = (reply: Record<string, unknown>) =>
+        void transport.send({ jsonrpc: '2.0', id: m.id!, ...reply } as JSONRPCMessage).catch(() => undefined);
+      this.host.passExtensionRequest(this.serverId, 'tools/call', m.params).then(
+        (result) => answer({ result }),
+        (error: Error) => answer({ error: { code: -32603, message: error.message } }),
+      );
+    };
   }
 
   /** How many of the client's calls and prompts are under way. */

@@ -155,7 +155,7 @@ export class McpGateway implements Disposable {
         socket.destroy();
       };
       socket.once('close', () => void transport.close().catch(() => undefined));
-      await mirror.server.connect(transport);
+      await mirror.connect(transport);
       this.adopt(id, { serverId, transport, mirror });
     } finally {
       const left = (this.opening.get(serverId) ?? 1) - 1;
@@ -268,7 +268,7 @@ export class McpGateway implements Disposable {
       if (transport.sessionId && this.sessions.delete(transport.sessionId)) this.options.sessionsChanged?.(serverId);
       mirror.dispose();
     };
-    await mirror.server.connect(transport);
+    await mirror.connect(transport);
     await transport.handleRequest(req, res);
     if (!transport.sessionId) mirror.dispose(); // not an initialize: nothing to keep
   }

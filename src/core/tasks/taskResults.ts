@@ -13,6 +13,8 @@ export const TASKS_REQUIRED_CODE = -32021;
 
 /** The extension's requests about a task, which a client that follows the task itself sends. */
 export const TASK_REQUESTS: readonly string[] = ['tasks/get', 'tasks/update', 'tasks/cancel'];
+/** The same for a 2025-11-25 task (a task-augmented `tools/call`), whose result is fetched apart. */
+export const LEGACY_TASK_REQUESTS: readonly string[] = ['tasks/get', 'tasks/result', 'tasks/cancel', 'tasks/list'];
 
 /** The task fields of a CreateTaskResult / tasks/get result. */
 export interface WireTask {

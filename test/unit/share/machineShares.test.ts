@@ -8,7 +8,7 @@ import { McpGateway } from '../../../src/core/gateway/mcpGateway';
 import { privateShareFolder } from '../../../src/core/share/shareFolder';
 import { isAlive } from '../../../src/core/process/processTree';
 import { tempDir } from '../../support/tempDir';
-import { fixture, RecordingLog, spawnLog, waitFor } from '../support/fixtures';
+import { EVERYTHING, fixture, RecordingLog, spawnLog, waitFor } from '../support/fixtures';
 import type { CreateMessageResult } from '@modelcontextprotocol/client';
 import type { SamplingRouter } from '../../../src/core/sampling/samplingRouter';
 import { app, entries, harness, hosts, legacy, lib, modern, running } from '../support/hostHarness';
@@ -267,6 +267,33 @@ describe('MachineShares: one process per server for the windows of a user', () =
     } finally {
       McpGateway.prototype.relayEndpoint = offered;
     }
+  });
+
+  it("runs a 2025-11-25 server's task-augmented tool from a window that shares its process as a task of that window (server-everything)", async () => {
+    const folder = newFolder();
+    const settings = { ev: { command: process.execPath, args: [EVERYTHING, 'stdio'], share: 'machine' } };
+    const owner = await window(folder, settings);
+    await running(owner, 'ev');
+    const guest = await window(folder, settings);
+    await running(guest, 'ev');
+    assert.equal(guest.server('ev')!.share?.role, 'guest');
+    const progress: string[] = [];
+    const done = await guest.callTool('ev', 'simulate-research-query', { topic: 'tides' }, undefined, (p) =>
+      progress.push(p.message ?? ''),
+    );
+    assert.match(resultText(done), /# Research Report: tides/);
+    assert.ok(progress.includes('Gathering sources...'), progress.join(' | '));
+    assert.deepEqual(
+      guest.tasks.list().map((t) => [t.serverId, t.toolName, t.protocol, t.status]),
+      [['ev', 'simulate-research-query', '2025-11-25', 'completed']],
+      "the guest's Tasks view followed it",
+    );
+    assert.deepEqual(owner.tasks.list(), [], 'the window running the process left it to the window that started it');
+    // Only a task-augmented tools/call passes as it is; a plain one goes through the host's own path.
+    await assert.rejects(
+      owner.passExtensionRequest('ev', 'tools/call', { name: 'echo' }),
+      /not a request of the Skills or Tasks extension/,
+    );
   });
 
   it("passes the server's progress to a window that shares its process, and that window's cancel reaches the server", async () => {
