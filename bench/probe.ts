@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { performance } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
+import { setFlagsFromString, writeHeapSnapshot } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Client, type PriorDiscovery } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -384,9 +384,16 @@ const scenarios: Record<string, () => Promise<Record<string, number>>> = {
     const running: (Client | ServerConnection)[] = await batch(count + 1);
     await new Promise((r) => setTimeout(r, 300));
     await collect();
+    // `snapshots=DIR`: heap snapshots before and after the measured batch, to see what it holds.
+    const snapshot = (name: string) =>
+      params.snapshots && writeHeapSnapshot(path.join(params.snapshots, `${variant}-${name}.heapsnapshot`));
+    snapshot('before');
+    await collect();
     const before = process.memoryUsage().heapUsed;
     running.push(...(await batch(0)));
     await new Promise((r) => setTimeout(r, 300));
+    await collect();
+    snapshot('after');
     await collect();
     const kbPerServer = (process.memoryUsage().heapUsed - before) / 1024 / count;
     await Promise.all(running.map(stop));
