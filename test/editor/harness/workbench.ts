@@ -141,11 +141,31 @@ export class Workbench {
 
   /** Expands a server's row and then its Tools group (`group` names it) with the keyboard, as a user does. */
   async expandServerTools(id: string, group: string | RegExp = /^Tools \(\d+\)/): Promise<void> {
-    await this.serverRow(id).click();
-    await this.page.keyboard.press('ArrowRight');
-    const tools = this.serversPane().locator('.monaco-list-row', { hasText: group });
-    await tools.click();
-    await this.page.keyboard.press('ArrowRight');
+    await this.expandRow(this.serverRow(id));
+    await this.expandRow(this.serversPane().locator('.monaco-list-row', { hasText: group }));
+  }
+
+  /**
+   * Selects a tree row and opens it with the right arrow, again until the row says it is expanded:
+   * a window still settling after a reload may take the click or the key elsewhere (a CI run saw
+   * the row selected and closed).
+   */
+  private async expandRow(row: Locator, timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    const expanded = row.and(this.page.locator('[aria-expanded="true"]'));
+    for (;;) {
+      await row.click({ timeout: Math.max(1_000, deadline - Date.now()) });
+      await this.page.keyboard.press('ArrowRight');
+      if (
+        await expanded.waitFor({ timeout: 3_000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        return;
+      if (Date.now() > deadline)
+        throw new Error(`the row "${await row.textContent()}" did not expand within ${timeoutMs / 1000} s`);
+    }
   }
 
   /** Drags the side bar's edge to `width` pixels, as a user does to read long rows. */
