@@ -100,6 +100,8 @@ export class McpGateway implements Disposable {
   private readonly refusals = new ThrottledLine((line) => this.options.log.warn(line), 'refusals');
   private readonly opened = new ThrottledLine((line) => this.options.log.info(line), 'sessions opened');
   private relay?: RelayListener;
+  /** Whether the relay socket could not listen (told once). */
+  private relayFailed = false;
   /** Sessions being opened, by server: their client connects now, and must not be told the server changed meanwhile. */
   private readonly opening = new Map<string, number>();
 
@@ -119,18 +121,29 @@ export class McpGateway implements Disposable {
   /**
    * How a relay process reaches `serverId` on the stdio lane (src/gatewayRelay.ts): the relay
    * socket, beside the HTTP one, and the token its first line carries; undefined where the gateway
-   * has no private folder (loopback).
+   * has no private folder (loopback) or the relay socket could not listen (then HTTP serves).
    */
   async relayEndpoint(serverId: string): Promise<{ socketPath: string; token: string; serverId: string } | undefined> {
     const { address } = this.options;
-    if (address.kind !== 'socket' || this.disposed) return undefined;
+    if (address.kind !== 'socket' || this.disposed || this.relayFailed) return undefined;
     this.relay ??= new RelayListener({
       socketPath: this.options.relaySocketPath ?? path.join(path.dirname(address.socketPath), 'relay.sock'),
       token: this.token,
       attach: (id, socket) => this.attachRelay(id, socket),
       refused: (why) => this.logRefusal('a relay', why),
     });
-    await this.relay.listen();
+    try {
+      await this.relay.listen();
+    } catch (error) {
+      // What cannot listen on its socket (a directory or another user's file in the way) costs the
+      // lines, not the server: clients reach it over Streamable HTTP, as before the relay existed.
+      if (!this.relayFailed)
+        this.options.log.warn(
+          `Could not listen on ${this.relay.socketPath} (${(error as Error).message}); clients reach the servers over Streamable HTTP instead.`,
+        );
+      this.relayFailed = true;
+      return undefined;
+    }
     return { socketPath: this.relay.socketPath, token: this.token, serverId };
   }
 

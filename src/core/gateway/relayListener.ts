@@ -41,7 +41,10 @@ export class RelayListener implements Disposable {
     return (this.listening ??= new Promise((resolve, reject) => {
       const server = createServer((socket) => this.accept(socket));
       this.server = server;
-      server.once('error', reject);
+      server.once('error', (error) => {
+        server.close();
+        reject(error);
+      });
       rmSync(this.options.socketPath, { force: true });
       server.listen(this.options.socketPath, () => {
         server.off('error', reject);

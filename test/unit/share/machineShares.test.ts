@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, statSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import type { McpHost } from '../../../src/core/host/mcpHost';
 import { MachineShares } from '../../../src/core/share/machineShares';
@@ -52,8 +52,9 @@ function answeredBy(name: string, gate?: Promise<void>): SamplingRouter & { aske
   return router as unknown as SamplingRouter & { asked: number };
 }
 
-/** Each window's server logs, by server id. */
+/** Each window's server logs, by server id, and the log of its sharing. */
 const logsOf = new WeakMap<McpHost, Map<string, RecordingLog>>();
+const shareLogOf = new WeakMap<McpHost, RecordingLog>();
 
 async function window(
   folder: string,
@@ -62,10 +63,11 @@ async function window(
   sampling?: SamplingRouter,
 ): Promise<McpHost> {
   const made: { host?: McpHost } = {};
+  const shareLog = new RecordingLog();
   const share = new MachineShares({
     host: () => made.host!,
     version: '0',
-    log: new RecordingLog(),
+    log: shareLog,
     folder: () => {
       if (!folder) throw new Error('no private folder to meet in');
       return folder;
@@ -75,6 +77,7 @@ async function window(
   const made2 = harness({ share, sampling });
   const host = (made.host = made2.host);
   logsOf.set(host, made2.logs);
+  shareLogOf.set(host, shareLog);
   hosts.push(host);
   await host.setWorkspaceFolders([{ name: path.basename(workspace), path: workspace }]);
   await host.applySettings(entries(settings));
@@ -267,6 +270,36 @@ describe('MachineShares: one process per server for the windows of a user', () =
     } finally {
       McpGateway.prototype.relayEndpoint = offered;
     }
+  });
+
+  it('serves a window that shares the process over HTTP when the lines socket cannot listen, and says so once', async () => {
+    // A first window finds where the server's socket is; something then stands where its lines
+    // socket would be (a directory, which cannot be removed as a stale socket is).
+    const folder = newFolder();
+    const first = await window(folder, { shared: legacy({ share: 'machine' }) });
+    await running(first, 'shared');
+    const sock = readdirSync(folder).find((name) => name.endsWith('.sock'))!;
+    assert.ok(sock, 'the server has a share socket');
+    await Promise.all(hosts.splice(0).map((h) => h.dispose()));
+    const lines = path.join(folder, sock.replace(/\.sock$/, '.lines'));
+    rmSync(lines, { force: true });
+    mkdirSync(lines);
+    const owner = await window(folder, { shared: legacy({ share: 'machine' }) });
+    await running(owner, 'shared');
+    const guest = await window(folder, { shared: legacy({ share: 'machine' }) });
+    await running(guest, 'shared');
+    assert.equal(owner.server('shared')!.share?.role, 'owner');
+    assert.equal(guest.server('shared')!.share?.role, 'guest');
+    assert.equal(await pidOf(guest), await pidOf(owner));
+    assert.ok(
+      logsOf
+        .get(guest)!
+        .get('shared')!
+        .lines.some((line) => line.includes('negotiating the era over Streamable HTTP')),
+    );
+    const told = shareLogOf.get(owner)!.lines.filter((line) => line.includes(`Could not listen on ${lines}`));
+    assert.equal(told.length, 1, shareLogOf.get(owner)!.lines.join('\n'));
+    assert.match(told[0], /^warn .*clients reach the servers over Streamable HTTP instead\.$/);
   });
 
   it("runs a 2025-11-25 server's task-augmented tool from a window that shares its process as a task of that window (server-everything)", async () => {
