@@ -25,12 +25,25 @@ export class ServerUnavailableError extends McpRequestError {
   }
 }
 
-/** `stopping`: why the server is being stopped, when it is (told to a request the stop ends). */
+/**
+ * A time limit a request ran out of, as the user set it: the idle one (`requestTimeoutMs`, no
+ * answer or progress for that long) or the total cap (`maxTotalTimeoutMs`, however lively).
+ */
+export interface RequestTimeLimit {
+  readonly ms: number;
+  readonly setting: 'requestTimeoutMs' | 'maxTotalTimeoutMs';
+}
+
+/**
+ * `limit`: the limit a request the library timed out ran out of (the library holds only the total
+ * cap; the idle timeout is the host's own). `stopping`: why the server is being stopped, when it
+ * is (told to a request the stop ends).
+ */
 export function describeRequestError(
   serverId: string,
   label: string,
   error: unknown,
-  timeoutMs: number,
+  limit: RequestTimeLimit,
   cancelled = false,
   stopping?: string,
 ): McpRequestError {
@@ -55,7 +68,7 @@ export function describeRequestError(
       case SdkErrorCode.RequestTimeout:
         return new McpRequestError(
           serverId,
-          `MCP server "${serverId}" did not answer ${label} within ${Math.round(timeoutMs / 1000)} s ("requestTimeoutMs"); the request was cancelled.`,
+          `MCP server "${serverId}" did not answer ${label} within ${Math.round(limit.ms / 1000)} s${limit.setting === 'maxTotalTimeoutMs' ? ' in all' : ''} ("${limit.setting}"); the request was cancelled.`,
           error.code,
           { cause: error },
         );

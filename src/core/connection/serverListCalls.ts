@@ -121,7 +121,10 @@ export class ServerListCalls {
 
   /** A failure as the user reads it: names the server, its secrets as placeholders. */
   private describe(label: string, error: unknown): McpRequestError {
+    // Resource pages are asked with the library's own timeout, the idle one's length.
     const { id, requestTimeoutMs } = this.port.definition;
-    return this.port.requests.redacted(describeRequestError(id, label, error, requestTimeoutMs));
+    return this.port.requests.redacted(
+      describeRequestError(id, label, error, { ms: requestTimeoutMs, setting: 'requestTimeoutMs' }),
+    );
   }
 }

@@ -8,7 +8,7 @@ import { clientLibrary } from '../lazyLibraries';
 import { shownText } from '../shownText';
 import { HostWaits } from './hostWaits';
 import type { ServerConnectionDeps } from './serverConnectionDeps';
-import { describeRequestError, McpRequestError, ServerUnavailableError } from './serverErrors';
+import { describeRequestError, McpRequestError, type RequestTimeLimit, ServerUnavailableError } from './serverErrors';
 import { mcpLevelFor } from './serverLog';
 import type { ServerStatus } from './serverSnapshot';
 import type { OpenedSession } from './sessionOpener';
@@ -55,22 +55,20 @@ export class SessionRequests {
   ): Promise<T> {
     const session = this.requireRunning();
     const { id, maxTotalTimeoutMs } = this.port.definition;
-    const requestTimeoutMs = callerTimesOut ? maxTotalTimeoutMs : this.port.definition.requestTimeoutMs;
+    const total: RequestTimeLimit = { ms: maxTotalTimeoutMs, setting: 'maxTotalTimeoutMs' };
+    const idleLimit: RequestTimeLimit = callerTimesOut
+      ? total
+      : { ms: this.port.definition.requestTimeoutMs, setting: 'requestTimeoutMs' };
     this.sent++;
     // The idle timeout is ours (it stands still while the server waits for the host); the SDK
     // keeps the total cap.
-    const idle = this.hostWaits.deadline(requestTimeoutMs, signal);
+    const idle = this.hostWaits.deadline(idleLimit.ms, signal);
     try {
       return await run(session.client, idle.requestOptions(maxTotalTimeoutMs, onProgress));
     } catch (error) {
       if (idle.signal.aborted && !signal?.aborted) {
         const { SdkError, SdkErrorCode } = clientLibrary();
-        throw describeRequestError(
-          id,
-          label,
-          new SdkError(SdkErrorCode.RequestTimeout, 'idle timeout'),
-          requestTimeoutMs,
-        );
+        throw describeRequestError(id, label, new SdkError(SdkErrorCode.RequestTimeout, 'idle timeout'), idleLimit);
       }
       const refused = await this.refusedMidSession(error);
       if (refused)
@@ -78,7 +76,7 @@ export class SessionRequests {
           cause: error,
         });
       const stopping = this.port.status() === 'stopping' ? this.port.reason() : undefined;
-      throw this.redacted(describeRequestError(id, label, error, requestTimeoutMs, signal?.aborted === true, stopping));
+      throw this.redacted(describeRequestError(id, label, error, total, signal?.aborted === true, stopping));
     } finally {
       this.sent--;
       idle.dispose();

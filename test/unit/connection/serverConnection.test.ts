@@ -340,6 +340,25 @@ describe('ServerConnection against real fixture servers', () => {
     assert.match(log.text(), /1048576/);
   });
 
+  it('ends a request that reports progress past maxTotalTimeoutMs, naming that setting, not the idle timeout', async () => {
+    const { connection } = connect(
+      stdioDefinition('lively', fixture('legacyStdio'), { requestTimeoutMs: 1_000, maxTotalTimeoutMs: 2_000 }),
+    );
+    await connection.start();
+    let progress = 0;
+    await assert.rejects(
+      connection.request(
+        'tools/call',
+        (c, o) => c.callTool({ name: 'slow', arguments: { ms: 10_000 } }, o),
+        undefined,
+        () => progress++,
+      ),
+      /^McpRequestError: MCP server "lively" did not answer tools\/call within 2 s in all \("maxTotalTimeoutMs"\); the request was cancelled\.$/,
+    );
+    // Its progress kept the idle timeout (1 s) from ending it first.
+    assert.ok(progress >= 10, `progress reported ${progress} times`);
+  });
+
   it('times out a request that gets no answer, says which server and how long, and cancels it on the wire', async () => {
     const log = new RecordingLog('trace');
     const { connection } = connect(stdioDefinition('hangs', fixture('legacyStdio'), { requestTimeoutMs: 1_000 }), {
