@@ -272,6 +272,28 @@ describe('MachineShares: one process per server for the windows of a user', () =
     }
   });
 
+  it('shares a server that starts when needed (the default): the first window to call it runs it, the other joins at its own first call', async () => {
+    const folder = newFolder();
+    const settings = { shared: legacy({ share: 'machine', autoStart: 'onDemand' }) };
+    const first = await window(folder, settings);
+    const second = await window(folder, settings);
+    assert.equal(first.server('shared')!.status, 'stopped');
+    assert.equal(second.server('shared')!.status, 'stopped');
+    // The second window calls first: it runs the process; the first joins it when it needs it.
+    const pid = await pidOf(second);
+    assert.equal(second.server('shared')!.share?.role, 'owner');
+    assert.equal(first.server('shared')!.status, 'stopped', 'a window that has not needed it yet starts nothing');
+    assert.equal(await pidOf(first), pid);
+    assert.equal(first.server('shared')!.share?.role, 'guest');
+    // The window running it stops it: the other, which uses it, runs its own and serves the first again.
+    await second.stop('shared');
+    const next = await pidOf(first);
+    assert.notEqual(next, pid);
+    assert.equal(first.server('shared')!.share?.role, 'owner');
+    assert.equal(await pidOf(second), next);
+    assert.equal(second.server('shared')!.share?.role, 'guest');
+  });
+
   it('serves a window that shares the process over HTTP when the lines socket cannot listen, and says so once', async () => {
     // A first window finds where the server's socket is; something then stands where its lines
     // socket would be (a directory, which cannot be removed as a stale socket is).
