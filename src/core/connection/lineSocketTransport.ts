@@ -1,6 +1,7 @@
 import { serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { connect, type Socket } from 'node:net';
 import { LinearReadBuffer } from './linearReadBuffer';
+import { LineWriter, SlicedLineReader } from './lineStreams';
 
 /** Where a window reaches the process another window runs, as newline-delimited JSON-RPC. */
 export interface LineSocket {
@@ -13,7 +14,8 @@ export interface LineSocket {
  * A client transport over a Unix socket that carries newline-delimited JSON-RPC, as stdio does:
  * how a window reaches the process another window runs (the owner's gateway serves its endpoint
  * there, as it does for VS Code's relays; four times faster a call than Streamable HTTP on the
- * same socket). The connection closing ends the transport, failing what is in flight.
+ * same socket). The connection closing ends the transport, failing what is in flight. Lines are
+ * read and written as on a server's stdio (lineStreams.ts).
  */
 export class LineSocketTransport implements Transport {
   onclose?: () => void;
@@ -21,7 +23,8 @@ export class LineSocketTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   private socket?: Socket;
   private readonly buffer: LinearReadBuffer;
-  private drained?: Promise<void>;
+  private readonly reader: SlicedLineReader;
+  private readonly writer = new LineWriter();
   private closed = false;
 
   constructor(
@@ -29,6 +32,11 @@ export class LineSocketTransport implements Transport {
     maxMessageBytes: number,
   ) {
     this.buffer = new LinearReadBuffer(maxMessageBytes);
+    this.reader = new SlicedLineReader(
+      () => (this.closed ? undefined : this.buffer),
+      (message) => this.onmessage?.(message),
+      (error) => this.onerror?.(error),
+    );
   }
 
   start(): Promise<void> {
@@ -50,29 +58,19 @@ export class LineSocketTransport implements Transport {
   private read(chunk: Buffer): void {
     try {
       this.buffer.append(chunk);
-      for (let message = this.buffer.readMessage(); message; message = this.buffer.readMessage())
-        this.onmessage?.(message);
     } catch (error) {
-      // An over-long or malformed message: the exchange cannot go on in step.
+      // More than a message may hold pending: the exchange cannot go on in step.
       this.onerror?.(error as Error);
       this.socket?.destroy();
+      return;
     }
+    this.reader.read();
   }
 
   send(message: JSONRPCMessage): Promise<void> {
     const socket = this.socket;
     if (!socket || this.closed) return Promise.reject(new Error('the connection to the other window has closed'));
-    if (socket.write(serializeMessage(message)) && !this.drained) return Promise.resolve();
-    // One wait for every send that finds the socket full; a socket that closes meanwhile ends it too.
-    this.drained ??= new Promise<void>((resolve) => {
-      const done = () => {
-        socket.off('drain', done).off('close', done);
-        this.drained = undefined;
-        resolve();
-      };
-      socket.once('drain', done).once('close', done);
-    });
-    return this.drained;
+    return this.writer.write(socket, serializeMessage(message));
   }
 
   async close(): Promise<void> {

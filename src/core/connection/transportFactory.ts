@@ -10,7 +10,6 @@ import {
   type OAuthClientProvider,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { performance } from 'node:perf_hooks';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { promises as fs } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
@@ -25,6 +24,7 @@ import type { ExecutableResolver } from '../process/executableResolver';
 import type { ServerLog } from './serverLog';
 import { inOwnProcessGroup, watchChildProcess, type ChildProcessRecord } from './childProcessWatch';
 import { LinearReadBuffer } from './linearReadBuffer';
+import { LineWriter, SlicedLineReader } from './lineStreams';
 import { LineSocketTransport, type LineSocket } from './lineSocketTransport';
 import { stdioInternals } from './stdioLibrarySeam';
 import { ResultTypeDefault } from './resultTypeDefault';
@@ -33,9 +33,6 @@ import type { ProcessLedger } from '../process/processLedger';
 import type { StartCause } from '../process/spawnRecord';
 import type { Launch, ProcessSandbox, SandboxedLaunch } from '../process/processSandbox';
 import { sandboxPolicy, type SandboxPolicy } from '../process/sandboxPolicy';
-
-/** How long the stdio reader hands on messages before it lets the event loop run. */
-const READ_SLICE_MS = 10;
 
 /** Large resources arrive as one base64 line; the SDK's 10 MB default would drop the connection. */
 export const STDIO_MAX_MESSAGE_BYTES = DEFAULT_LIMITS.maxMessageMB * 1024 * 1024;
@@ -82,7 +79,7 @@ export class OwnedStdioTransport extends StdioClientTransport {
     // The library's line buffer is quadratic in the message size; ours is linear (same contract).
     const internals = stdioInternals(this);
     if ('_readBuffer' in internals) internals._readBuffer = new LinearReadBuffer(params.maxBufferSize);
-    internals.processReadBuffer = () => this.readSliced();
+    internals.processReadBuffer = () => this.reader.read();
   }
 
   /**
@@ -102,55 +99,19 @@ export class OwnedStdioTransport extends StdioClientTransport {
 
   private spawned = false;
 
-  /**
-   * Hands messages on as the library does, but yields to the event loop every
-   * {@link READ_SLICE_MS}: a server that sends thousands of messages at once (a storm of
-   * requests) then never stalls the extension host for longer than a slice. Order is kept.
-   */
-  private readSliced(): void {
-    if (this.resumeScheduled) return;
-    const buffer = stdioInternals(this)._readBuffer!;
-    const until = performance.now() + READ_SLICE_MS;
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = buffer.readMessage();
-      } catch (error) {
-        this.onerror?.(error as Error);
-        continue;
-      }
-      if (message === null) return;
-      this.onmessage?.(message);
-      if (performance.now() > until) {
-        this.resumeScheduled = true;
-        setImmediate(() => {
-          this.resumeScheduled = false;
-          this.readSliced();
-        });
-        return;
-      }
-    }
-  }
+  /** Reads as the library does, but lets the event loop run between slices (lineStreams.ts). */
+  private readonly reader = new SlicedLineReader(
+    () => stdioInternals(this)._readBuffer,
+    (message) => this.onmessage?.(message),
+    (error) => this.onerror?.(error),
+  );
+  private readonly writer = new LineWriter();
 
-  private resumeScheduled = false;
-  private drained?: Promise<void>;
-
-  /**
-   * As the library sends, but every send that finds the pipe full waits on one shared `drain`
-   * (the library adds a listener per message: answering a storm of thousands of requests then
-   * costs time quadratic in their number, removing listener after listener).
-   */
+  /** As the library sends, but every send that finds the pipe full waits on one shared `drain` (lineStreams.ts). */
   override send(message: JSONRPCMessage): Promise<void> {
     const stdin = stdioInternals(this)._process?.stdin;
     if (!stdin) return Promise.reject(new SdkError(SdkErrorCode.NotConnected, 'Not connected'));
-    if (stdin.write(serializeMessage(message)) && !this.drained) return Promise.resolve();
-    this.drained ??= new Promise<void>((resolve) =>
-      stdin.once('drain', () => {
-        this.drained = undefined;
-        resolve();
-      }),
-    );
-    return this.drained;
+    return this.writer.write(stdin, serializeMessage(message));
   }
 
   /** Whether the linear line buffer is in place (a library update could rename the field). */

@@ -101,6 +101,18 @@ async function pidOf(host: McpHost, id = 'shared'): Promise<number> {
   return Number((result.content[0] as { text: string }).text);
 }
 
+/** `guest` shares `owner`'s process, reached over Streamable HTTP on the share socket (its log says so). */
+async function assertGuestOverHttp(owner: McpHost, guest: McpHost): Promise<void> {
+  assert.equal(guest.server('shared')!.share?.role, 'guest');
+  assert.equal(await pidOf(guest), await pidOf(owner));
+  assert.ok(
+    logsOf
+      .get(guest)!
+      .get('shared')!
+      .lines.some((line) => line.includes('negotiating the era over Streamable HTTP')),
+  );
+}
+
 describe('MachineShares: one process per server for the windows of a user', () => {
   it("serves a second window from the first one's process, and a window that closes hands it over", async () => {
     const folder = newFolder();
@@ -259,14 +271,7 @@ describe('MachineShares: one process per server for the windows of a user', () =
     McpGateway.prototype.relayEndpoint = async () => undefined;
     try {
       const [owner, guest] = await runningWindows(2);
-      assert.equal(guest.server('shared')!.share?.role, 'guest');
-      assert.equal(await pidOf(guest), await pidOf(owner));
-      assert.ok(
-        logsOf
-          .get(guest)!
-          .get('shared')!
-          .lines.some((line) => line.includes('negotiating the era over Streamable HTTP')),
-      );
+      await assertGuestOverHttp(owner, guest);
     } finally {
       McpGateway.prototype.relayEndpoint = offered;
     }
@@ -311,14 +316,7 @@ describe('MachineShares: one process per server for the windows of a user', () =
     const guest = await window(folder, { shared: legacy({ share: 'machine' }) });
     await running(guest, 'shared');
     assert.equal(owner.server('shared')!.share?.role, 'owner');
-    assert.equal(guest.server('shared')!.share?.role, 'guest');
-    assert.equal(await pidOf(guest), await pidOf(owner));
-    assert.ok(
-      logsOf
-        .get(guest)!
-        .get('shared')!
-        .lines.some((line) => line.includes('negotiating the era over Streamable HTTP')),
-    );
+    await assertGuestOverHttp(owner, guest);
     const told = shareLogOf.get(owner)!.lines.filter((line) => line.includes(`Could not listen on ${lines}`));
     assert.equal(told.length, 1, shareLogOf.get(owner)!.lines.join('\n'));
     assert.match(told[0], /^warn .*clients reach the servers over Streamable HTTP instead\.$/);
