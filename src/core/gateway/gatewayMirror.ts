@@ -250,20 +250,23 @@ export class GatewayMirror implements Disposable {
   /**
    * An extension's own requests, passed to the server as they are: the client (a window sharing
    * the process) lists and verifies the skills itself, reading their files with `resources/read`
-   * like any resource, and follows its tasks itself.
+   * like any resource, and follows its tasks itself. They are the client's requests under way: what
+   * the server asks meanwhile (a 2025-11-25 task's elicitation, sent during `tasks/result`) is
+   * asked of this client.
    */
   private passRequests(methods: readonly string[]): void {
     for (const method of methods)
-      this.server.setRequestHandler(
-        method,
-        { params: passThrough },
-        async (params, ctx) =>
-          (await this.host.passExtensionRequest(
-            this.serverId,
-            method,
-            withRetryFields(params, ctx),
-            ctx.mcpReq.signal,
-          )) as Record<string, unknown>,
+      this.server.setRequestHandler(method, { params: passThrough }, (params, ctx) =>
+        this.during(
+          ctx.mcpReq.id,
+          async () =>
+            (await this.host.passExtensionRequest(
+              this.serverId,
+              method,
+              withRetryFields(params, ctx),
+              ctx.mcpReq.signal,
+            )) as Record<string, unknown>,
+        ),
       );
   }
 

@@ -11,6 +11,7 @@ import { tempDir } from '../../support/tempDir';
 import { EVERYTHING, fixture, RecordingLog, spawnLog, waitFor } from '../support/fixtures';
 import type { CreateMessageResult } from '@modelcontextprotocol/client';
 import type { SamplingRouter } from '../../../src/core/sampling/samplingRouter';
+import { ElicitationRouter } from '../../../src/core/elicitation/elicitationRouter';
 import { app, entries, harness, hosts, legacy, lib, modern, running } from '../support/hostHarness';
 import { RELEASE_NOTES_SKILL, TAMPERED_SKILL } from '../../fixtures/servers/fixtureSkills';
 import { serverTaskChannel } from '../../../src/core/host/serverTaskChannel';
@@ -61,6 +62,7 @@ async function window(
   settings: Record<string, unknown>,
   workspace = app,
   sampling?: SamplingRouter,
+  elicitation?: ElicitationRouter,
 ): Promise<McpHost> {
   const made: { host?: McpHost } = {};
   const shareLog = new RecordingLog();
@@ -74,7 +76,7 @@ async function window(
     },
   });
   shares.push(share);
-  const made2 = harness({ share, sampling });
+  const made2 = harness({ share, sampling, elicitation });
   const host = (made.host = made2.host);
   logsOf.set(host, made2.logs);
   shareLogOf.set(host, shareLog);
@@ -322,7 +324,7 @@ describe('MachineShares: one process per server for the windows of a user', () =
     assert.match(told[0], /^warn .*clients reach the servers over Streamable HTTP instead\.$/);
   });
 
-  it("runs a 2025-11-25 server's task-augmented tool from a window that shares its process as a task of that window (server-everything)", async () => {
+  it("runs a 2025-11-25 server's task-augmented tool from a window that shares its process as a task of that window, asking that window for its input (server-everything)", async () => {
     const folder = newFolder();
     const settings = { ev: { command: process.execPath, args: [EVERYTHING, 'stdio'], share: 'machine' } };
     const owner = await window(folder, settings);
@@ -342,6 +344,26 @@ describe('MachineShares: one process per server for the windows of a user', () =
       "the guest's Tasks view followed it",
     );
     assert.deepEqual(owner.tasks.list(), [], 'the window running the process left it to the window that started it');
+    // A task that asks for input asks it of the window whose task it is (during its tasks/result).
+    const asked: string[] = [];
+    const user = (name: string, action: 'accept' | 'decline') =>
+      new ElicitationRouter({
+        askForm: async () => (
+          asked.push(name),
+          action === 'accept' ? { action, content: { interpretation: 'owner' } } : { action }
+        ),
+        askUrl: async () => 'decline',
+        awaitBrowser: () => new Promise<never>(() => undefined),
+      });
+    const other = newFolder();
+    const asking = await window(other, settings, app, undefined, user('the window running it', 'accept'));
+    await running(asking, 'ev');
+    const askingGuest = await window(other, settings, app, undefined, user('the window whose task it is', 'decline'));
+    await running(askingGuest, 'ev');
+    assert.equal(askingGuest.server('ev')!.share?.role, 'guest');
+    const clarified = await askingGuest.callTool('ev', 'simulate-research-query', { topic: 'python', ambiguous: true });
+    assert.deepEqual(asked, ['the window whose task it is']);
+    assert.match(resultText(clarified), /User declined - using default interpretation/);
     // Only a task-augmented tools/call passes as it is; a plain one goes through the host's own path.
     await assert.rejects(
       owner.passExtensionRequest('ev', 'tools/call', { name: 'echo' }),
