@@ -1,11 +1,12 @@
 // Two windows of one real VS Code (two browser pages on two folders) that define the same user
-// server with "share": "machine": one process serves both, stopping it in one window asks about
-// the other, closing the window that runs it hands it to the other, a server that asked for roots
-// is not shared between the two folders, a task started from the second window is followed in that
+// servers with "share": "machine" (our fixtures and server-memory from npm): one process serves
+// both, stopping it in one window asks about the other, closing the window that runs it hands it
+// to the other, a server that asked for roots is not shared between the two folders, a task started from the second window is followed in that
 // window's Tasks view, and no process outlives the last window.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { EditorSession, OUT } from '../harness/editorSession';
+import { EditorSession, OUT, REPO } from '../harness/editorSession';
+import { tempDir } from '../../support/tempDir';
 import type { Workbench } from '../harness/workbench';
 import { waitFor } from '../../unit/support/fixtures';
 import { isAlive } from '../../../src/core/process/processTree';
@@ -32,16 +33,25 @@ describe('A server shared between two windows of a real VS Code', function () {
     autoApprove: ['task-sleep'],
   };
 
+  // A server nobody here wrote, from npm: its knowledge graph in a file of this test's.
+  const memory = {
+    command: process.execPath,
+    args: [path.join(REPO, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js')],
+    env: { MEMORY_FILE_PATH: path.join(tempDir('mcp-host-memory-'), 'memory.jsonl') },
+    share: 'machine',
+    autoApprove: ['read_graph'],
+  };
+
   before(async () => {
     editor = await EditorSession.start(
       { folders: ['alpha'], settings: {} },
       {
         trusted: true,
-        userSettings: { 'mcpHost.servers': { shared: fixture('shared'), rooted: fixture('rooted'), tasked } },
+        userSettings: { 'mcpHost.servers': { shared: fixture('shared'), rooted: fixture('rooted'), tasked, memory } },
       },
     );
     await editor.workbench.openMcpView();
-    for (const id of ['shared', 'rooted', 'tasked'])
+    for (const id of ['shared', 'rooted', 'tasked', 'memory'])
       await editor.workbench.waitForServerDescription(id, /^\d+ tools/, 90_000);
   });
 
@@ -99,6 +109,16 @@ describe('A server shared between two windows of a real VS Code', function () {
     await editor.workbench.waitForServerDescription('shared', /^shared with 1 other window · \d+ tools/, 60_000);
     assert.match(await editor.workbench.serverDescription('rooted'), /^\d+ tools/);
 
+    // The server from npm: the same tools in both windows, and a call from the second one answers.
+    const memoryTools = (await editor.workbench.serverDescription('memory')).match(/(\d+) tools/)![1];
+    await second.waitForServerDescription(
+      'memory',
+      new RegExp(`^runs in another window · ${memoryTools} tools`),
+      60_000,
+    );
+    assert.match(await runFrom(second, 'read_graph', 'memory'), /"entities":\s*\[\]/);
+    assert.ok(first.memory.pid, 'the first window runs server-memory');
+    pids.push(first.memory.pid);
     // The pid each server answers with, asked from the second window's Run Tool.
     assert.equal(await runFrom(second, 'pid', 'shared'), String(sharedPid), 'one process serves both windows');
     const ownRooted = Number(await runFrom(second, 'pid', 'rooted'));
