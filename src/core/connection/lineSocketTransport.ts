@@ -59,7 +59,7 @@ export class LineSocketTransport implements Transport {
     try {
       this.buffer.append(chunk);
     } catch (error) {
-      // More than a message may hold pending: the exchange cannot go on in step.
+      // More pending than one message may hold: the exchange cannot go on in step.
       this.onerror?.(error as Error);
       this.socket?.destroy();
       return;

@@ -55,20 +55,26 @@ export class SessionRequests {
   ): Promise<T> {
     const session = this.requireRunning();
     const { id, maxTotalTimeoutMs } = this.port.definition;
-    const total: RequestTimeLimit = { ms: maxTotalTimeoutMs, setting: 'maxTotalTimeoutMs' };
-    const idleLimit: RequestTimeLimit = callerTimesOut
-      ? total
-      : { ms: this.port.definition.requestTimeoutMs, setting: 'requestTimeoutMs' };
     this.sent++;
     // The idle timeout is ours (it stands still while the server waits for the host); the SDK
-    // keeps the total cap.
-    const idle = this.hostWaits.deadline(idleLimit.ms, signal);
+    // keeps the total cap. (The limits are named only when one is met: this runs for every call.)
+    const idle = this.hostWaits.deadline(
+      callerTimesOut ? maxTotalTimeoutMs : this.port.definition.requestTimeoutMs,
+      signal,
+    );
     try {
       return await run(session.client, idle.requestOptions(maxTotalTimeoutMs, onProgress));
     } catch (error) {
       if (idle.signal.aborted && !signal?.aborted) {
         const { SdkError, SdkErrorCode } = clientLibrary();
-        throw describeRequestError(id, label, new SdkError(SdkErrorCode.RequestTimeout, 'idle timeout'), idleLimit);
+        throw describeRequestError(
+          id,
+          label,
+          new SdkError(SdkErrorCode.RequestTimeout, 'idle timeout'),
+          callerTimesOut
+            ? this.totalLimit()
+            : { ms: this.port.definition.requestTimeoutMs, setting: 'requestTimeoutMs' },
+        );
       }
       const refused = await this.refusedMidSession(error);
       if (refused)
@@ -76,11 +82,18 @@ export class SessionRequests {
           cause: error,
         });
       const stopping = this.port.status() === 'stopping' ? this.port.reason() : undefined;
-      throw this.redacted(describeRequestError(id, label, error, total, signal?.aborted === true, stopping));
+      throw this.redacted(
+        describeRequestError(id, label, error, this.totalLimit(), signal?.aborted === true, stopping),
+      );
     } finally {
       this.sent--;
       idle.dispose();
     }
+  }
+
+  /** The total cap, the only limit the client library holds. */
+  private totalLimit(): RequestTimeLimit {
+    return { ms: this.port.definition.maxTotalTimeoutMs, setting: 'maxTotalTimeoutMs' };
   }
 
   /**
