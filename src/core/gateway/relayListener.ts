@@ -41,13 +41,16 @@ export class RelayListener implements Disposable {
     return (this.listening ??= new Promise((resolve, reject) => {
       const server = createServer((socket) => this.accept(socket));
       this.server = server;
-      server.once('error', (error) => {
+      const failed = (error: Error) => {
         server.close();
         reject(error);
-      });
+      };
+      server.once('error', failed);
       rmSync(this.options.socketPath, { force: true });
       server.listen(this.options.socketPath, () => {
-        server.off('error', reject);
+        // A later error (say, no file descriptor left to accept with) fails that connection only.
+        server.off('error', failed);
+        server.on('error', (error) => this.options.refused(`a connection could not be accepted: ${error.message}`));
         chmodSync(this.options.socketPath, 0o600);
         resolve();
       });

@@ -15,6 +15,24 @@ interface VsCodeGateway {
   readonly onDidChangeServers: vscode.Event<unknown>;
   dispose(): void;
 }
+/** How long one of VS Code's gateways is given to list the servers before a new one is asked for. */
+const GATEWAY_PATIENCE_MS = 20_000;
+
+/** Whether `holds` became true at an `event` within `ms`. */
+function until(event: vscode.Event<unknown>, holds: () => boolean, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      listener.dispose();
+      resolve(false);
+    }, ms);
+    const listener = event(() => {
+      if (!holds()) return;
+      clearTimeout(timer);
+      listener.dispose();
+      resolve(true);
+    });
+  });
+}
 let vsCodeGatewayOpen: Promise<VsCodeGateway | undefined> | undefined;
 let ownActivationMs = 0;
 
@@ -226,24 +244,32 @@ const operations: Record<string, Operation> = {
     const lm = vscode.lm as unknown as {
       startMcpGateway(): Promise<VsCodeGateway | undefined>;
     };
-    vsCodeGatewayOpen ??= lm.startMcpGateway();
-    const gateway = await vsCodeGatewayOpen;
-    if (!gateway) throw new Error('VS Code did not start its MCP gateway');
-    const listed = () => labels.every((label) => gateway.servers.some((s) => s.label === label));
-    if (!listed())
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          listener.dispose();
-          reject(new Error(`VS Code's gateway lists ${gateway.servers.map((s) => s.label).join(', ') || 'nothing'}`));
-        }, timeoutMs);
-        const listener = gateway.onDidChangeServers(() => {
-          if (!listed()) return;
-          clearTimeout(timer);
-          listener.dispose();
-          resolve();
-        });
-      });
-    return gateway.servers.map((s) => ({ label: s.label, address: s.address.toString(true) }));
+    const deadline = Date.now() + timeoutMs;
+    const seen: string[] = [];
+    for (;;) {
+      vsCodeGatewayOpen ??= lm.startMcpGateway();
+      const gateway = await vsCodeGatewayOpen;
+      if (!gateway) throw new Error('VS Code did not start its MCP gateway');
+      const listed = () => labels.every((label) => gateway.servers.some((s) => s.label === label));
+      // In code-server, VS Code's gateway is made in its server process and the window subscribes to
+      // its changes only once it is made: a server published meanwhile is missed until the next
+      // change. A CLI session would be handed a new gateway; so is this one after a while.
+      const waitMs = Math.min(GATEWAY_PATIENCE_MS, deadline - Date.now());
+      if (listed() || (waitMs > 0 && (await until(gateway.onDidChangeServers, listed, waitMs))))
+        return gateway.servers.map((s) => ({ label: s.label, address: s.address.toString(true) }));
+      seen.push(gateway.servers.map((s) => s.label).join(', ') || 'nothing');
+      if (Date.now() >= deadline) {
+        // What VS Code's MCP knows besides, so that a failure says where the servers were lost.
+        const known = (vscode.lm as unknown as { mcpServerDefinitions?: readonly { label: string }[] })
+          .mcpServerDefinitions;
+        throw new Error(
+          `VS Code's gateways list ${seen.join('; then ')}; ` +
+            `the extension host's MCP server definitions: ${known?.map((d) => d.label).join(', ') || 'none'}`,
+        );
+      }
+      gateway.dispose();
+      vsCodeGatewayOpen = undefined;
+    }
   },
   updateUserSetting: async ({ section, value }) =>
     vscode.workspace.getConfiguration().update(section, value, vscode.ConfigurationTarget.Global),
