@@ -1,7 +1,7 @@
 import { serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { connect, type Socket } from 'node:net';
 import { LinearReadBuffer } from './linearReadBuffer';
-import { LineWriter, SlicedLineReader } from './lineStreams';
+import { LineWriter, SlicedLineReader, type DeliveringTransport } from './lineStreams';
 
 /** Where a window reaches the process another window runs, as newline-delimited JSON-RPC. */
 export interface LineSocket {
@@ -17,10 +17,11 @@ export interface LineSocket {
  * same socket). The connection closing ends the transport, failing what is in flight. Lines are
  * read and written as on a server's stdio (lineStreams.ts).
  */
-export class LineSocketTransport implements Transport {
+export class LineSocketTransport implements Transport, DeliveringTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  deliver = (message: JSONRPCMessage): void => this.onmessage?.(message);
   private socket?: Socket;
   private readonly buffer: LinearReadBuffer;
   private readonly reader: SlicedLineReader;
@@ -34,7 +35,7 @@ export class LineSocketTransport implements Transport {
     this.buffer = new LinearReadBuffer(maxMessageBytes);
     this.reader = new SlicedLineReader(
       () => (this.closed ? undefined : this.buffer),
-      (message) => this.onmessage?.(message),
+      (message) => this.deliver(message),
       (error) => this.onerror?.(error),
     );
   }

@@ -30,6 +30,20 @@ export class LineWriter {
 }
 
 /**
+ * A transport of ours that hands each message it reads to `deliver`, which calls `onmessage`:
+ * what watches the traffic replaces `deliver` (a plain field) instead of turning `onmessage`
+ * into an accessor, which would put the transport's properties in a slow dictionary.
+ */
+export interface DeliveringTransport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  deliver: (message: JSONRPCMessage) => void;
+}
+
+export function isDeliveringTransport(transport: object): transport is DeliveringTransport {
+  return typeof (transport as Partial<DeliveringTransport>).deliver === 'function';
+}
+
+/**
  * Hands on the messages of a line buffer in order, but yields to the event loop every
  * {@link READ_SLICE_MS}: a peer that sends thousands of messages at once never stalls the
  * extension host for longer than a slice. A message that is not valid JSON-RPC is told to

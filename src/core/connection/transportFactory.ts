@@ -7,6 +7,7 @@ import {
   StreamableHTTPClientTransport,
   type FetchLike,
   type JSONRPCMessage,
+  type MessageExtraInfo,
   type OAuthClientProvider,
   type Transport,
 } from '@modelcontextprotocol/client';
@@ -24,7 +25,7 @@ import type { ExecutableResolver } from '../process/executableResolver';
 import type { ServerLog } from './serverLog';
 import { inOwnProcessGroup, watchChildProcess, type ChildProcessRecord } from './childProcessWatch';
 import { LinearReadBuffer } from './linearReadBuffer';
-import { LineWriter, SlicedLineReader } from './lineStreams';
+import { isDeliveringTransport, LineWriter, SlicedLineReader } from './lineStreams';
 import { LineSocketTransport, type LineSocket } from './lineSocketTransport';
 import { stdioInternals } from './stdioLibrarySeam';
 import { ResultTypeDefault } from './resultTypeDefault';
@@ -99,10 +100,13 @@ export class OwnedStdioTransport extends StdioClientTransport {
 
   private spawned = false;
 
+  /** Hands a message read to `onmessage` (replaced by what watches the traffic: lineStreams.ts). */
+  deliver = (message: JSONRPCMessage): void => this.onmessage?.(message);
+
   /** Reads as the library does, but lets the event loop run between slices (lineStreams.ts). */
   private readonly reader = new SlicedLineReader(
     () => stdioInternals(this)._readBuffer,
-    (message) => this.onmessage?.(message),
+    (message) => this.deliver(message),
     (error) => this.onerror?.(error),
   );
   private readonly writer = new LineWriter();
@@ -211,19 +215,23 @@ export function traceTraffic(transport: Transport, log: ServerLog, onIncoming?: 
     if (log.level === 'trace') log.trace(`→ ${JSON.stringify(message)}`);
     return send(message, options);
   };
+  const receive = (next: NonNullable<Transport['onmessage']>, message: JSONRPCMessage, extra?: MessageExtraInfo) => {
+    if (log.level === 'trace') log.trace(`← ${JSON.stringify(message)}`);
+    onIncoming?.(message);
+    next(tasks.received(resultTypes.received(message)), extra);
+  };
+  if (isDeliveringTransport(transport)) {
+    transport.deliver = (message) => transport.onmessage && receive(transport.onmessage, message);
+    return;
+  }
+  // The library's own transports (HTTP): `onmessage` becomes an accessor that wraps what is set.
   let handler: Transport['onmessage'];
   Object.defineProperty(transport, 'onmessage', {
     configurable: true,
     enumerable: true,
     get: () => handler,
     set: (next: Transport['onmessage']) => {
-      handler =
-        next &&
-        ((message, extra) => {
-          if (log.level === 'trace') log.trace(`← ${JSON.stringify(message)}`);
-          onIncoming?.(message);
-          next(tasks.received(resultTypes.received(message)), extra);
-        });
+      handler = next && ((message, extra) => receive(next, message, extra));
     },
   });
 }
