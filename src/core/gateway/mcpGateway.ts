@@ -215,6 +215,8 @@ export class McpGateway implements Disposable {
       const { address } = this.options;
       const listened = () => {
         http.off('error', reject);
+        // A later error (say, no file descriptor left to accept with) fails that connection only.
+        http.on('error', (error) => this.logRefusal('a connection', `it could not be accepted: ${error.message}`));
         if (address.kind === 'socket') chmodSync(address.socketPath, 0o600);
         resolve(address.kind === 'socket' ? undefined : (http.address() as AddressInfo).port);
       };

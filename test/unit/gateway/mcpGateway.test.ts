@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type Server } from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import * as path from 'node:path';
@@ -430,6 +430,21 @@ describe("The gateway that publishes MCP Host's servers to VS Code's agents", fu
     await waitFor('the refusal in the log', () =>
       log.lines.some((l) => /refused a relay: a missing or wrong token/.test(l)),
     );
+  });
+
+  it('goes on serving after a connection it could not accept, and says why in the log', async () => {
+    const { host } = harness();
+    hosts.push(host);
+    await host.applySettings(entries({ first: legacy() }));
+    await running(host, 'first');
+    const { gateway, log } = gatewayFor(host);
+    const endpoint = await gateway.endpoint('first');
+    // What Node reports when accept(2) fails (no file descriptor left, say): the server's own error event.
+    (gateway as unknown as { http: Server }).http.emit('error', new Error('accept EMFILE'));
+    await waitFor('the line in the log', () =>
+      log.lines.some((l) => /refused a connection: it could not be accepted: accept EMFILE/.test(l)),
+    );
+    assert.ok((await (await connect(endpoint)).listTools()).tools.some((t) => t.name === 'echo'));
   });
 
   it("answers a client's initialize with why the server cannot run", async () => {
