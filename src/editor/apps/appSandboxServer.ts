@@ -43,7 +43,8 @@ export class AppSandboxServer {
       const server = createServer(
         (request, response) => void this.serve(request, response).catch(() => response.destroy()),
       );
-      server.once('error', reject);
+      // A failure to listen fails the promise; a later one (a connection that could not be accepted) fails that connection only.
+      server.on('error', reject);
       server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port }));
     });
     return this.server;
