@@ -66,10 +66,18 @@ export async function adoptDefinition(
   if (def.scope !== 'user') Object.assign(entry, await whatConsentCovers(def, variables));
 }
 
-/** Whether a server waits for its first use: it starts on demand and is stopped (not started yet, or stopped since). */
+/**
+ * Whether a server waits for its first use: it starts on demand and is stopped (not started yet, or
+ * stopped since). A workspace server the user declined does not: only Start asks about it again.
+ */
 export function startsWhenNeeded(entry: HostEntry): boolean {
   const status = entry.connection?.state ?? entry.placeholder?.status ?? 'stopped';
-  return entry.definition?.autoStart === 'onDemand' && !entry.configError && status === 'stopped';
+  return (
+    entry.definition?.autoStart === 'onDemand' &&
+    !entry.configError &&
+    status === 'stopped' &&
+    entry.placeholder?.held !== 'declined'
+  );
 }
 
 /** Why a valid definition may not run now: its placeholder, and whether to ask consent with the window. */

@@ -184,12 +184,9 @@ export class McpHost
     signal?: AbortSignal,
     askedBy: StartCause = 'this window',
   ): Promise<void> {
-    // A workspace server the user declined is not asked about again by every request: Start asks.
+    // A workspace server the user declined does not start when needed: only Start asks about it again.
     const waiting = [...this.entries.values()].filter(
-      (e) =>
-        (!ids || ids.includes(e.id)) &&
-        e.placeholder?.held !== 'declined' &&
-        (startsWhenNeeded(e) || e.connection?.state === 'starting'),
+      (e) => (!ids || ids.includes(e.id)) && (startsWhenNeeded(e) || e.connection?.state === 'starting'),
     );
     for (const e of waiting) this.needed(e);
     const started = Promise.allSettled(

@@ -116,6 +116,17 @@ describe("Agents on the default settings: the first call works, in the window an
     await editor.workbench.openMcpView();
     await editor.workbench.waitForServerDescription('repo', /^not allowed to run · Start to be asked again$/, 30_000);
     await editor.workbench.screenshot('114-agents-consent-declined');
+    // The status bar counts the servers that answer the next call: the user's, not the declined one.
+    const ready = Object.keys(servers).length;
+    await waitFor(
+      `the status bar to count ${ready} servers ready`,
+      async () => {
+        const text = await editor.workbench.statusBarText('MCP');
+        if (!new RegExp(`^MCP ${ready} (ready|running)\\b`).test(text)) throw new Error(`it reads "${text}"`);
+        return true;
+      },
+      30_000,
+    );
     assert.deepEqual((await (await cliClient(gateway, 'repo')).listTools()).tools, []);
     assert.equal(
       await editor.workbench.page.locator('.monaco-dialog-box').count(),

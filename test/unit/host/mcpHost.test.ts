@@ -353,8 +353,10 @@ describe('McpHost', () => {
     assert.equal(confirm.callCount, 1, 'asked with the window: an agent may need it when nobody is there to click');
     assert.deepEqual([host.server('repo')!.status, host.server('repo')!.held], ['stopped', 'declined']);
     // Every use that is not the user's Start leaves the answer standing.
+    assert.equal(host.server('repo')!.startsWhenNeeded, undefined, 'declined, it does not wait for its first use');
     await host.startOnDemand();
     await host.startOnDemand(['repo']);
+    await assert.rejects(host.callTool('repo', 'echo', { text: 'x' }), /you did not allow this workspace server/);
     await host.applySettings(entries({ repo: legacy({ autoStart: 'onDemand' }) }, 'workspace'));
     assert.equal(confirm.callCount, 1, 'not asked again by every request, nor by settings applied again');
     assert.equal(host.server('repo')!.held, 'declined');
