@@ -78,7 +78,7 @@ async function firstPaint(): Promise<string> {
   );
   try {
     await editor.workbench.openMcpView();
-    await editor.workbench.waitForServerDescription('board', /^running/, 90_000);
+    await editor.workbench.waitForServerDescription('board', /^\d+ tools?\b/, 90_000);
     const painted: number[] = [];
     const calls: number[] = [];
     for (let i = 0; i < runs + 1; i++) {

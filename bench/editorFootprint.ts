@@ -107,7 +107,7 @@ export async function measureResourcesExpand(
     try {
       const { pid } = await editor.control<Activation>('activation');
       await editor.workbench.openMcpView();
-      await editor.workbench.waitForServerDescription('kit', /^running/, 60_000);
+      await editor.workbench.waitForServerDescription('kit', /^\d+ tools?\b/, 60_000);
       await editor.control('executeCommand', { command: 'mcpHost.resources.focus' });
       const page = editor.workbench.page;
       const view = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'MCP Resources' }) });
