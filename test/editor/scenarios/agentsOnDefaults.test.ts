@@ -115,7 +115,6 @@ describe("Agents on the default settings: the first call works, in the window an
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await editor.workbench.openMcpView();
     await editor.workbench.waitForServerDescription('repo', /^not allowed to run · Start to be asked again$/, 30_000);
-    await editor.workbench.screenshot('114-agents-consent-declined');
     // The status bar counts the servers that answer the next call: the user's, not the declined one.
     const ready = Object.keys(servers).length;
     await waitFor(
@@ -127,6 +126,7 @@ describe("Agents on the default settings: the first call works, in the window an
       },
       30_000,
     );
+    await editor.workbench.screenshot('114-agents-consent-declined');
     assert.deepEqual((await (await cliClient(gateway, 'repo')).listTools()).tools, []);
     assert.equal(
       await editor.workbench.page.locator('.monaco-dialog-box').count(),
