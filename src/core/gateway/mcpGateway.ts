@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { ServerLog } from '../connection/serverLog';
 import type { Disposable } from '../events';
 import { gatewayLibraries } from '../lazyLibraries';
+import { listenServing } from '../serverListening';
 import { endpointUrl, removeGatewayAddress, serverIdOfPath, type GatewayAddress } from './gatewayAddress';
 import type { GatewayHost, GatewayOffers } from './gatewayHost';
 import { GatewayMirror, knownLists } from './gatewayMirror';
@@ -206,23 +207,24 @@ export class McpGateway implements Disposable {
 
   private listen(): Promise<number | undefined> {
     if (this.disposed) return Promise.reject(new Error("MCP Host's gateway has closed"));
-    return (this.listening ??= new Promise((resolve, reject) => {
+    return (this.listening ??= (async () => {
       const http = createServer(
         (req, res) => void this.handle(req, res).catch((error: Error) => this.failed(res, error)),
       );
       this.http = http;
-      http.once('error', reject);
       const { address } = this.options;
-      const listened = () => {
-        http.off('error', reject);
-        // A later error (say, no file descriptor left to accept with) fails that connection only.
-        http.on('error', (error) => this.logRefusal('a connection', `it could not be accepted: ${error.message}`));
-        if (address.kind === 'socket') chmodSync(address.socketPath, 0o600);
-        resolve(address.kind === 'socket' ? undefined : (http.address() as AddressInfo).port);
-      };
-      if (address.kind === 'socket') http.listen(address.socketPath, listened);
-      else http.listen(0, '127.0.0.1', listened);
-    }));
+      await listenServing(
+        http,
+        (listened) =>
+          address.kind === 'socket' ? http.listen(address.socketPath, listened) : http.listen(0, '127.0.0.1', listened),
+        (error) => this.logRefusal('a connection', `it could not be accepted: ${error.message}`),
+      );
+      if (address.kind === 'socket') {
+        chmodSync(address.socketPath, 0o600);
+        return undefined;
+      }
+      return (http.address() as AddressInfo).port;
+    })());
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Disposable } from '../events';
+import { listenServing } from '../serverListening';
 
 /** The first line a relay sends may be at most this long (a token and a server id). */
 const HELLO_MAX_BYTES = 8 * 1024;
@@ -38,23 +39,20 @@ export class RelayListener implements Disposable {
   }
 
   listen(): Promise<void> {
-    return (this.listening ??= new Promise((resolve, reject) => {
+    return (this.listening ??= (async () => {
       const server = createServer((socket) => this.accept(socket));
       this.server = server;
-      const failed = (error: Error) => {
-        server.close();
-        reject(error);
-      };
-      server.once('error', failed);
       rmSync(this.options.socketPath, { force: true });
-      server.listen(this.options.socketPath, () => {
-        // A later error (say, no file descriptor left to accept with) fails that connection only.
-        server.off('error', failed);
-        server.on('error', (error) => this.options.refused(`a connection could not be accepted: ${error.message}`));
-        chmodSync(this.options.socketPath, 0o600);
-        resolve();
+      await listenServing(
+        server,
+        (listened) => server.listen(this.options.socketPath, listened),
+        (error) => this.options.refused(`a connection could not be accepted: ${error.message}`),
+      ).catch((error: Error) => {
+        server.close();
+        throw error;
       });
-    }));
+      chmodSync(this.options.socketPath, 0o600);
+    })());
   }
 
   private accept(socket: Socket): void {

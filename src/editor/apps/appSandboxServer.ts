@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import type { AppSandboxPolicy } from '../../core/apps/appCsp';
+import { listenServing } from '../../core/serverListening';
 
 /** One app's sandbox page on the loopback server; dispose it when the app closes. */
 export interface SandboxPage {
@@ -39,14 +40,18 @@ export class AppSandboxServer {
   }
 
   private listening(): Promise<{ server: Server; port: number }> {
-    this.server ??= new Promise((resolve, reject) => {
+    this.server ??= (async () => {
       const server = createServer(
         (request, response) => void this.serve(request, response).catch(() => response.destroy()),
       );
-      // A failure to listen fails the promise; a later one (a connection that could not be accepted) fails that connection only.
-      server.on('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port }));
-    });
+      // A connection that could not be accepted fails alone; the server goes on serving the others.
+      await listenServing(
+        server,
+        (listened) => server.listen(0, '127.0.0.1', listened),
+        () => undefined,
+      );
+      return { server, port: (server.address() as AddressInfo).port };
+    })();
     return this.server;
   }
 
