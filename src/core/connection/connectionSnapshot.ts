@@ -12,6 +12,7 @@ export interface ConnectionParts {
   readonly target: string;
   readonly status: ServerStatus;
   readonly reason?: string;
+  readonly cause?: string;
   readonly waitingForTurn?: boolean;
   readonly session?: OpenedSession;
   readonly lists: ServerLists;
@@ -29,6 +30,7 @@ export function connectionSnapshot(parts: ConnectionParts): ServerSnapshot {
     id: definition.id,
     status: parts.status,
     reason: parts.reason,
+    ...(parts.cause === undefined ? {} : { cause: parts.cause }),
     ...(parts.waitingForTurn && parts.status === 'starting' ? { waitingForTurn: true as const } : {}),
     scope: definition.scope,
     origin: definition.origin,

@@ -15,7 +15,7 @@ import type { StartCause } from '../process/spawnRecord';
 import { closeThenEnd, endProcessTree, processTreeOf } from './serverProcessEnd';
 import type { OpenedSession } from './sessionOpener';
 import { StartTurn } from './startTurn';
-import { describeEnd } from './startFailure';
+import { describeEnd, outputCause } from './startFailure';
 import { attemptStart, type StartOutcome } from './startAttempt';
 import { shownText } from '../shownText';
 import type { CreatedTransport } from './transportFactory';
@@ -34,6 +34,8 @@ const STOPPED_FROM_ANOTHER_WINDOW = 'stopped for every window, from another wind
 export class ServerConnection implements Disposable {
   private status: ServerStatus = 'stopped';
   private reason?: string;
+  /** The line of a failed server's output that says why (see {@link outputCause}). */
+  private cause?: string;
   /** Its start's turn among the processes that start a few at a time (see {@link StartTurn}). */
   private readonly turn: StartTurn;
   private session?: OpenedSession;
@@ -137,6 +139,7 @@ export class ServerConnection implements Disposable {
       target: this.target,
       status: this.status,
       reason: this.reason,
+      cause: this.cause,
       waitingForTurn: this.turn.waiting,
       session: this.session,
       lists: this.lists,
@@ -365,8 +368,8 @@ export class ServerConnection implements Disposable {
         return;
       }
       case 'failed':
-        if (this.restarts.active) this.scheduleRestart(outcome.why);
-        else this.setStatus('error', outcome.why);
+        if (this.restarts.active) this.scheduleRestart(outcome.why, outcome.cause);
+        else this.setStatus('error', outcome.why, outcome.cause);
     }
   }
 
@@ -402,10 +405,10 @@ export class ServerConnection implements Disposable {
     void ending.finally(() => this.ending === ending && (this.ending = undefined));
     const why = describeEnd(this.hung, child, this.stderr.lines);
     this.hung = undefined;
-    if (closed === this.generation) this.scheduleRestart(why);
+    if (closed === this.generation) this.scheduleRestart(why, outputCause(this.stderr.lines));
   }
 
-  private scheduleRestart(why: string): void {
+  private scheduleRestart(why: string, cause?: string): void {
     const generation = this.generation;
     const outcome = this.restarts.schedule(why, () => {
       void Promise.resolve(this.ending).then(() => {
@@ -414,7 +417,7 @@ export class ServerConnection implements Disposable {
       });
     });
     this.deps.log[outcome.status === 'error' ? 'error' : 'warn'](outcome.logLine);
-    this.setStatus(outcome.status, outcome.reason);
+    this.setStatus(outcome.status, outcome.reason, cause);
   }
 
   /** A server that stopped answering pings: ended, so the close goes through the restart policy. */
@@ -430,9 +433,10 @@ export class ServerConnection implements Disposable {
     for (const disposable of this.sessionDisposables.splice(0)) disposable.dispose();
   }
 
-  private setStatus(status: ServerStatus, reason?: string): void {
+  private setStatus(status: ServerStatus, reason?: string, cause?: string): void {
     this.status = status;
     this.reason = reason === undefined ? undefined : shownText(reason, this.deps.secrets ?? []);
+    this.cause = cause === undefined ? undefined : shownText(cause, this.deps.secrets ?? []);
     this.fire();
   }
 

@@ -34,6 +34,11 @@ export interface ServerSnapshot {
   readonly status: ServerStatus;
   /** Why the server is not running, or what is happening (restart countdown). */
   readonly reason?: string;
+  /**
+   * A failed (`error`) or `restarting` server's cause in a few words: the line of its output that
+   * says why, which its row shows first (the whole story is in `reason`).
+   */
+  readonly cause?: string;
   /** What holds it back, when something does (see {@link HeldBy}). */
   readonly held?: HeldBy;
   /** A settings problem on an entry whose last good definition may still run. */

@@ -9,7 +9,7 @@ import type { ServerLog } from './serverLog';
 import { closeThenEnd, processTreeOf, settleExit } from './serverProcessEnd';
 import type { OpenedSession, SessionOpenerDeps } from './sessionOpener';
 import { clientLibrary } from '../lazyLibraries';
-import { describeStartFailure } from './startFailure';
+import { describeStartFailure, outputCause } from './startFailure';
 import type { CreatedTransport } from './transportFactory';
 
 /** How a start ended. */
@@ -19,7 +19,12 @@ export type StartOutcome =
   /** The server wants a sign-in, or refused the credentials it was given (`error`). */
   | { readonly kind: 'refused'; readonly status: 'needs-sign-in' | 'error'; readonly reason: string }
   /** It did not start: why, as the user reads it (the restart policy decides whether it tries again). */
-  | { readonly kind: 'failed'; readonly why: string }
+  | {
+      readonly kind: 'failed';
+      readonly why: string;
+      /** The line of the server's output that says why, when one does (see {@link outputCause}). */
+      readonly cause?: string;
+    }
   /** A stop or a newer start overtook it: what it started has ended, and the state is theirs. */
   | { readonly kind: 'overtaken' };
 
@@ -107,16 +112,18 @@ export async function attemptStart(start: StartAttempt): Promise<StartOutcome> {
     }
     // The exit and the last stderr lines may still be on their way when the handshake fails.
     if (started?.child) await settleExit(started.child.exited);
+    const stderrTail = start.stderrLines();
     const why = describeStartFailure(error, {
       kind: started?.kind ?? definition.transport,
       url: spawnsProcess(definition.transport) ? undefined : start.target,
       exit: started?.child?.exit,
-      stderrTail: start.stderrLines(),
+      stderrTail,
       startTimeoutMs: definition.startTimeoutMs,
     });
     log.error(`Failed to start: ${why}`);
     const raw = error instanceof Error ? error.message : String(error);
     if (!why.includes(raw)) log.info(`(as the client library reported it: ${raw})`);
-    return { kind: 'failed', why };
+    const cause = outputCause(stderrTail);
+    return { kind: 'failed', why, ...(cause === undefined ? {} : { cause }) };
   }
 }

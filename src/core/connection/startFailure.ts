@@ -93,6 +93,17 @@ export function lastOutput(tail: readonly string[], already = ''): string {
   return lines.length === 0 ? '' : ` (last output: ${lines.join(' ⏎ ')})`;
 }
 
+/**
+ * The line of a failed server's output that says why, for its row: the last one that looks like an
+ * error, without a bare `error:` in front (the row says "error" already). Undefined when none does.
+ */
+export function outputCause(tail: readonly string[]): string | undefined {
+  const line = [...tail].reverse().find(looksLikeError)?.trim();
+  if (line === undefined) return undefined;
+  const cause = line.replace(/^error:\s*/i, '') || line;
+  return cause.length > LINE_IN_REASON ? `${cause.slice(0, LINE_IN_REASON)}…` : cause;
+}
+
 /** A line that states an error (`Error: …`, `ModuleNotFoundError: …`, `error: …`, `fatal: …`, `panic: …`), not a stack frame. */
 function looksLikeError(line: string): boolean {
   return (

@@ -25,9 +25,10 @@ const STATUS_ICONS: Record<ServerStatus, [string, string?]> = {
 
 export function describeServer(server: ServerSnapshot): string {
   if (server.configError) return vscode.l10n.t('{0} · settings error', server.status);
-  // A failure says why right in the row; the tooltip and the notification carry the rest.
-  if ((server.status === 'error' || server.status === 'restarting') && server.reason)
-    return `${server.status}: ${server.reason}`;
+  // A failure says why right in the row, its cause first (the line of the server's output that says
+  // why, which the side bar's default width then shows); the tooltip and the notification carry the rest.
+  if ((server.status === 'error' || server.status === 'restarting') && (server.cause ?? server.reason))
+    return `${server.status}: ${server.cause ?? server.reason}`;
   // The editor's MCP policies hold it back: the row names the setting.
   if (server.held === 'policy' && server.reason) return server.reason;
   if (server.status === 'needs-sign-in') return vscode.l10n.t('needs sign-in');

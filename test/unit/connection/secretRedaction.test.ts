@@ -43,6 +43,24 @@ describe('secrets a definition resolves stay out of logs and errors', function (
     assert.doesNotMatch(`${snap.reason}\n${log}`, /secret-tok/);
   });
 
+  it("shows the placeholder in a failed server's cause line when its output repeats a secret", async () => {
+    const { host } = harness();
+    hosts.push(host);
+    await host.applySettings(
+      entries({
+        leaky: {
+          command: process.execPath,
+          args: ['-e', 'console.error("Error: token " + process.env.TOKEN + " was refused"); process.exit(1)'],
+          env: { TOKEN: '${input:tok}' },
+          restart: { enabled: false },
+        },
+      }),
+    );
+    const snap = await waitFor('the failure', () => host.server('leaky')?.status === 'error' && host.server('leaky'));
+    assert.equal(snap.cause, 'token ${input:tok} was refused');
+    assert.doesNotMatch(`${snap.reason}`, /secret-tok/);
+  });
+
   it('keeps a secret in the URL out of the log when the server echoes the URL in an error body', async () => {
     const { host, env } = harness();
     hosts.push(host);

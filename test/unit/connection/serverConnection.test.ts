@@ -3,6 +3,7 @@ import { getEventListeners } from 'node:events';
 import * as path from 'node:path';
 import { InMemoryEraPinStore } from '../../../src/core/connection/eraPins';
 import { isAlive } from '../../../src/core/process/processTree';
+import { DEFAULT_RESTART } from '../../../src/core/config/serverDefinition';
 import {
   fixture,
   httpDefinition,
@@ -184,6 +185,30 @@ describe('ServerConnection against real fixture servers', () => {
       log.text(),
       /the process exited with code 3 \(last output: fixture: crashing after 2 calls\); restarting in 1s \(attempt 1 of 5\)/,
     );
+  });
+
+  it('names the cause line of a crash mid-session while it restarts, and forgets it once it runs again', async () => {
+    const { connection } = connect(
+      stdioDefinition('crashy', fixture('legacyStdio'), {
+        args: ['--crash-after', '1', '--crash-cause', 'Error: lost the database connection'],
+        restart: { ...DEFAULT_RESTART, initialDelayMs: 60_000, maxDelayMs: 60_000 },
+      }),
+    );
+    await connection.start();
+    assert.equal(connection.snapshot().cause, undefined);
+    await connection.request('tools/call', (c, o) => c.callTool({ name: 'echo', arguments: { text: 'a' } }, o));
+    const restarting = await waitFor(
+      'the restart to be scheduled',
+      () => connection.snapshot().status === 'restarting' && connection.snapshot(),
+    );
+    assert.equal(restarting.cause, 'lost the database connection');
+    assert.match(
+      restarting.reason ?? '',
+      /^the process exited with code 3 \(last output: fixture: crashing after 1 calls ⏎ Error: lost the database connection\); restarting in 60s/,
+    );
+    await connection.start();
+    assert.equal(connection.snapshot().status, 'running');
+    assert.equal(connection.snapshot().cause, undefined);
   });
 
   it('tells requests in flight why a restart ended them (a dev-mode change), then runs again', async () => {

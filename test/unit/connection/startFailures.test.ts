@@ -34,25 +34,29 @@ describe('a server that fails to start says what happened', () => {
     hosts.push(host);
     await host.applySettings(entries(servers));
     const reasons: Record<string, string> = {};
+    const causes: Record<string, string | undefined> = {};
     for (const id of Object.keys(servers)) {
       const snap = await waitFor(`${id} to fail`, () => host.server(id)?.status === 'error' && host.server(id), 20_000);
       reasons[id] = snap.reason ?? '';
+      causes[id] = snap.cause;
     }
-    return { reasons, log: (id: string) => (env.logFor(id) as unknown as { text(): string }).text() };
+    return { reasons, causes, log: (id: string) => (env.logFor(id) as unknown as { text(): string }).text() };
   }
 
   it("names the cause line of a crash, not the runtime's trailing lines (a mistyped script path)", async () => {
     const missing = path.join(os.tmpdir(), 'mcp-host-no-such-dir', 'server.js');
-    const { reasons, log } = await failure({ mistyped: { command: node, args: [missing], ...once } });
+    const { reasons, causes, log } = await failure({ mistyped: { command: node, args: [missing], ...once } });
     assert.equal(
       reasons.mistyped,
       `the process exited with code 1 (cause: Error: Cannot find module '${missing}'; the whole output is in the server's log)`,
     );
+    // The row's few words: the cause alone (it says "error" itself).
+    assert.equal(causes.mistyped, `Cannot find module '${missing}'`);
     assert.match(log('mistyped'), /\[stderr\] Node\.js v/);
   });
 
   it('names the exit code or signal of a stdio server with its last stderr lines', async () => {
-    const { reasons, log } = await failure({
+    const { reasons, causes, log } = await failure({
       exits: {
         command: node,
         args: ['-e', 'console.error("reading config"); console.error("error: API_KEY is not set"); process.exit(2)'],
@@ -65,6 +69,8 @@ describe('a server that fails to start says what happened', () => {
       'the process exited with code 2 (last output: reading config ⏎ error: API_KEY is not set)',
     );
     assert.equal(reasons.killed, 'the process was killed by SIGKILL');
+    assert.equal(causes.exits, 'API_KEY is not set');
+    assert.equal(causes.killed, undefined, 'no output, no cause: the row shows the reason');
     // The output channel tells the story: what ran, which era was tried, what came back.
     assert.match(log('exits'), /Starting: .*node -e /);
     assert.match(log('exits'), /Protocol: negotiating the era over stdio/);
