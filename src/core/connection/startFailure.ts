@@ -77,31 +77,71 @@ interface ChildEnd {
 }
 
 /**
- * ` (last output: …)` with the last few stderr lines; when none of them looks like an error but an
- * earlier line does (a runtime's stack and version come after the message), ` (cause: …)` with that
- * line instead, the last one that looks like an error. Or nothing.
+ * ` (last output: …)` with the last few stderr lines; when the line that says why (see
+ * {@link causeLine}) is earlier than those, ` (cause: …)` with that line instead. Or nothing.
  */
 export function lastOutput(tail: readonly string[], already = ''): string {
-  const shorten = (line: string) => (line.length > LINE_IN_REASON ? `${line.slice(0, LINE_IN_REASON)}…` : line);
   const last = tail.slice(-TAIL_IN_REASON);
-  const cause = last.some(looksLikeError)
-    ? undefined
-    : [...tail.slice(0, -TAIL_IN_REASON)].reverse().find(looksLikeError);
-  if (cause !== undefined && !already.includes(cause.trim()))
+  const cause = causeLine(tail);
+  if (cause !== undefined && !last.includes(cause) && !already.includes(cause.trim()))
     return ` (cause: ${shorten(cause.trim())}; the whole output is in the server's log)`;
   const lines = last.map(shorten).filter((line) => !already.includes(line));
   return lines.length === 0 ? '' : ` (last output: ${lines.join(' ⏎ ')})`;
 }
 
 /**
- * The line of a failed server's output that says why, for its row: the last one that looks like an
- * error, without a bare `error:` in front (the row says "error" already). Undefined when none does.
+ * The line of a failed server's output that says why, in a few words for its row: without a bare
+ * `error:` in front (the row says "error" already), and a package npm could not find named as
+ * such. Undefined when no line says why.
  */
 export function outputCause(tail: readonly string[]): string | undefined {
-  const line = [...tail].reverse().find(looksLikeError)?.trim();
+  const line = causeLine(tail)?.trim();
   if (line === undefined) return undefined;
-  const cause = line.replace(/^error:\s*/i, '') || line;
-  return cause.length > LINE_IN_REASON ? `${cause.slice(0, LINE_IN_REASON)}…` : cause;
+  const npm = NPM_LINE.exec(line);
+  if (npm) {
+    const missing = /^404 Not Found - GET (\S+)/.exec(npm[1]);
+    const name = missing && packageOf(missing[1]);
+    return shorten(name ? `no npm package "${name}"` : `npm: ${npm[1]}`);
+  }
+  return shorten(line.replace(/^error:\s*/i, '') || line);
+}
+
+const shorten = (line: string) => (line.length > LINE_IN_REASON ? `${line.slice(0, LINE_IN_REASON)}…` : line);
+
+/** A line of npm's (and so npx's) error report: `npm error …` (npm 10 and later) or `npm ERR! …`. */
+const NPM_LINE = /^\s*npm (?:error|ERR!)\s?(.*)$/;
+/**
+ * npm's lines around the cause: its code, errno and syscall, bare status lines, advice, the log's
+ * path, and an error's stack and fields (`at …`, `{`, `port: 9,`).
+ */
+const NPM_FRAME =
+  /^(?:code|errno|syscall|path|dest)\b|^\d{3}\s*$|^\d{3} (?:Note that|tarball, folder)|^A complete log of this run|^$|^at\s|^[{}]$|^\w+: (?:'[^']*'|\d+|\w+),?$/;
+
+/**
+ * The line that says why a process failed: for npm's report (npx could not fetch the package), its
+ * first line that is not framing (`404 Not Found - GET …`, `network request to … failed`); otherwise
+ * the last line that looks like an error (a runtime's stack and version come after the message).
+ */
+function causeLine(tail: readonly string[]): string | undefined {
+  const npm = tail.find((line) => {
+    const match = NPM_LINE.exec(line);
+    return match !== null && !NPM_FRAME.test(match[1].trim());
+  });
+  return npm ?? [...tail].reverse().find(looksLikeError);
+}
+
+/**
+ * The package a registry URL names: its last path segment, where a scoped name is one segment
+ * (`https://registry.npmjs.org/@scope%2fname` → `@scope/name`; a registry may sit under a path).
+ */
+function packageOf(url: string): string | undefined {
+  const segment = safeUrl(url)?.pathname.split('/').filter(Boolean).at(-1);
+  if (!segment) return undefined;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A line that states an error (`Error: …`, `ModuleNotFoundError: …`, `error: …`, `fatal: …`, `panic: …`), not a stack frame. */

@@ -27,8 +27,15 @@ describe('The first hour in a real VS Code', function () {
   const mistyped = path.join(files, 'node_modules', 'some-server', 'dist', 'index.js');
   writeFileSync(path.join(files, 'greeter.py'), PYTHON_SOURCE);
 
+  /** An npm registry on loopback that has no package at all: what npx meets for a name typed wrong. */
+  const registry = createServer((_request, response) =>
+    response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}'),
+  );
+
   before(async () => {
     closedPort = await refusedPort();
+    await new Promise<void>((resolve) => registry.listen(0, '127.0.0.1', resolve));
+    const registryUrl = `http://127.0.0.1:${(registry.address() as AddressInfo).port}/`;
     const servers = {
       everything: { command: node, args: [pkg('server-everything'), 'stdio'] },
       thinking: { command: node, args: [pkg('server-sequential-thinking')] },
@@ -57,6 +64,19 @@ describe('The first hour in a real VS Code', function () {
         restart: { enabled: false },
       },
       refused: { type: 'http', url: `http://127.0.0.1:${closedPort}/mcp`, restart: { enabled: false } },
+      misspelled: {
+        command: 'npx',
+        args: ['-y', '@acme/server-wether'],
+        env: {
+          npm_config_registry: registryUrl,
+          npm_config_cache: tempDir('mcp-host-npm-cache-'),
+          npm_config_fetch_retries: '0',
+          npm_config_update_notifier: 'false',
+        },
+        restart: { enabled: false },
+        // Started by its test, after the others' notifications were read.
+        autoStart: 'onDemand',
+      },
     };
     editor = await EditorSession.start(
       { folders: ['alpha'], settings: {} },
@@ -71,6 +91,7 @@ describe('The first hour in a real VS Code', function () {
 
   after(async () => {
     await editor?.stop();
+    registry.close();
   });
 
   const page = () => editor.workbench.page;
@@ -105,6 +126,7 @@ describe('The first hour in a real VS Code', function () {
       await editor.workbench.waitForServerDescription('refused', /^error: /, 60_000),
       `error: connection refused: nothing is listening at 127.0.0.1:${closedPort} (ECONNREFUSED); is the server running?`,
     );
+
     const notice = toast('MCP server "broken" failed: the process exited with code 1');
     await notice.waitFor({ timeout: 30_000 });
     assert.equal(await notice.count(), 1, 'one notification per failure');
@@ -153,6 +175,22 @@ describe('The first hour in a real VS Code', function () {
     );
     await page().mouse.move(0, 0);
     await whole.waitFor({ state: 'hidden', timeout: 30_000 });
+  });
+
+  it('names the package npx could not find in the row, when its name was typed wrong', async () => {
+    await editor
+      .control('executeCommand', { command: 'mcpHost.startServer', args: ['misspelled'] })
+      .catch(() => undefined);
+    // npm's report ends with advice and the path of its log; the row names the package.
+    assert.equal(
+      await editor.workbench.waitForServerDescription('misspelled', /^error: /, 60_000),
+      'error: no npm package "@acme/server-wether"',
+    );
+    const notice = toast(
+      'MCP server "misspelled" failed: the process exited with code 1 (cause: npm error 404 Not Found',
+    );
+    await notice.waitFor({ timeout: 30_000 });
+    await editor.workbench.screenshot('128-npx-package-not-found');
   });
 
   it('runs servers nobody here wrote, each with a real call: memory keeps what it was told, sequential thinking takes a thought, Playwright reads a page in Chromium', async () => {

@@ -5,6 +5,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { entries, harness, hosts, node } from '../support/hostHarness';
 import { refusedPort, waitFor } from '../support/fixtures';
+import { tempDir } from '../../support/tempDir';
 
 /** A real HTTP server on loopback that answers every request with the status in its first path segment. */
 async function statusServer(): Promise<{ url: (status: number) => string; close(): Promise<void> }> {
@@ -76,6 +77,30 @@ describe('a server that fails to start says what happened', () => {
     assert.match(log('exits'), /Protocol: negotiating the era over stdio/);
     assert.match(log('exits'), /\[stderr\] error: API_KEY is not set/);
     assert.match(log('exits'), /Failed to start: the process exited with code 2/);
+  });
+
+  it("names the package npx could not find, from npm's own report (a real npx, a registry on loopback)", async () => {
+    const registry = http.url(404).replace(/mcp$/, '');
+    const { reasons, causes, log } = await failure({
+      misspelled: {
+        command: 'npx',
+        args: ['-y', '@acme/server-wether'],
+        env: {
+          npm_config_registry: registry,
+          npm_config_cache: tempDir('mcp-host-npm-cache-'),
+          npm_config_fetch_retries: '0',
+          npm_config_update_notifier: 'false',
+        },
+        ...once,
+      },
+    });
+    // npm's report ends with advice and the path of its log: the line that says why comes first.
+    assert.match(
+      reasons.misspelled,
+      /^the process exited with code 1 \(cause: npm error 404 Not Found - GET http:\/\/127\.0\.0\.1:\d+\/404\/@acme%2fserver-wether\b.*; the whole output is in the server's log\)$/,
+    );
+    assert.equal(causes.misspelled, 'no npm package "@acme/server-wether"');
+    assert.match(log('misspelled'), /\[stderr\] npm error A complete log of this run/);
   });
 
   it('names refused connections and unknown hosts with host and port, never "fetch failed"', async () => {

@@ -1,0 +1,73 @@
+import * as assert from 'node:assert/strict';
+import { lastOutput, outputCause } from '../../../src/core/connection/startFailure';
+
+// What a failed process printed, as stderr tails (the last 20 lines, as `StderrTail` keeps them).
+const NPM_UNREACHABLE = [
+  'npm error code ECONNREFUSED',
+  'npm error syscall connect',
+  'npm error errno ECONNREFUSED',
+  'npm error FetchError: request to http://127.0.0.1:9/@acme%2fserver-wether failed, reason: connect ECONNREFUSED 127.0.0.1:9',
+  'npm error     at ClientRequest.<anonymous> (/usr/lib/node_modules/npm/node_modules/minipass-fetch/lib/index.js:130:14)',
+  'npm error     at ClientRequest.emit (node:events:524:28)',
+  'npm error     at process.processTicksAndRejections (node:internal/process/task_queues:83:21) {',
+  "npm error   code: 'ECONNREFUSED',",
+  "npm error   errno: 'ECONNREFUSED',",
+  "npm error   syscall: 'connect',",
+  "npm error   address: '127.0.0.1',",
+  'npm error   port: 9,',
+  "npm error   type: 'system'",
+  'npm error }',
+  'npm error',
+  "npm error If you are behind a proxy, please make sure that the 'proxy' config is set properly.  See: 'npm help config'",
+  'npm error A complete log of this run can be found in: /root/.npm/_logs/2026-11-29T05_02_01_447Z-debug-0.log',
+];
+
+describe("a failed process's output names its cause", () => {
+  it("takes npm's line that says why, not its advice or the path of its log", () => {
+    assert.equal(
+      outputCause(NPM_UNREACHABLE),
+      'npm: FetchError: request to http://127.0.0.1:9/@acme%2fserver-wether failed, reason: connect ECONNREFUSED 127.0.0.1:9',
+    );
+    assert.equal(
+      lastOutput(NPM_UNREACHABLE),
+      " (cause: npm error FetchError: request to http://127.0.0.1:9/@acme%2fserver-wether failed, reason: connect ECONNREFUSED 127.0.0.1:9; the whole output is in the server's log)",
+    );
+    // The tail lost the report's first lines: its stack and fields still do not pass for the cause.
+    assert.match(outputCause(NPM_UNREACHABLE.slice(4)) ?? '', /^npm: If you are behind a proxy/);
+  });
+
+  it("reads older npm's `npm ERR!` report, and a package under a registry's path", () => {
+    const tail = [
+      'npm ERR! code E404',
+      'npm ERR! 404 Not Found - GET https://npm.example.com/api/npm/remote/some-mcp-server - Not found',
+      'npm ERR! 404',
+      "npm ERR! 404  'some-mcp-server@*' is not in this registry.",
+      'npm ERR! A complete log of this run can be found in:',
+    ];
+    assert.equal(outputCause(tail), 'no npm package "some-mcp-server"');
+  });
+
+  it('takes the last line that looks like an error, without a bare "error:" in front', () => {
+    assert.equal(outputCause(['reading settings', 'error: API_KEY is not set']), 'API_KEY is not set');
+    assert.equal(
+      outputCause(["Error: Cannot find module '/x/index.js'", 'Require stack:', '- /x', 'Node.js v20.20.2']),
+      "Cannot find module '/x/index.js'",
+    );
+    assert.equal(
+      outputCause([
+        'Traceback (most recent call last):',
+        '  File "s.py", line 1',
+        "ModuleNotFoundError: No module named 'mcp'",
+      ]),
+      "ModuleNotFoundError: No module named 'mcp'",
+    );
+    assert.equal(outputCause(['listening on stdio', 'bye']), undefined);
+    assert.equal(outputCause([]), undefined);
+  });
+
+  it('keeps a long cause to its bound', () => {
+    const cause = outputCause([`Error: ${'x'.repeat(500)}`]) ?? '';
+    assert.equal(cause.length, 201);
+    assert.ok(cause.endsWith('…'));
+  });
+});
