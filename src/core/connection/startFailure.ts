@@ -103,7 +103,9 @@ export function outputCause(tail: readonly string[]): string | undefined {
     const name = missing && packageOf(missing[1]);
     return shorten(name ? `no npm package "${name}"` : `npm: ${npm[1]}`);
   }
-  return shorten(line.replace(/^error:\s*/i, '') || line);
+  // A program named by its whole path (`/usr/bin/python3: No module named x`) is named by its file.
+  const named = line.replace(/^\/\S*\/([^/\s:]+):\s/, '$1: ');
+  return shorten(named.replace(/^error:\s*/i, '') || named);
 }
 
 const shorten = (line: string) => (line.length > LINE_IN_REASON ? `${line.slice(0, LINE_IN_REASON)}…` : line);
@@ -144,10 +146,16 @@ function packageOf(url: string): string | undefined {
   }
 }
 
-/** A line that states an error (`Error: …`, `ModuleNotFoundError: …`, `error: …`, `fatal: …`, `panic: …`), not a stack frame. */
+/**
+ * A line that states an error (`Error: …`, `ModuleNotFoundError: …`, `error: …`, `fatal: …`,
+ * `panic: …`), also after the program's name (`docker: Error response from daemon: …`), or
+ * Python's `python3: No module named …`; not a stack frame.
+ */
 function looksLikeError(line: string): boolean {
   return (
-    /^\s*(?:[\w.$]*(?:Error|Exception)\b|error\b|fatal\b|panic\b|Traceback\b)/i.test(line) && !/^\s+at\s/.test(line)
+    /^\s*(?:[\w./-]+:\s+)?(?:[\w.$]*(?:Error|Exception)\b|error\b|fatal\b|panic\b|Traceback\b|No module named\b)/i.test(
+      line,
+    ) && !/^\s+at\s/.test(line)
   );
 }
 

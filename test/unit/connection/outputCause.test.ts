@@ -65,6 +65,19 @@ describe("a failed process's output names its cause", () => {
     assert.equal(outputCause([]), undefined);
   });
 
+  it("reads a launcher's own complaint: Python's missing module, Docker's daemon", () => {
+    const python = ['/root/.pyenv/versions/3.11.7/bin/python3: No module named mcp_server_wether'];
+    assert.equal(outputCause(python), 'python3: No module named mcp_server_wether');
+    assert.equal(
+      outputCause([
+        "Unable to find image 'mcp/wether:latest' locally",
+        "docker: Error response from daemon: pull access denied for mcp/wether, repository does not exist or may require 'docker login'.",
+        "Run 'docker run --help' for more information",
+      ]),
+      "docker: Error response from daemon: pull access denied for mcp/wether, repository does not exist or may require 'docker login'.",
+    );
+  });
+
   it('keeps a long cause to its bound', () => {
     const cause = outputCause([`Error: ${'x'.repeat(500)}`]) ?? '';
     assert.equal(cause.length, 201);
