@@ -9,7 +9,7 @@ import type { ServerLog } from './serverLog';
 import { closeThenEnd, processTreeOf, settleExit } from './serverProcessEnd';
 import type { OpenedSession, SessionOpenerDeps } from './sessionOpener';
 import { clientLibrary } from '../lazyLibraries';
-import { describeStartFailure, outputCause } from './startFailure';
+import { describeStartFailure, startFailureCause } from './startFailure';
 import type { CreatedTransport } from './transportFactory';
 
 /** How a start ended. */
@@ -123,7 +123,7 @@ export async function attemptStart(start: StartAttempt): Promise<StartOutcome> {
     log.error(`Failed to start: ${why}`);
     const raw = error instanceof Error ? error.message : String(error);
     if (!why.includes(raw)) log.info(`(as the client library reported it: ${raw})`);
-    const cause = outputCause(stderrTail);
+    const cause = startFailureCause(error, stderrTail);
     return { kind: 'failed', why, ...(cause === undefined ? {} : { cause }) };
   }
 }

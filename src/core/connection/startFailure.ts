@@ -1,6 +1,7 @@
 import { clientLibrary } from '../lazyLibraries';
 import type { TransportKind } from '../config/serverDefinition';
 import { spawnsProcess } from '../config/transportKinds';
+import { CommandNotFoundError } from '../process/executableResolver';
 
 /** How a stdio server's process ended. */
 export interface ProcessExit {
@@ -106,6 +107,15 @@ export function outputCause(tail: readonly string[]): string | undefined {
   // A program named by its whole path (`/usr/bin/python3: No module named x`) is named by its file.
   const named = line.replace(/^\/\S*\/([^/\s:]+):\s/, '$1: ');
   return shorten(named.replace(/^error:\s*/i, '') || named);
+}
+
+/**
+ * A failed start's cause in a few words for its row: the line of its output that says why, or a
+ * whole command line written in "command" (the reason says how to split it).
+ */
+export function startFailureCause(error: unknown, stderrTail: readonly string[]): string | undefined {
+  if (error instanceof CommandNotFoundError && error.commandLine) return `"command" has arguments: move them to "args"`;
+  return outputCause(stderrTail);
 }
 
 const shorten = (line: string) => (line.length > LINE_IN_REASON ? `${line.slice(0, LINE_IN_REASON)}…` : line);

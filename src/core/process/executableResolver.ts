@@ -7,11 +7,15 @@ export class CommandNotFoundError extends Error {
   constructor(
     readonly command: string,
     readonly searchedPath: string,
+    /** The program and its arguments, when "command" holds a whole command line whose program exists. */
+    readonly commandLine?: { readonly program: string; readonly args: readonly string[] },
   ) {
     super(
-      path.isAbsolute(command) || command.includes('/') || command.includes('\\')
-        ? `command \`${command}\` not found or not executable`
-        : `command \`${command}\` not found (searched PATH: ${searchedPath || '(empty)'}). Install it, or set "command" to its full path.`,
+      commandLine
+        ? `command \`${command}\` not found: "command" names the program alone and "args" its arguments; write "command": ${JSON.stringify(commandLine.program)}, "args": ${JSON.stringify(commandLine.args)}`
+        : path.isAbsolute(command) || command.includes('/') || command.includes('\\')
+          ? `command \`${command}\` not found or not executable`
+          : `command \`${command}\` not found (searched PATH: ${searchedPath || '(empty)'}). Install it, or set "command" to its full path.`,
     );
     this.name = 'CommandNotFoundError';
   }
@@ -42,10 +46,18 @@ export class ExecutableResolver {
 
   async resolve(command: string, cwd: string | undefined, pathValue?: string): Promise<string> {
     const searched = pathValue ?? (await this.searchPath());
+    const found = await this.find(command, cwd, searched);
+    if (found) return found;
+    // A whole command line in "command" (`npx -y some-server`), whose program exists: say how to split it.
+    const [program, ...args] = command.trim().split(/\s+/);
+    const splits = args.length > 0 && !/["'`\\]/.test(command) && (await this.find(program, cwd, searched));
+    throw new CommandNotFoundError(command, searched, splits ? { program, args } : undefined);
+  }
+
+  private async find(command: string, cwd: string | undefined, searched: string): Promise<string | undefined> {
     if (command.includes('/') || (this.platform === 'win32' && command.includes('\\'))) {
       const candidate = path.resolve(cwd ?? process.cwd(), command);
-      if (await this.isExecutable(candidate)) return candidate;
-      throw new CommandNotFoundError(command, searched);
+      return (await this.isExecutable(candidate)) ? candidate : undefined;
     }
     const extensions =
       this.platform === 'win32' ? ['', ...(this.env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';')] : [''];
@@ -56,7 +68,7 @@ export class ExecutableResolver {
         if (await this.isExecutable(candidate)) return candidate;
       }
     }
-    throw new CommandNotFoundError(command, searched);
+    return undefined;
   }
 
   private get delimiter(): string {

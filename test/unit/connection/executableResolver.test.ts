@@ -41,6 +41,21 @@ describe('ExecutableResolver', () => {
     await assert.rejects(resolver.resolve('not-executable', undefined), CommandNotFoundError);
   });
 
+  it('says how to split a whole command line written in "command" when its program exists', async () => {
+    const resolver = new ExecutableResolver({ SHELL: shell, PATH: '/usr/bin' }, 'linux');
+    await assert.rejects(resolver.resolve('only-in-login-shell -y @modelcontextprotocol/server-memory', undefined), {
+      name: 'CommandNotFoundError',
+      message:
+        'command `only-in-login-shell -y @modelcontextprotocol/server-memory` not found: "command" names the program alone and "args" its arguments; write "command": "only-in-login-shell", "args": ["-y","@modelcontextprotocol/server-memory"]',
+    });
+    // A program that is missing too, or a line with quotes (which a split by spaces would get wrong), gets the plain message.
+    await assert.rejects(resolver.resolve('npx-missing -y x', undefined), /not found \(searched PATH: /);
+    await assert.rejects(
+      resolver.resolve("only-in-login-shell --name 'a b'", undefined),
+      /not found \(searched PATH: /,
+    );
+  });
+
   it('resolves relative paths against the working directory', async () => {
     const resolver = new ExecutableResolver({ PATH: '' }, 'linux');
     assert.equal(await resolver.resolve('./login-bin/only-in-login-shell', dir), path.join(bin, 'only-in-login-shell'));

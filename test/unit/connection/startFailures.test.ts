@@ -56,6 +56,15 @@ describe('a server that fails to start says what happened', () => {
     assert.match(log('mistyped'), /\[stderr\] Node\.js v/);
   });
 
+  it('says how to split a whole command line written in "command"', async () => {
+    const { reasons, causes } = await failure({ oneLine: { command: `${node} --version`, ...once } });
+    assert.equal(
+      reasons.oneLine,
+      `command \`${node} --version\` not found: "command" names the program alone and "args" its arguments; write "command": ${JSON.stringify(node)}, "args": ["--version"]`,
+    );
+    assert.equal(causes.oneLine, '"command" has arguments: move them to "args"');
+  });
+
   it('names the exit code or signal of a stdio server with its last stderr lines', async () => {
     const { reasons, causes, log } = await failure({
       exits: {
