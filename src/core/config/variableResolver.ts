@@ -8,7 +8,7 @@ import type {
   ServerDefinition,
 } from './serverDefinition';
 import { parseEnvFile } from './envFile';
-import { KNOWN_VARIABLES, VARIABLE } from './variableSyntax';
+import { unknownVariable, VARIABLE } from './variableSyntax';
 import { pathToFileURL } from 'node:url';
 import * as path from 'node:path';
 
@@ -164,7 +164,7 @@ async function resolveVariable(
       throw new MissingInputError(def.id, field, `needs \${input:${id}}: ${(error as Error).message}`, id);
     }
   }
-  return fail(`uses the unknown variable \${${name}} (known: ${KNOWN_VARIABLES})`);
+  return fail(unknownVariable(name));
 }
 
 /**

@@ -35,5 +35,11 @@ function variableNameProblem(name: string): string | undefined {
       return `uses \${env:${argument}}, which is not a valid environment variable name`;
     return undefined;
   }
-  return `uses the unknown variable \${${name}} (known: ${KNOWN_VARIABLES})`;
+  return unknownVariable(name);
+}
+
+/** Says a variable is unknown; a name written like an environment variable's gets the way to read one. */
+export function unknownVariable(name: string): string {
+  const envLike = /^[A-Z_][A-Z0-9_]*$/.test(name) && /[A-Z]/.test(name);
+  return `uses the unknown variable \${${name}} (known: ${KNOWN_VARIABLES})${envLike ? `; to read the environment variable ${name}, write \${env:${name}}` : ''}`;
 }

@@ -180,6 +180,12 @@ const CORPUS: [string, unknown, string | undefined, RegExp][] = [
   ],
   ['unknown variable in url', { url: 'https://${host}/mcp' }, 'url', /uses the unknown variable \$\{host\}/],
   [
+    'a shell-style environment variable',
+    { ...cmd, env: { TOKEN: '${GITHUB_TOKEN}' } },
+    'env.TOKEN',
+    /uses the unknown variable \$\{GITHUB_TOKEN\} \(known: .*\); to read the environment variable GITHUB_TOKEN, write \$\{env:GITHUB_TOKEN\}$/,
+  ],
+  [
     'unclosed variable',
     { ...cmd, envFile: '${workspaceFolder/.env' },
     'envFile',
