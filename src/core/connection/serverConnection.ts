@@ -34,7 +34,7 @@ const STOPPED_FROM_ANOTHER_WINDOW = 'stopped for every window, from another wind
 export class ServerConnection implements Disposable {
   private status: ServerStatus = 'stopped';
   private reason?: string;
-  /** The line of a failed server's output that says why (see {@link outputCause}). */
+  /** A failed server's cause in a few words, for its row (see `startFailureCause`). */
   private cause?: string;
   /** Its start's turn among the processes that start a few at a time (see {@link StartTurn}). */
   private readonly turn: StartTurn;

@@ -35,8 +35,8 @@ export interface ServerSnapshot {
   /** Why the server is not running, or what is happening (restart countdown). */
   readonly reason?: string;
   /**
-   * A failed (`error`) or `restarting` server's cause in a few words: the line of its output that
-   * says why, which its row shows first (the whole story is in `reason`).
+   * A failed (`error`) or `restarting` server's cause in a few words, which its row shows first: the
+   * line of its output that says why, or the settings mistake (the whole story is in `reason`).
    */
   readonly cause?: string;
   /** What holds it back, when something does (see {@link HeldBy}). */

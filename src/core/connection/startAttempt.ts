@@ -22,7 +22,7 @@ export type StartOutcome =
   | {
       readonly kind: 'failed';
       readonly why: string;
-      /** The line of the server's output that says why, when one does (see {@link outputCause}). */
+      /** Its cause in a few words, for its row, when one is known (see {@link startFailureCause}). */
       readonly cause?: string;
     }
   /** A stop or a newer start overtook it: what it started has ended, and the state is theirs. */
