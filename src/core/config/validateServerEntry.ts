@@ -261,13 +261,19 @@ function explain(error: ErrorObject, raw: object): string {
   switch (error.keyword) {
     case 'additionalProperties': {
       const name = String(error.params.additionalProperty);
+      const elsewhere = error.instancePath === '' ? OTHER_HOSTS_FIELDS[name] : undefined;
+      if (elsewhere) return `is not a known field; ${elsewhere}`;
       const suggestion = error.instancePath === '' ? closest(name, KNOWN_FIELDS) : undefined;
       return `is not a known field${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`;
     }
     case 'type':
-      return `must be ${article(String(error.params.type))} (got ${describeValue(actual)})`;
-    case 'enum':
-      return `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')} (got ${describeValue(actual)})`;
+      return `must be ${article(String(error.params.type))} (got ${describeValue(actual)})${typeHint(error.instancePath, actual)}`;
+    case 'enum': {
+      // Other hosts' name for Streamable HTTP (Cline's "streamableHttp", "streamable-http").
+      const streamable =
+        error.instancePath === '/type' && typeof actual === 'string' && /^streamable[-_ ]?http$/i.test(actual);
+      return `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')} (got ${describeValue(actual)})${streamable ? '; Streamable HTTP is "http"' : ''}`;
+    }
     case 'minimum':
     case 'maximum':
     case 'minLength':
@@ -292,6 +298,28 @@ function explain(error: ErrorObject, raw: object): string {
     default:
       return error.message ?? 'is invalid';
   }
+}
+
+/** Fields other hosts' settings have, copied into MCP Host's: what MCP Host calls them. */
+const OTHER_HOSTS_FIELDS: Readonly<Record<string, string>> = {
+  serverUrl: 'the address of an HTTP server goes in "url"',
+  disabled: 'write "enabled": false to turn a server off',
+  transport: '"type" names the transport ("stdio", "http" or "sse")',
+  alwaysAllow: 'list the tools that run without asking in "autoApprove"',
+  timeout: '"requestTimeoutMs" says how long a request may take, in milliseconds',
+};
+
+/** How to write a command line that came as one string or one array, in "command" and "args". */
+function typeHint(pointer: string, actual: unknown): string {
+  if (pointer === '/command' && Array.isArray(actual))
+    return '; put the program in "command" and its arguments in "args"';
+  if (pointer === '/args' && typeof actual === 'string') {
+    const words = actual.trim().split(/\s+/);
+    return /["'`\\]/.test(actual) || words[0] === ''
+      ? '; list the arguments one by one'
+      : `; list the arguments one by one: ${JSON.stringify(words)}`;
+  }
+  return '';
 }
 
 /** A manifest text as `package.nls.json` words it (`%key%`), or the text itself. */

@@ -152,7 +152,56 @@ const CORPUS: [string, unknown, string | undefined, RegExp][] = [
   ],
   ['elicitation unknown field', { ...cmd, elicitation: { mode: 'form' } }, 'elicitation.mode', /is not a known field/],
   ['unknown field with a near name', { ...cmd, arg: ['x'] }, 'arg', /is not a known field \(did you mean "args"\?\)/],
-  ['unknown field', { ...cmd, transport: 'stdio' }, 'transport', /is not a known field/],
+  ['unknown field', { ...cmd, enabledd: true }, 'enabledd', /is not a known field/],
+  // Other hosts' fields, pasted: what MCP Host calls them.
+  [
+    'another host\'s "transport"',
+    { ...cmd, transport: 'stdio' },
+    'transport',
+    /is not a known field; "type" names the transport \("stdio", "http" or "sse"\)$/,
+  ],
+  [
+    'another host\'s "serverUrl"',
+    { serverUrl: 'https://example.com/mcp' },
+    'serverUrl',
+    /is not a known field; the address of an HTTP server goes in "url"$/,
+  ],
+  [
+    'another host\'s "disabled"',
+    { ...cmd, disabled: true },
+    'disabled',
+    /is not a known field; write "enabled": false to turn a server off$/,
+  ],
+  [
+    'another host\'s "alwaysAllow"',
+    { ...cmd, alwaysAllow: ['read'] },
+    'alwaysAllow',
+    /is not a known field; list the tools that run without asking in "autoApprove"$/,
+  ],
+  [
+    'another host\'s "timeout"',
+    { ...cmd, timeout: 60 },
+    'timeout',
+    /is not a known field; "requestTimeoutMs" says how long a request may take, in milliseconds$/,
+  ],
+  [
+    'another host\'s "streamableHttp"',
+    { type: 'streamableHttp', url: 'https://example.com/mcp' },
+    'type',
+    /must be one of "stdio", "http", "sse" \(got "streamableHttp"\); Streamable HTTP is "http"$/,
+  ],
+  [
+    'a command line as an array',
+    { command: ['npx', '-y', 'x'] },
+    'command',
+    /must be a string \(got an array\); put the program in "command" and its arguments in "args"$/,
+  ],
+  [
+    'arguments as one string',
+    { ...cmd, args: '-y @scope/server' },
+    'args',
+    /must be an array \(got "-y @scope\/server"\); list the arguments one by one: \["-y","@scope\/server"\]$/,
+  ],
   ['${env:} without a name', { ...cmd, env: { T: '${env:}' } }, 'env.T', /uses \$\{env:\} without a variable name/],
   [
     '${env:} with a bad name',
