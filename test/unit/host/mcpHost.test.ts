@@ -79,7 +79,7 @@ describe('McpHost', () => {
     assert.equal(snap.pid, pid);
     assert.equal(
       snap.configError,
-      'MCP server "s": "args" must be an array (got "oops") (still running the previous definition)',
+      'MCP server "s": "args" must be an array (got "oops"); list the arguments one by one: ["oops"] (still running the previous definition)',
     );
   });
 
