@@ -32,8 +32,9 @@ export function describeServer(server: ServerSnapshot): string {
   // The editor's MCP policies hold it back: the row names the setting.
   if (server.held === 'policy' && server.reason) return server.reason;
   if (server.status === 'needs-sign-in') return vscode.l10n.t('needs sign-in');
-  // A workspace server's consent decides before anything else whether it runs, for the user and for agents.
-  if (server.held === 'declined') return vscode.l10n.t('not allowed to run · Start to be asked again');
+  // A workspace server's consent decides before anything else whether it runs, for the user and for
+  // agents. Short enough for the side bar's default width beside a short name.
+  if (server.held === 'declined') return vscode.l10n.t('not allowed · Start asks again');
   if (server.held === 'consent') return vscode.l10n.t('waiting for your consent');
   // A changed workspace server says in its row that its first use asks first.
   if (server.held === 'consentWhenNeeded') return vscode.l10n.t('starts when needed · asks first');

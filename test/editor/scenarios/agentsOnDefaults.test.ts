@@ -114,7 +114,8 @@ describe("Agents on the default settings: the first call works, in the window an
     );
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await editor.workbench.openMcpView();
-    await editor.workbench.waitForServerDescription('repo', /^not allowed to run · Start to be asked again$/, 30_000);
+    await editor.workbench.waitForServerDescription('repo', /^not allowed · Start asks again$/, 30_000);
+    assert.ok(await editor.workbench.serverRowFits('repo'), 'the row of the declined server is cut');
     // The status bar counts the servers that answer the next call: the user's, not the declined one.
     const ready = Object.keys(servers).length;
     await waitFor(

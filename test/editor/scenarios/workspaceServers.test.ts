@@ -258,7 +258,7 @@ describe('Workspace servers in a real VS Code', function () {
     assert.equal(refused.status, 'stopped');
     assert.equal(refused.held, 'declined');
     assert.match(refused.reason ?? '', /you did not allow this workspace server to run/);
-    await editor.workbench.waitForServerDescription('everything', /^not allowed to run · Start to be asked again$/);
+    await editor.workbench.waitForServerDescription('everything', /^not allowed · Start asks again$/);
     await waitFor(`the old process ${pid} to end`, () => !isAlive(pid), 15_000);
     assert.equal(existsSync(marker), false, 'evil.js must not have run');
   });
@@ -275,7 +275,7 @@ describe('Workspace servers in a real VS Code', function () {
     assert.ok(shown.includes(script), `the whole command line is shown: ${shown}`);
     await editor.workbench.screenshot('14-consent-flags-command');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await editor.workbench.waitForServerDescription('installer', /^not allowed to run/, 15_000);
+    await editor.workbench.waitForServerDescription('installer', /^not allowed · Start asks again$/, 15_000);
     assert.equal(existsSync(marker), false, 'the command must not have run');
   });
 
