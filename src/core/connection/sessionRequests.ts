@@ -104,7 +104,9 @@ export class SessionRequests {
   async refusedMidSession(error: unknown): Promise<{ reason: string; signIn: boolean } | undefined> {
     const { log, authorization } = this.port.deps;
     const why = authorization && signInReasonMidSession(error, authorization, this.port.target);
-    const refusal = why ? undefined : credentialsRefusal(error, this.port.target);
+    const refusal = why
+      ? undefined
+      : credentialsRefusal(error, this.port.target, Object.keys(this.port.definition.headers));
     if (!why && !refusal) return undefined;
     if (this.port.status() === 'running') {
       log[why ? 'warn' : 'error'](

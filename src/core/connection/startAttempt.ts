@@ -119,6 +119,7 @@ export async function attemptStart(start: StartAttempt): Promise<StartOutcome> {
       exit: started?.child?.exit,
       stderrTail,
       startTimeoutMs: definition.startTimeoutMs,
+      headerNames: Object.keys(definition.headers),
     });
     log.error(`Failed to start: ${why}`);
     const raw = error instanceof Error ? error.message : String(error);

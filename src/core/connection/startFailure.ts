@@ -17,6 +17,8 @@ export interface StartFailureContext {
   /** The server's last stderr lines, oldest first. */
   readonly stderrTail: readonly string[];
   readonly startTimeoutMs: number;
+  /** The names of the headers the settings give (never their values). */
+  readonly headerNames?: readonly string[];
 }
 
 const TAIL_IN_REASON = 3;
@@ -226,14 +228,21 @@ function networkReason(chain: readonly ErrorNode[], ctx: StartFailureContext): s
   return undefined;
 }
 
+/** A header that carries credentials, by its name: `Authorization`, `X-API-Key`, `Cookie`, `X-Auth-Token` … */
+const CREDENTIAL_HEADER = /auth|token|key|secret|cookie|session|credential|password/i;
+
 /**
  * Why a server refused credentials it was given in `headers` (an HTTP 401 or 403 anywhere in the
  * error's causes), as at start: what to fix. Undefined for any other failure.
  */
-export function credentialsRefusal(error: unknown, url: string): string | undefined {
+export function credentialsRefusal(
+  error: unknown,
+  url: string,
+  headerNames: readonly string[] = [],
+): string | undefined {
   const found = httpStatus(causeChain(error));
   if (found?.status !== 401 && found?.status !== 403) return undefined;
-  return httpReason(causeChain(error), { kind: 'http', url, stderrTail: [], startTimeoutMs: 0 });
+  return httpReason(causeChain(error), { kind: 'http', url, stderrTail: [], startTimeoutMs: 0, headerNames });
 }
 
 function httpStatus(chain: readonly ErrorNode[]): { status: number; text?: string } | undefined {
@@ -255,8 +264,12 @@ function httpReason(chain: readonly ErrorNode[], ctx: StartFailureContext): stri
   const status = `HTTP ${found.status}${found.text ? ` ${found.text}` : ''}`;
   const url = ctx.url ?? 'the server';
   if (found.status === 404) return `no MCP endpoint at ${url} (${status}); check the path in "url"`;
-  if (found.status === 401 || found.status === 403)
+  if (found.status === 401 || found.status === 403) {
+    const given = (ctx.headerNames ?? []).filter((name) => CREDENTIAL_HEADER.test(name));
+    if (given.length > 0)
+      return `${url} refused the credentials in "headers" (${status}); check the value of ${given.map((name) => `"${name}"`).join(', ')}: is the token or key expired, revoked or short of permission?`;
     return `${url} needs sign-in (${status}); give credentials in "headers" (for example "Authorization": "Bearer \${input:token}")`;
+  }
   if (found.status >= 500) return `the server at ${url} failed (${status}); see its own logs`;
   return `${url} refused the connection (${status}); is this an MCP endpoint?`;
 }

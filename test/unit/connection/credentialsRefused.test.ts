@@ -47,7 +47,7 @@ describe('credentials in "headers" that the server refuses after it started', fu
     return host;
   }
 
-  it('says the server needs sign-in with the HTTP status and to fix "headers" when a refresh is refused (401)', async () => {
+  it('says the server refused the credentials in "headers", with the HTTP status and which header to check, when a refresh is refused (401)', async () => {
     const host = await runningKeyed();
     refuseWith = 401;
     await host.refresh(settings());
@@ -55,7 +55,10 @@ describe('credentials in "headers" that the server refuses after it started', fu
       const server = host.server('keyed');
       return server?.status === 'error' ? server : undefined;
     });
-    assert.match(snap.reason ?? '', /needs sign-in \(HTTP 401[^)]*\); give credentials in "headers"/);
+    assert.match(
+      snap.reason ?? '',
+      /refused the credentials in "headers" \(HTTP 401[^)]*\); check the value of "Authorization": is the token or key expired, revoked or short of permission\?$/,
+    );
     assert.deepEqual(snap.tools, []);
   });
 
@@ -69,7 +72,7 @@ describe('credentials in "headers" that the server refuses after it started', fu
     assert.ok(error instanceof McpRequestError);
     assert.match(
       error.message,
-      /^MCP server "keyed": .* needs sign-in \(HTTP 403[^)]*\); give credentials in "headers"/,
+      /^MCP server "keyed": .* refused the credentials in "headers" \(HTTP 403[^)]*\); check the value of "Authorization"/,
     );
     assert.equal(host.server('keyed')?.status, 'error');
   });

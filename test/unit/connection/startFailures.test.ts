@@ -136,10 +136,19 @@ describe('a server that fails to start says what happened', () => {
     assert.match(log('refused'), /as the client library reported it: .*fetch failed/);
   });
 
-  it('reads HTTP statuses: 404 has no MCP endpoint, 401/403 need sign-in without trying HTTP+SSE, 5xx failed', async () => {
+  it('reads HTTP statuses: 404 has no MCP endpoint, 401/403 need sign-in (or other credentials than those in "headers") without trying HTTP+SSE, 5xx failed', async () => {
     const { reasons, log } = await failure({
       missing: { type: 'http', url: http.url(404), ...once },
       unauthorized: { type: 'http', url: http.url(401), ...once },
+      // Headers that are not credentials: it still needs some.
+      tagged: { type: 'http', url: http.url(401), headers: { 'X-Client': 'tests' }, ...once },
+      // Credentials given in "headers" and refused: those are what to fix (named, their values never shown).
+      keyed: {
+        type: 'http',
+        url: http.url(401),
+        headers: { 'X-Client': 'tests', Authorization: 'Bearer stale-token-value', 'X-API-Key': 'old-key' },
+        ...once,
+      },
       forbidden: { type: 'http', url: http.url(403), ...once },
       broken: { type: 'http', url: http.url(503), ...once },
       legacy404: { type: 'sse', url: http.url(404), ...once },
@@ -151,6 +160,12 @@ describe('a server that fails to start says what happened', () => {
       reasons.unauthorized,
       `${http.url(401)} needs sign-in (HTTP 401 Unauthorized); give credentials in "headers" (for example "Authorization": "Bearer \${input:token}")`,
     );
+    assert.equal(reasons.tagged, reasons.unauthorized);
+    assert.equal(
+      reasons.keyed,
+      `${http.url(401)} refused the credentials in "headers" (HTTP 401 Unauthorized); check the value of "Authorization", "X-API-Key": is the token or key expired, revoked or short of permission?`,
+    );
+    assert.doesNotMatch(log('keyed'), /stale-token-value|old-key/);
     assert.match(reasons.forbidden, /needs sign-in \(HTTP 403 Forbidden\)/);
     for (const id of ['unauthorized', 'forbidden']) assert.doesNotMatch(log(id), /legacy HTTP\+SSE/);
     assert.equal(
