@@ -9,7 +9,7 @@ import type { ServerLog } from './serverLog';
 import { closeThenEnd, processTreeOf, settleExit } from './serverProcessEnd';
 import type { OpenedSession, SessionOpenerDeps } from './sessionOpener';
 import { clientLibrary } from '../lazyLibraries';
-import { describeStartFailure, startFailureCause } from './startFailure';
+import { describeStartFailure, startFailureCause, type StartFailureContext } from './startFailure';
 import type { CreatedTransport } from './transportFactory';
 
 /** How a start ended. */
@@ -113,18 +113,19 @@ export async function attemptStart(start: StartAttempt): Promise<StartOutcome> {
     // The exit and the last stderr lines may still be on their way when the handshake fails.
     if (started?.child) await settleExit(started.child.exited);
     const stderrTail = start.stderrLines();
-    const why = describeStartFailure(error, {
+    const tried: StartFailureContext = {
       kind: started?.kind ?? definition.transport,
       url: spawnsProcess(definition.transport) ? undefined : start.target,
       exit: started?.child?.exit,
       stderrTail,
       startTimeoutMs: definition.startTimeoutMs,
       headerNames: Object.keys(definition.headers),
-    });
+    };
+    const why = describeStartFailure(error, tried);
     log.error(`Failed to start: ${why}`);
     const raw = error instanceof Error ? error.message : String(error);
     if (!why.includes(raw)) log.info(`(as the client library reported it: ${raw})`);
-    const cause = startFailureCause(error, stderrTail);
+    const cause = startFailureCause(error, tried);
     return { kind: 'failed', why, ...(cause === undefined ? {} : { cause }) };
   }
 }

@@ -112,12 +112,29 @@ export function outputCause(tail: readonly string[]): string | undefined {
 }
 
 /**
- * A failed start's cause in a few words for its row: the line of its output that says why, or a
- * whole command line written in "command" (the reason says how to split it).
+ * A failed start's cause in a few words for its row: the line of its output that says why, a
+ * whole command line written in "command" (the reason says how to split it), or what an HTTP
+ * server's status means (where the reason names its URL first).
  */
-export function startFailureCause(error: unknown, stderrTail: readonly string[]): string | undefined {
+export function startFailureCause(error: unknown, ctx: StartFailureContext): string | undefined {
   if (error instanceof CommandNotFoundError && error.commandLine) return `"command" has arguments: move them to "args"`;
-  return outputCause(stderrTail);
+  if (spawnsProcess(ctx.kind)) return outputCause(ctx.stderrTail);
+  const chain = causeChain(error);
+  return networkReason(chain, ctx) === undefined ? httpCause(chain, ctx.headerNames ?? []) : undefined;
+}
+
+/** What an HTTP status of a failed start means, in a few words, the status last. */
+function httpCause(chain: readonly ErrorNode[], headerNames: readonly string[]): string | undefined {
+  const found = httpStatus(chain);
+  if (!found || found.status < 400) return undefined;
+  const status = `HTTP ${found.status}`;
+  if (found.status === 404) return `no MCP endpoint at this "url" (${status})`;
+  if (found.status === 401 || found.status === 403)
+    return credentialHeaders(headerNames).length > 0
+      ? `"headers" refused (${status})`
+      : `needs credentials (${status})`;
+  if (found.status >= 500) return `the server failed (${status})`;
+  return `refused (${status})`;
 }
 
 const shorten = (line: string) => (line.length > LINE_IN_REASON ? `${line.slice(0, LINE_IN_REASON)}…` : line);
@@ -228,8 +245,9 @@ function networkReason(chain: readonly ErrorNode[], ctx: StartFailureContext): s
   return undefined;
 }
 
-/** A header that carries credentials, by its name: `Authorization`, `X-API-Key`, `Cookie`, `X-Auth-Token` … */
-const CREDENTIAL_HEADER = /auth|token|key|secret|cookie|session|credential|password/i;
+/** The headers that carry credentials, by their names: `Authorization`, `X-API-Key`, `Cookie`, `X-Auth-Token` … */
+const credentialHeaders = (names: readonly string[]) =>
+  names.filter((name) => /auth|token|key|secret|cookie|session|credential|password/i.test(name));
 
 /**
  * Why a server refused credentials it was given in `headers` (an HTTP 401 or 403 anywhere in the
@@ -265,7 +283,7 @@ function httpReason(chain: readonly ErrorNode[], ctx: StartFailureContext): stri
   const url = ctx.url ?? 'the server';
   if (found.status === 404) return `no MCP endpoint at ${url} (${status}); check the path in "url"`;
   if (found.status === 401 || found.status === 403) {
-    const given = (ctx.headerNames ?? []).filter((name) => CREDENTIAL_HEADER.test(name));
+    const given = credentialHeaders(ctx.headerNames ?? []);
     if (given.length > 0)
       return `${url} refused the credentials in "headers" (${status}); check the value of ${given.map((name) => `"${name}"`).join(', ')}: is the token or key expired, revoked or short of permission?`;
     return `${url} needs sign-in (${status}); give credentials in "headers" (for example "Authorization": "Bearer \${input:token}")`;

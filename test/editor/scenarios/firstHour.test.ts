@@ -32,9 +32,15 @@ describe('The first hour in a real VS Code', function () {
     response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}'),
   );
 
+  /** An HTTP server that takes no credentials any more: every request gets a 401. */
+  const revoked = createServer((_request, response) =>
+    response.writeHead(401, { 'content-type': 'text/plain' }).end('token revoked'),
+  );
+
   before(async () => {
     closedPort = await refusedPort();
     await new Promise<void>((resolve) => registry.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => revoked.listen(0, '127.0.0.1', resolve));
     const registryUrl = `http://127.0.0.1:${(registry.address() as AddressInfo).port}/`;
     const servers = {
       everything: { command: node, args: [pkg('server-everything'), 'stdio'] },
@@ -64,6 +70,12 @@ describe('The first hour in a real VS Code', function () {
         restart: { enabled: false },
       },
       refused: { type: 'http', url: `http://127.0.0.1:${closedPort}/mcp`, restart: { enabled: false } },
+      expired: {
+        type: 'http',
+        url: `http://127.0.0.1:${(revoked.address() as AddressInfo).port}/mcp`,
+        headers: { Authorization: 'Bearer expired-token-value' },
+        restart: { enabled: false },
+      },
       misspelled: {
         command: 'npx',
         args: ['-y', '@acme/server-wether'],
@@ -92,6 +104,7 @@ describe('The first hour in a real VS Code', function () {
   after(async () => {
     await editor?.stop();
     registry.close();
+    revoked.close();
   });
 
   const page = () => editor.workbench.page;
@@ -173,6 +186,22 @@ describe('The first hour in a real VS Code', function () {
       editor.workbench.serverRow('mistyped'),
       `the process exited with code 1 (cause: Error: Cannot find module '${mistyped}'; the whole output is in the server's log)`,
     );
+    await page().mouse.move(0, 0);
+    await whole.waitFor({ state: 'hidden', timeout: 30_000 });
+  });
+
+  it('leads the row of an HTTP server that refused the credentials in "headers" with that, and names the header to check', async () => {
+    // What the status means comes first, where the side bar's default width shows it; the URL is in the tooltip.
+    assert.equal(
+      await editor.workbench.waitForServerDescription('expired', /^error: /, 60_000),
+      'error: "headers" refused (HTTP 401)',
+    );
+    const whole = await editor.workbench.tooltip(
+      editor.workbench.serverRow('expired'),
+      'refused the credentials in "headers" (HTTP 401 Unauthorized); check the value of "Authorization"',
+    );
+    assert.doesNotMatch((await whole.textContent()) ?? '', /expired-token-value|\\/);
+    await editor.workbench.screenshot('129-headers-refused');
     await page().mouse.move(0, 0);
     await whole.waitFor({ state: 'hidden', timeout: 30_000 });
   });

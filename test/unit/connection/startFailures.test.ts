@@ -137,7 +137,7 @@ describe('a server that fails to start says what happened', () => {
   });
 
   it('reads HTTP statuses: 404 has no MCP endpoint, 401/403 need sign-in (or other credentials than those in "headers") without trying HTTP+SSE, 5xx failed', async () => {
-    const { reasons, log } = await failure({
+    const { reasons, causes, log } = await failure({
       missing: { type: 'http', url: http.url(404), ...once },
       unauthorized: { type: 'http', url: http.url(401), ...once },
       // Headers that are not credentials: it still needs some.
@@ -173,5 +173,15 @@ describe('a server that fails to start says what happened', () => {
       `the server at ${http.url(503)} failed (HTTP 503 Service Unavailable); see its own logs`,
     );
     assert.equal(reasons.legacy404, `no MCP endpoint at ${http.url(404)} (HTTP 404); check the path in "url"`);
+    // The row's few words: what the status means before the URL, which the reason names first.
+    assert.deepEqual(causes, {
+      missing: 'no MCP endpoint at this "url" (HTTP 404)',
+      unauthorized: 'needs credentials (HTTP 401)',
+      tagged: 'needs credentials (HTTP 401)',
+      keyed: '"headers" refused (HTTP 401)',
+      forbidden: 'needs credentials (HTTP 403)',
+      broken: 'the server failed (HTTP 503)',
+      legacy404: 'no MCP endpoint at this "url" (HTTP 404)',
+    });
   });
 });
