@@ -2,6 +2,7 @@ import type { Resource, ResourceTemplateType } from '@modelcontextprotocol/clien
 import * as vscode from 'vscode';
 import { offersResources, type ServerSnapshot } from '../../core/connection/serverSnapshot';
 import { HostTreeProvider } from '../ui/hostTreeProvider';
+import { plainMarkdown } from '../ui/plainMarkdown';
 import type { ResourceBrowsing, ServerDirectory, ServerLifecycle } from '../../core/host/hostPorts';
 import { startWhenNeeded } from '../servers/serverItemPicker';
 import { sameEntries } from '../../core/view/sameEntries';
@@ -195,7 +196,7 @@ const sameLists = (a: readonly unknown[] | undefined, b: readonly unknown[] | un
 
 /** Server strings are untrusted: plain text only. */
 function plainTooltip(...lines: (string | undefined)[]): vscode.MarkdownString {
-  return new vscode.MarkdownString().appendText(lines.filter(Boolean).join('\n\n'));
+  return new vscode.MarkdownString(lines.flatMap((line) => (line ? [plainMarkdown(line)] : [])).join('\n\n'));
 }
 
 /**

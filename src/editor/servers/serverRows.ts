@@ -3,6 +3,7 @@ import type { ServerSnapshot, ServerStatus } from '../../core/connection/serverS
 import type { SkillSummary } from '../../core/skills/serverSkills';
 import { plural } from '../../shared/plural';
 import type { BuiltInServer } from '../config/otherHostFiles';
+import { plainMarkdown } from '../ui/plainMarkdown';
 import { reasonOf, stateOf } from './serverReason';
 
 // How the Servers view draws a server's row: its description, icon, tooltip; and a skill's row.
@@ -230,8 +231,8 @@ function shortened(text: string): string {
 export function serverTooltip(facts: TooltipFacts): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**${escape(facts.heading[0])}** — ${escape(facts.heading[1])}\n\n`);
-  if (facts.alsoBuiltIn) md.appendMarkdown(`$(warning) ${plainText(facts.alsoBuiltIn)}\n\n`);
-  for (const [label, value] of facts.rows) md.appendMarkdown(`${label}: ${plainText(value)}  \n`);
+  if (facts.alsoBuiltIn) md.appendMarkdown(`$(warning) ${plainMarkdown(facts.alsoBuiltIn)}\n\n`);
+  for (const [label, value] of facts.rows) md.appendMarkdown(`${label}: ${plainMarkdown(value)}  \n`);
   if (facts.instructions) {
     md.appendMarkdown(`\n**${vscode.l10n.t('Instructions for models')}**\n\n`);
     md.appendCodeblock(facts.instructions, 'text');
@@ -241,13 +242,4 @@ export function serverTooltip(facts: TooltipFacts): vscode.MarkdownString {
 
 function escape(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!<>|]/g, '\\$&');
-}
-
-/**
- * Text shown as it is in the tooltip's Markdown: what Markdown or a theme icon would read escaped,
- * but not the parentheses and dots of a reason that names a URL (`http://…/mcp refused … (HTTP
- * 401)`), whose escapes VS Code's hover then showed after the link it made of the URL.
- */
-function plainText(text: string): string {
-  return text.replace(/[\\`*_{}[\]#+\-!~|<>&$]/g, '\\$&').replace(/\s*\n\s*/g, ' ');
 }

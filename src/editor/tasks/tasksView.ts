@@ -3,6 +3,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerDirectory } from '../../core/host/hostPorts';
 import type { TaskStatus, TaskTracker, TaskView } from '../../core/tasks/taskTracker';
 import { showToolResult, type ResourceOpener } from '../tools/toolResultPanel';
+import { plainMarkdown } from '../ui/plainMarkdown';
 
 const ICONS: Record<TaskStatus, [string, string?]> = {
   working: ['loading~spin'],
@@ -69,7 +70,7 @@ class TasksTreeProvider implements vscode.TreeDataProvider<TaskView>, vscode.Dis
     item.contextValue = `mcpTask:${task.status}`;
     const md = new vscode.MarkdownString();
     const row = (label: string, value: string | undefined) =>
-      value && md.appendMarkdown(`${label}: `).appendText(value).appendMarkdown('  \n');
+      value && md.appendMarkdown(`${label}: ${plainMarkdown(value)}  \n`);
     row(vscode.l10n.t('Tool'), `${task.toolName} on MCP server "${task.serverId}"`);
     row(vscode.l10n.t('Task'), `${task.taskId} (${task.protocol} tasks)`);
     row(vscode.l10n.t('Status'), task.statusMessage ? `${task.status}: ${task.statusMessage}` : task.status);
