@@ -85,7 +85,7 @@ export class ServerConnection implements Disposable {
       session: () => this.session,
       status: () => this.status,
       reason: () => this.reason,
-      stop: (reason, status) => this.stop(reason, status),
+      stop: (reason, status, cause) => this.stop(reason, status, cause),
     });
     this.lists = new ServerLists(
       deps.log,
@@ -184,7 +184,12 @@ export class ServerConnection implements Disposable {
     await this.stop('stopped for every window that shares it');
   }
 
-  async stop(reason?: string, status: 'stopped' | 'needs-sign-in' | 'error' = 'stopped'): Promise<void> {
+  /** Stops the server; `status` and `reason` say why (with `cause`, its few words for the row, after a failure). */
+  async stop(
+    reason?: string,
+    status: 'stopped' | 'needs-sign-in' | 'error' = 'stopped',
+    cause?: string,
+  ): Promise<void> {
     this.generation++;
     this.restarts.cancel();
     this.share.release();
@@ -194,7 +199,7 @@ export class ServerConnection implements Disposable {
     this.liveTransport = undefined;
     if (!transport && !session && !this.startPromise) {
       await this.ending; // the tree of a server that just died may still be ending
-      if (this.status !== 'error' || status !== 'stopped') this.setStatus(status, reason);
+      if (this.status !== 'error' || status !== 'stopped') this.setStatus(status, reason, cause);
       return;
     }
     this.setStatus('stopping', reason);
@@ -206,7 +211,7 @@ export class ServerConnection implements Disposable {
     await Promise.race([starting, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
     this.disposeSession();
     this.lists.clear();
-    this.setStatus(status, reason);
+    this.setStatus(status, reason, cause);
   }
 
   async dispose(): Promise<void> {

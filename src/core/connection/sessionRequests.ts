@@ -12,7 +12,7 @@ import { describeRequestError, McpRequestError, type RequestTimeLimit, ServerUna
 import { mcpLevelFor } from './serverLog';
 import type { ServerStatus } from './serverSnapshot';
 import type { OpenedSession } from './sessionOpener';
-import { credentialsRefusal } from './startFailure';
+import { credentialsRefusal, credentialsRefusalCause } from './startFailure';
 
 /** What the requests need of their connection. */
 export interface RequestsPort {
@@ -25,7 +25,7 @@ export interface RequestsPort {
   status(): ServerStatus;
   reason(): string | undefined;
   /** Ends the session in this state (the server refused the host mid-session). */
-  stop(reason: string, status: 'needs-sign-in' | 'error'): Promise<void>;
+  stop(reason: string, status: 'needs-sign-in' | 'error', cause?: string): Promise<void>;
 }
 
 export class SessionRequests {
@@ -104,15 +104,18 @@ export class SessionRequests {
   async refusedMidSession(error: unknown): Promise<{ reason: string; signIn: boolean } | undefined> {
     const { log, authorization } = this.port.deps;
     const why = authorization && signInReasonMidSession(error, authorization, this.port.target);
-    const refusal = why
-      ? undefined
-      : credentialsRefusal(error, this.port.target, Object.keys(this.port.definition.headers));
+    const headerNames = Object.keys(this.port.definition.headers);
+    const refusal = why ? undefined : credentialsRefusal(error, this.port.target, headerNames);
     if (!why && !refusal) return undefined;
     if (this.port.status() === 'running') {
       log[why ? 'warn' : 'error'](
         why ? `The server asks for authorization: ${why}.` : `The server refused its credentials: ${refusal}.`,
       );
-      await this.port.stop((why ?? refusal)!, why ? 'needs-sign-in' : 'error');
+      await this.port.stop(
+        (why ?? refusal)!,
+        why ? 'needs-sign-in' : 'error',
+        refusal && credentialsRefusalCause(error, headerNames),
+      );
     }
     return { reason: (why ?? refusal)!, signIn: why !== undefined };
   }

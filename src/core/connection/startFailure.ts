@@ -123,6 +123,11 @@ export function startFailureCause(error: unknown, ctx: StartFailureContext): str
   return networkReason(chain, ctx) === undefined ? httpCause(chain, ctx.headerNames ?? []) : undefined;
 }
 
+/** What a refusal of credentials (see {@link credentialsRefusal}) means, in a few words for the row. */
+export function credentialsRefusalCause(error: unknown, headerNames: readonly string[]): string | undefined {
+  return httpCause(causeChain(error), headerNames);
+}
+
 /** What an HTTP status of a failed start means, in a few words, the status last. */
 function httpCause(chain: readonly ErrorNode[], headerNames: readonly string[]): string | undefined {
   const found = httpStatus(chain);

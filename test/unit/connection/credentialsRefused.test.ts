@@ -59,6 +59,8 @@ describe('credentials in "headers" that the server refuses after it started', fu
       snap.reason ?? '',
       /refused the credentials in "headers" \(HTTP 401[^)]*\); check the value of "Authorization": is the token or key expired, revoked or short of permission\?$/,
     );
+    // The row's few words, which the side bar's default width shows before the URL.
+    assert.equal(snap.cause, '"headers" refused (HTTP 401)');
     assert.deepEqual(snap.tools, []);
   });
 
@@ -75,5 +77,6 @@ describe('credentials in "headers" that the server refuses after it started', fu
       /^MCP server "keyed": .* refused the credentials in "headers" \(HTTP 403[^)]*\); check the value of "Authorization"/,
     );
     assert.equal(host.server('keyed')?.status, 'error');
+    assert.equal(host.server('keyed')?.cause, '"headers" refused (HTTP 403)');
   });
 });
