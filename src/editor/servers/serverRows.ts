@@ -230,7 +230,7 @@ function shortened(text: string): string {
 
 export function serverTooltip(facts: TooltipFacts): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escape(facts.heading[0])}** — ${escape(facts.heading[1])}\n\n`);
+  md.appendMarkdown(`**${plainMarkdown(facts.heading[0])}** — ${plainMarkdown(facts.heading[1])}\n\n`);
   if (facts.alsoBuiltIn) md.appendMarkdown(`$(warning) ${plainMarkdown(facts.alsoBuiltIn)}\n\n`);
   for (const [label, value] of facts.rows) md.appendMarkdown(`${label}: ${plainMarkdown(value)}  \n`);
   if (facts.instructions) {
@@ -238,8 +238,4 @@ export function serverTooltip(facts: TooltipFacts): vscode.MarkdownString {
     md.appendCodeblock(facts.instructions, 'text');
   }
   return md;
-}
-
-function escape(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!<>|]/g, '\\$&');
 }
