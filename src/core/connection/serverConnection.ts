@@ -7,7 +7,7 @@ import { AutomaticRestarts } from './restartPolicy';
 import { ServerLists } from './serverLists';
 import { ServerListCalls } from './serverListCalls';
 import { followLogLevel } from './serverLog';
-import type { ServerSnapshot, ServerStatus } from './serverSnapshot';
+import type { EndedStatus, ServerSnapshot, ServerStatus } from './serverSnapshot';
 import { connectionSnapshot } from './connectionSnapshot';
 import { inspectorAddress } from './devInspector';
 import { StderrTail } from './stderrTail';
@@ -185,11 +185,7 @@ export class ServerConnection implements Disposable {
   }
 
   /** Stops the server; `status` and `reason` say why (with `cause`, its few words for the row, after a failure). */
-  async stop(
-    reason?: string,
-    status: 'stopped' | 'needs-sign-in' | 'error' = 'stopped',
-    cause?: string,
-  ): Promise<void> {
+  async stop(reason?: string, status: EndedStatus = 'stopped', cause?: string): Promise<void> {
     this.generation++;
     this.restarts.cancel();
     this.share.release();

@@ -26,6 +26,9 @@ export type ServerStatus =
   /** An HTTP server that wants the user to sign in (MCP authorization); nothing retries until they do. */
   | 'needs-sign-in';
 
+/** What a stopped session leaves its server in: stopped, or why it cannot run now. */
+export type EndedStatus = Extract<ServerStatus, 'stopped' | 'needs-sign-in' | 'error'>;
+
 export type ProtocolEra = 'legacy' | 'modern';
 
 /** What the view, the status bar and the public API show about one server. Plain data. */

@@ -10,7 +10,7 @@ import { HostWaits } from './hostWaits';
 import type { ServerConnectionDeps } from './serverConnectionDeps';
 import { describeRequestError, McpRequestError, type RequestTimeLimit, ServerUnavailableError } from './serverErrors';
 import { mcpLevelFor } from './serverLog';
-import type { ServerStatus } from './serverSnapshot';
+import type { EndedStatus, ServerStatus } from './serverSnapshot';
 import type { OpenedSession } from './sessionOpener';
 import { credentialsRefusal, credentialsRefusalCause } from './startFailure';
 
@@ -25,7 +25,7 @@ export interface RequestsPort {
   status(): ServerStatus;
   reason(): string | undefined;
   /** Ends the session in this state (the server refused the host mid-session). */
-  stop(reason: string, status: 'needs-sign-in' | 'error', cause?: string): Promise<void>;
+  stop(reason: string, status: Exclude<EndedStatus, 'stopped'>, cause?: string): Promise<void>;
 }
 
 export class SessionRequests {
