@@ -90,6 +90,12 @@ export async function startCodeServer(options: CodeServerOptions): Promise<Runni
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-getting-started-override',
+    // A reloaded page whose goodbye to its extension host was lost leaves that host waiting for it
+    // to come back (three hours by default; five minutes once another page connects), holding the
+    // control port the new window's host needs (a CI run stalled so). Thirty seconds is plenty for
+    // a page on this machine to come back.
+    '--reconnection-grace-time',
+    '30',
     '--extensions-dir',
     extensionsDir,
     '--user-data-dir',

@@ -153,7 +153,7 @@ export class EditorSession {
     await this.workbench.page.reload({ waitUntil: 'load', timeout: 90_000 });
     await waitFor('the extension host of the window reloaded again', restarted, 90_000).catch((error: Error) => {
       throw new Error(
-        `${error.message}; listening on the control port ${this.controlPort}: ${this.controlPortListener()}`,
+        `${error.message}; the extension host before the reload was ${before}; listening on the control port ${this.controlPort}: ${this.controlPortListener()}`,
       );
     });
   }
