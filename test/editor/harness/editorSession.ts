@@ -141,8 +141,9 @@ export class EditorSession {
    */
   async reloadWindow(): Promise<void> {
     const before = await this.control<number>('extensionHostPid');
+    // Each probe is bounded: a host that holds the port but never answers must not hang the wait.
     const restarted = async () =>
-      (await this.control<number>('extensionHostPid', {}, 5_000).catch(() => before)) !== before;
+      (await this.control<number>('extensionHostPid', {}, 5_000, true).catch(() => before)) !== before;
     await this.workbench.reloadWindow();
     const came = await waitFor("the reloaded window's extension host", restarted, 60_000).then(
       () => true,
@@ -170,8 +171,11 @@ export class EditorSession {
     }
   }
 
-  /** Asks the test-host extension (inside the editor) to do something; waits until it can answer. */
-  async control<T>(op: string, args: Record<string, unknown> = {}, timeoutMs = 60_000): Promise<T> {
+  /**
+   * Asks the test-host extension (inside the editor) to do something; waits until it can answer.
+   * With `bounded`, an answer that has not come by then fails too (not only a host not yet up).
+   */
+  async control<T>(op: string, args: Record<string, unknown> = {}, timeoutMs = 60_000, bounded = false): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     let lastError: unknown;
     while (Date.now() < deadline) {
@@ -180,6 +184,7 @@ export class EditorSession {
         const reply = await fetch(`http://127.0.0.1:${this.controlPort}/`, {
           method: 'POST',
           body: JSON.stringify({ op, args }),
+          ...(bounded ? { signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())) } : {}),
         });
         response = (await reply.json()) as typeof response;
       } catch (error) {
@@ -196,9 +201,9 @@ export class EditorSession {
   async stop(): Promise<void> {
     // Close the window as a user would: servers stop first (some ignore SIGTERM and the end of
     // their input; a killed extension host would leave them to the next window's cleanup).
-    const servers = await this.control<{ id: string }[]>('listServers', {}, 5_000).catch(() => []);
+    const servers = await this.control<{ id: string }[]>('listServers', {}, 5_000, true).catch(() => []);
     for (const { id } of servers)
-      await this.control('executeCommand', { command: 'mcpHost.stopServer', args: [id] }, 10_000).catch(
+      await this.control('executeCommand', { command: 'mcpHost.stopServer', args: [id] }, 10_000, true).catch(
         () => undefined,
       );
     await this.workbench.close().catch(() => undefined);
