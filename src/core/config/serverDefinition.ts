@@ -186,6 +186,11 @@ export interface ResolvedServerDefinition extends Omit<ServerDefinition, 'env' |
   readonly env: Readonly<Record<string, string | null>>;
   /** Roots override, or undefined to follow the workspace folders. */
   readonly roots?: readonly ResolvedRoot[];
+  /**
+   * The headers whose value as written holds a `$NAME` that was not expanded (only their names):
+   * a refusal of the credentials says so. Absent when there are none.
+   */
+  readonly unexpandedHeaders?: readonly string[];
 }
 
 export const NO_TOOL_POLICY: ToolPolicySettings = { autoApprove: [], trusted: false };

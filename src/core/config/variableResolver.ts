@@ -8,7 +8,7 @@ import type {
   ServerDefinition,
 } from './serverDefinition';
 import { parseEnvFile } from './envFile';
-import { unknownVariable, VARIABLE } from './variableSyntax';
+import { holdsShellVariable, unknownVariable, VARIABLE } from './variableSyntax';
 import { pathToFileURL } from 'node:url';
 import * as path from 'node:path';
 
@@ -47,6 +47,8 @@ export async function resolveDefinition(
   }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(def.headers)) headers[name] = await resolve(value, `headers.${name}`);
+  // Read from the values as written, never as resolved: a value read from the environment stays unseen.
+  const unexpandedHeaders = Object.keys(def.headers).filter((name) => holdsShellVariable(def.headers[name]));
 
   let roots: ResolvedRoot[] | undefined;
   if (def.roots !== undefined) {
@@ -76,6 +78,7 @@ export async function resolveDefinition(
     oauth,
     sandbox,
     roots,
+    ...(unexpandedHeaders.length ? { unexpandedHeaders } : {}),
   };
 }
 

@@ -1,6 +1,14 @@
 /** `${name}` in a settings string. */
 export const VARIABLE = /\$\{([^}]*)\}/g;
 
+/** `$NAME` outside `${…}`: how a shell reads a variable, which settings strings do not expand. */
+const SHELL_VARIABLE = /\$[A-Za-z_][A-Za-z0-9_]*/;
+
+/** Whether a settings string, as written, holds a `$NAME` that stays as it is (not `${env:NAME}`). */
+export function holdsShellVariable(value: string): boolean {
+  return SHELL_VARIABLE.test(value.replace(VARIABLE, ''));
+}
+
 export const KNOWN_VARIABLES =
   'workspaceFolder, workspaceFolder:NAME, workspaceFolderBasename, userHome, pathSeparator, env:NAME, input:ID';
 

@@ -12,7 +12,7 @@ import { describeRequestError, McpRequestError, type RequestTimeLimit, ServerUna
 import { mcpLevelFor } from './serverLog';
 import type { EndedStatus, ServerStatus } from './serverSnapshot';
 import type { OpenedSession } from './sessionOpener';
-import { credentialsRefusal, credentialsRefusalCause } from './startFailure';
+import { credentialsRefusal, credentialsRefusalCause, givenHeaders } from './startFailure';
 
 /** What the requests need of their connection. */
 export interface RequestsPort {
@@ -104,8 +104,8 @@ export class SessionRequests {
   async refusedMidSession(error: unknown): Promise<{ reason: string; signIn: boolean } | undefined> {
     const { log, authorization } = this.port.deps;
     const why = authorization && signInReasonMidSession(error, authorization, this.port.target);
-    const headerNames = Object.keys(this.port.definition.headers);
-    const refusal = why ? undefined : credentialsRefusal(error, this.port.target, headerNames);
+    const headers = givenHeaders(this.port.definition);
+    const refusal = why ? undefined : credentialsRefusal(error, this.port.target, headers);
     if (!why && !refusal) return undefined;
     if (this.port.status() === 'running') {
       log[why ? 'warn' : 'error'](
@@ -114,7 +114,7 @@ export class SessionRequests {
       await this.port.stop(
         (why ?? refusal)!,
         why ? 'needs-sign-in' : 'error',
-        refusal && credentialsRefusalCause(error, headerNames),
+        refusal && credentialsRefusalCause(error, headers),
       );
     }
     return { reason: (why ?? refusal)!, signIn: why !== undefined };

@@ -9,7 +9,7 @@ import type { ServerLog } from './serverLog';
 import { closeThenEnd, processTreeOf, settleExit } from './serverProcessEnd';
 import type { OpenedSession, SessionOpenerDeps } from './sessionOpener';
 import { clientLibrary } from '../lazyLibraries';
-import { describeStartFailure, startFailureCause, type StartFailureContext } from './startFailure';
+import { describeStartFailure, givenHeaders, startFailureCause, type StartFailureContext } from './startFailure';
 import type { CreatedTransport } from './transportFactory';
 
 /** How a start ended. */
@@ -119,7 +119,7 @@ export async function attemptStart(start: StartAttempt): Promise<StartOutcome> {
       exit: started?.child?.exit,
       stderrTail,
       startTimeoutMs: definition.startTimeoutMs,
-      headerNames: Object.keys(definition.headers),
+      headers: givenHeaders(definition),
     };
     const why = describeStartFailure(error, tried);
     log.error(`Failed to start: ${why}`);

@@ -1,5 +1,5 @@
 import { clientLibrary } from '../lazyLibraries';
-import type { TransportKind } from '../config/serverDefinition';
+import type { ResolvedServerDefinition, TransportKind } from '../config/serverDefinition';
 import { spawnsProcess } from '../config/transportKinds';
 import { CommandNotFoundError } from '../process/executableResolver';
 
@@ -17,8 +17,22 @@ export interface StartFailureContext {
   /** The server's last stderr lines, oldest first. */
   readonly stderrTail: readonly string[];
   readonly startTimeoutMs: number;
-  /** The names of the headers the settings give (never their values). */
-  readonly headerNames?: readonly string[];
+  /** The headers the settings give (never their values). */
+  readonly headers?: GivenHeaders;
+}
+
+/** The settings' `headers` as a reason may name them: never their values. */
+export interface GivenHeaders {
+  readonly names: readonly string[];
+  /** Those whose value as written holds a `$NAME` that was not expanded. */
+  readonly unexpanded?: readonly string[];
+}
+
+/** What a definition's `headers` let a reason say. */
+export function givenHeaders(
+  definition: Pick<ResolvedServerDefinition, 'headers' | 'unexpandedHeaders'>,
+): GivenHeaders {
+  return { names: Object.keys(definition.headers), unexpanded: definition.unexpandedHeaders };
 }
 
 const TAIL_IN_REASON = 3;
@@ -120,24 +134,26 @@ export function startFailureCause(error: unknown, ctx: StartFailureContext): str
   if (error instanceof CommandNotFoundError && error.commandLine) return `"command" has arguments: move them to "args"`;
   if (spawnsProcess(ctx.kind)) return outputCause(ctx.stderrTail);
   const chain = causeChain(error);
-  return networkReason(chain, ctx) === undefined ? httpCause(chain, ctx.headerNames ?? []) : undefined;
+  return networkReason(chain, ctx) === undefined ? httpCause(chain, ctx.headers) : undefined;
 }
 
 /** What a refusal of credentials (see {@link credentialsRefusal}) means, in a few words for the row. */
-export function credentialsRefusalCause(error: unknown, headerNames: readonly string[]): string | undefined {
-  return httpCause(causeChain(error), headerNames);
+export function credentialsRefusalCause(error: unknown, headers: GivenHeaders): string | undefined {
+  return httpCause(causeChain(error), headers);
 }
 
 /** What an HTTP status of a failed start means, in a few words, the status last. */
-function httpCause(chain: readonly ErrorNode[], headerNames: readonly string[]): string | undefined {
+function httpCause(chain: readonly ErrorNode[], headers: GivenHeaders = NO_HEADERS): string | undefined {
   const found = httpStatus(chain);
   if (!found || found.status < 400) return undefined;
   const status = `HTTP ${found.status}`;
   if (found.status === 404) return `no MCP endpoint at this "url" (${status})`;
   if (found.status === 401 || found.status === 403)
-    return credentialHeaders(headerNames).length > 0
-      ? `"headers" refused (${status})`
-      : `needs credentials (${status})`;
+    return headers.unexpanded?.length
+      ? `$NAME unexpanded (${status})`
+      : credentialHeaders(headers.names).length > 0
+        ? `"headers" refused (${status})`
+        : `needs credentials (${status})`;
   if (found.status >= 500) return `the server failed (${status})`;
   return `refused (${status})`;
 }
@@ -250,6 +266,10 @@ function networkReason(chain: readonly ErrorNode[], ctx: StartFailureContext): s
   return undefined;
 }
 
+const NO_HEADERS: GivenHeaders = { names: [] };
+
+const quotedList = (names: readonly string[]) => names.map((name) => `"${name}"`).join(', ');
+
 /** The headers that carry credentials, by their names: `Authorization`, `X-API-Key`, `Cookie`, `X-Auth-Token` … */
 const credentialHeaders = (names: readonly string[]) =>
   names.filter((name) => /auth|token|key|secret|cookie|session|credential|password/i.test(name));
@@ -261,11 +281,11 @@ const credentialHeaders = (names: readonly string[]) =>
 export function credentialsRefusal(
   error: unknown,
   url: string,
-  headerNames: readonly string[] = [],
+  headers: GivenHeaders = NO_HEADERS,
 ): string | undefined {
   const found = httpStatus(causeChain(error));
   if (found?.status !== 401 && found?.status !== 403) return undefined;
-  return httpReason(causeChain(error), { kind: 'http', url, stderrTail: [], startTimeoutMs: 0, headerNames });
+  return httpReason(causeChain(error), { kind: 'http', url, stderrTail: [], startTimeoutMs: 0, headers });
 }
 
 function httpStatus(chain: readonly ErrorNode[]): { status: number; text?: string } | undefined {
@@ -288,9 +308,12 @@ function httpReason(chain: readonly ErrorNode[], ctx: StartFailureContext): stri
   const url = ctx.url ?? 'the server';
   if (found.status === 404) return `no MCP endpoint at ${url} (${status}); check the path in "url"`;
   if (found.status === 401 || found.status === 403) {
-    const given = credentialHeaders(ctx.headerNames ?? []);
+    const unexpanded = ctx.headers?.unexpanded ?? [];
+    if (unexpanded.length > 0)
+      return `${url} refused the credentials in "headers" (${status}); ${quotedList(unexpanded)} ${unexpanded.length > 1 ? 'hold' : 'holds'} a $NAME as written, which MCP Host does not expand: to read an environment variable, write \${env:NAME}`;
+    const given = credentialHeaders(ctx.headers?.names ?? []);
     if (given.length > 0)
-      return `${url} refused the credentials in "headers" (${status}); check the value of ${given.map((name) => `"${name}"`).join(', ')}: is the token or key expired, revoked or short of permission?`;
+      return `${url} refused the credentials in "headers" (${status}); check the value of ${quotedList(given)}: is the token or key expired, revoked or short of permission?`;
     return `${url} needs sign-in (${status}); give credentials in "headers" (for example "Authorization": "Bearer \${input:token}")`;
   }
   if (found.status >= 500) return `the server at ${url} failed (${status}); see its own logs`;

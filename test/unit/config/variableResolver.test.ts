@@ -103,6 +103,32 @@ describe('resolveDefinition', () => {
     );
   });
 
+  it('names the headers whose value as written holds a $NAME it does not expand, never from a value it read', async () => {
+    const def = definition({
+      type: 'http',
+      url: 'https://example.com/mcp',
+      headers: {
+        Authorization: 'Bearer $GITHUB_TOKEN',
+        'X-Api-Key': '${env:TOKEN}',
+        'X-Read': '${input:key}',
+        'X-Plain': 'price: 5$',
+      },
+    });
+    // The values read hold a $NAME too: read, not written, so not a mistake of the settings.
+    const resolved = await resolveDefinition(def, context({ env: { TOKEN: 'a$SECRET' }, input: async () => 'b$KEY' }));
+    assert.deepEqual(resolved.unexpandedHeaders, ['Authorization']);
+    assert.equal(resolved.headers.Authorization, 'Bearer $GITHUB_TOKEN');
+    const none = await resolveDefinition(
+      definition({ type: 'http', url: 'https://example.com/mcp', headers: { 'X-Api-Key': '${env:TOKEN}' } }),
+      context(),
+    );
+    assert.equal(
+      'unexpandedHeaders' in none,
+      false,
+      'a definition without one has no such field (its hash is unchanged)',
+    );
+  });
+
   it('keeps secrets as placeholders when resolving for display', async () => {
     const def = definition({ command: 'npx', args: ['--token', '${input:tok}', '${workspaceFolder}'] });
     const shown = await resolveDefinition(def, displayContext(context()));

@@ -33,16 +33,16 @@ describe('credentials in "headers" that the server refuses after it started', fu
     await Promise.all(hosts.splice(0).map((h) => h.dispose()));
   });
 
-  const settings = () =>
+  const settings = (authorization = 'Bearer ${input:tok}') =>
     entries({
-      keyed: { url: `http://127.0.0.1:${front.port}/legacy`, headers: { Authorization: 'Bearer ${input:tok}' } },
+      keyed: { url: `http://127.0.0.1:${front.port}/legacy`, headers: { Authorization: authorization } },
     });
 
   /** A host whose "keyed" server runs with the credentials the front still takes. */
-  async function runningKeyed() {
+  async function runningKeyed(authorization?: string) {
     const { host } = harness();
     hosts.push(host);
-    await host.applySettings(settings());
+    await host.applySettings(settings(authorization));
     await running(host, 'keyed');
     return host;
   }
@@ -62,6 +62,21 @@ describe('credentials in "headers" that the server refuses after it started', fu
     // The row's few words, which the side bar's default width shows before the URL.
     assert.equal(snap.cause, '"headers" refused (HTTP 401)');
     assert.deepEqual(snap.tools, []);
+  });
+
+  it('says that a $NAME written in the header is not expanded, when the server refuses it', async () => {
+    const host = await runningKeyed('Bearer $API_TOKEN');
+    refuseWith = 401;
+    await host.refresh(settings('Bearer $API_TOKEN'));
+    const snap = await waitFor('the refusal on its row', () => {
+      const server = host.server('keyed');
+      return server?.status === 'error' ? server : undefined;
+    });
+    assert.match(
+      snap.reason ?? '',
+      /refused the credentials in "headers" \(HTTP 401[^)]*\); "Authorization" holds a \$NAME as written, which MCP Host does not expand: to read an environment variable, write \$\{env:NAME\}$/,
+    );
+    assert.equal(snap.cause, '$NAME unexpanded (HTTP 401)');
   });
 
   it("ends the session when a call is refused (403), and the call's error says what to fix", async () => {

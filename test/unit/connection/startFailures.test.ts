@@ -149,6 +149,13 @@ describe('a server that fails to start says what happened', () => {
         headers: { 'X-Client': 'tests', Authorization: 'Bearer stale-token-value', 'X-API-Key': 'old-key' },
         ...once,
       },
+      // A shell's $NAME, which settings do not expand: that is what to fix, whatever the key's state.
+      shell: {
+        type: 'http',
+        url: http.url(401),
+        headers: { Authorization: 'Bearer $GITHUB_TOKEN', 'X-Client': 'tests' },
+        ...once,
+      },
       forbidden: { type: 'http', url: http.url(403), ...once },
       broken: { type: 'http', url: http.url(503), ...once },
       legacy404: { type: 'sse', url: http.url(404), ...once },
@@ -166,6 +173,10 @@ describe('a server that fails to start says what happened', () => {
       `${http.url(401)} refused the credentials in "headers" (HTTP 401 Unauthorized); check the value of "Authorization", "X-API-Key": is the token or key expired, revoked or short of permission?`,
     );
     assert.doesNotMatch(log('keyed'), /stale-token-value|old-key/);
+    assert.equal(
+      reasons.shell,
+      `${http.url(401)} refused the credentials in "headers" (HTTP 401 Unauthorized); "Authorization" holds a $NAME as written, which MCP Host does not expand: to read an environment variable, write \${env:NAME}`,
+    );
     assert.match(reasons.forbidden, /needs sign-in \(HTTP 403 Forbidden\)/);
     for (const id of ['unauthorized', 'forbidden']) assert.doesNotMatch(log(id), /legacy HTTP\+SSE/);
     assert.equal(
@@ -179,6 +190,7 @@ describe('a server that fails to start says what happened', () => {
       unauthorized: 'needs credentials (HTTP 401)',
       tagged: 'needs credentials (HTTP 401)',
       keyed: '"headers" refused (HTTP 401)',
+      shell: '$NAME unexpanded (HTTP 401)',
       forbidden: 'needs credentials (HTTP 403)',
       broken: 'the server failed (HTTP 503)',
       legacy404: 'no MCP endpoint at this "url" (HTTP 404)',
