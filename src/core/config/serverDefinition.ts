@@ -187,10 +187,11 @@ export interface ResolvedServerDefinition extends Omit<ServerDefinition, 'env' |
   /** Roots override, or undefined to follow the workspace folders. */
   readonly roots?: readonly ResolvedRoot[];
   /**
-   * The headers whose value as written holds a `$NAME` that was not expanded (only their names):
-   * a refusal of the credentials says so. Absent when there are none.
+   * The fields of `env` and `headers` whose value as written holds a `$NAME` that was not expanded
+   * (`env.API_KEY`, `headers.Authorization`: never their values). The server's log says so at
+   * start, and a refusal of the credentials. Absent when there are none.
    */
-  readonly unexpandedHeaders?: readonly string[];
+  readonly unexpanded?: readonly string[];
 }
 
 export const NO_TOOL_POLICY: ToolPolicySettings = { autoApprove: [], trusted: false };

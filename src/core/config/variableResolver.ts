@@ -48,7 +48,12 @@ export async function resolveDefinition(
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(def.headers)) headers[name] = await resolve(value, `headers.${name}`);
   // Read from the values as written, never as resolved: a value read from the environment stays unseen.
-  const unexpandedHeaders = Object.keys(def.headers).filter((name) => holdsShellVariable(def.headers[name]));
+  const unexpanded = [
+    ...Object.entries(def.env).flatMap(([name, value]) =>
+      value !== null && holdsShellVariable(value) ? [`env.${name}`] : [],
+    ),
+    ...Object.entries(def.headers).flatMap(([name, value]) => (holdsShellVariable(value) ? [`headers.${name}`] : [])),
+  ];
 
   let roots: ResolvedRoot[] | undefined;
   if (def.roots !== undefined) {
@@ -78,7 +83,7 @@ export async function resolveDefinition(
     oauth,
     sandbox,
     roots,
-    ...(unexpandedHeaders.length ? { unexpandedHeaders } : {}),
+    ...(unexpanded.length ? { unexpanded } : {}),
   };
 }
 

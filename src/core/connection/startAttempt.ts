@@ -9,7 +9,13 @@ import type { ServerLog } from './serverLog';
 import { closeThenEnd, processTreeOf, settleExit } from './serverProcessEnd';
 import type { OpenedSession, SessionOpenerDeps } from './sessionOpener';
 import { clientLibrary } from '../lazyLibraries';
-import { describeStartFailure, givenHeaders, startFailureCause, type StartFailureContext } from './startFailure';
+import {
+  describeStartFailure,
+  givenHeaders,
+  startFailureCause,
+  unexpandedWarning,
+  type StartFailureContext,
+} from './startFailure';
 import type { CreatedTransport } from './transportFactory';
 
 /** How a start ended. */
@@ -71,6 +77,8 @@ export async function attemptStart(start: StartAttempt): Promise<StartOutcome> {
       ? `Starting: ${start.target}${definition.cwd ? ` (in ${definition.cwd})` : ''}`
       : `Connecting to ${start.target} (${TRANSPORTS[definition.transport].label})`,
   );
+  const unexpanded = unexpandedWarning(definition);
+  if (unexpanded) log.warn(unexpanded);
   // What this start created, so that one a stop overtook ends it (children included).
   let started: CreatedTransport | undefined;
   const overtaken = async (closing?: Promise<unknown>): Promise<StartOutcome> => {

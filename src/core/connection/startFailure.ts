@@ -29,10 +29,22 @@ export interface GivenHeaders {
 }
 
 /** What a definition's `headers` let a reason say. */
-export function givenHeaders(
-  definition: Pick<ResolvedServerDefinition, 'headers' | 'unexpandedHeaders'>,
-): GivenHeaders {
-  return { names: Object.keys(definition.headers), unexpanded: definition.unexpandedHeaders };
+export function givenHeaders(definition: Pick<ResolvedServerDefinition, 'headers' | 'unexpanded'>): GivenHeaders {
+  const unexpanded = (definition.unexpanded ?? []).flatMap((field) =>
+    field.startsWith('headers.') ? [field.slice('headers.'.length)] : [],
+  );
+  return { names: Object.keys(definition.headers), unexpanded };
+}
+
+/** What the server's log says at start of fields whose `$NAME` was not expanded; undefined when there are none. */
+export function unexpandedWarning(definition: Pick<ResolvedServerDefinition, 'unexpanded'>): string | undefined {
+  const fields = definition.unexpanded ?? [];
+  return fields.length === 0 ? undefined : `${notExpanded(fields)}.`;
+}
+
+/** Says that these fields (or headers) hold a `$NAME` that stays as written, and how to read a variable. */
+function notExpanded(names: readonly string[]): string {
+  return `${quotedList(names)} ${names.length > 1 ? 'hold' : 'holds'} a $NAME as written, which MCP Host does not expand: to read an environment variable, write \${env:NAME}`;
 }
 
 const TAIL_IN_REASON = 3;
@@ -310,7 +322,7 @@ function httpReason(chain: readonly ErrorNode[], ctx: StartFailureContext): stri
   if (found.status === 401 || found.status === 403) {
     const unexpanded = ctx.headers?.unexpanded ?? [];
     if (unexpanded.length > 0)
-      return `${url} refused the credentials in "headers" (${status}); ${quotedList(unexpanded)} ${unexpanded.length > 1 ? 'hold' : 'holds'} a $NAME as written, which MCP Host does not expand: to read an environment variable, write \${env:NAME}`;
+      return `${url} refused the credentials in "headers" (${status}); ${notExpanded(unexpanded)}`;
     const given = credentialHeaders(ctx.headers?.names ?? []);
     if (given.length > 0)
       return `${url} refused the credentials in "headers" (${status}); check the value of ${quotedList(given)}: is the token or key expired, revoked or short of permission?`;

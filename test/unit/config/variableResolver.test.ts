@@ -103,7 +103,7 @@ describe('resolveDefinition', () => {
     );
   });
 
-  it('names the headers whose value as written holds a $NAME it does not expand, never from a value it read', async () => {
+  it('names the env and headers fields whose value as written holds a $NAME it does not expand, never from a value it read', async () => {
     const def = definition({
       type: 'http',
       url: 'https://example.com/mcp',
@@ -116,17 +116,19 @@ describe('resolveDefinition', () => {
     });
     // The values read hold a $NAME too: read, not written, so not a mistake of the settings.
     const resolved = await resolveDefinition(def, context({ env: { TOKEN: 'a$SECRET' }, input: async () => 'b$KEY' }));
-    assert.deepEqual(resolved.unexpandedHeaders, ['Authorization']);
+    assert.deepEqual(resolved.unexpanded, ['headers.Authorization']);
+    const stdio = definition({
+      command: 'server',
+      env: { HOME_DATA: '$HOME/data', READ: '${env:TOKEN}', ASKED: '${input:key}', DROPPED: null },
+    });
+    const run = await resolveDefinition(stdio, context({ env: { TOKEN: 'a$SECRET' }, input: async () => 'b$KEY' }));
+    assert.deepEqual(run.unexpanded, ['env.HOME_DATA']);
     assert.equal(resolved.headers.Authorization, 'Bearer $GITHUB_TOKEN');
     const none = await resolveDefinition(
       definition({ type: 'http', url: 'https://example.com/mcp', headers: { 'X-Api-Key': '${env:TOKEN}' } }),
       context(),
     );
-    assert.equal(
-      'unexpandedHeaders' in none,
-      false,
-      'a definition without one has no such field (its hash is unchanged)',
-    );
+    assert.equal('unexpanded' in none, false, 'a definition without one has no such field (its hash is unchanged)');
   });
 
   it('keeps secrets as placeholders when resolving for display', async () => {

@@ -177,6 +177,11 @@ describe('a server that fails to start says what happened', () => {
       reasons.shell,
       `${http.url(401)} refused the credentials in "headers" (HTTP 401 Unauthorized); "Authorization" holds a $NAME as written, which MCP Host does not expand: to read an environment variable, write \${env:NAME}`,
     );
+    // Its log said so at start, before anything was refused (an "env" value's $NAME the same way).
+    assert.match(
+      log('shell'),
+      /^warn "headers\.Authorization" holds a \$NAME as written, which MCP Host does not expand: to read an environment variable, write \$\{env:NAME\}\.$[\s\S]*refused the credentials/m,
+    );
     assert.match(reasons.forbidden, /needs sign-in \(HTTP 403 Forbidden\)/);
     for (const id of ['unauthorized', 'forbidden']) assert.doesNotMatch(log(id), /legacy HTTP\+SSE/);
     assert.equal(
