@@ -110,14 +110,23 @@ async function rawClient(prior?: PriorDiscovery, keep?: unknown[]): Promise<Clie
     }),
     { prior },
   );
-  const lists = await Promise.all([
+  keep?.push(await sameLists(client));
+  return client;
+}
+
+/**
+ * The lists the host loads at every start, loaded by a bare client too: the client library keeps
+ * the tools it listed and does per-call work with them (their output validators, and in the
+ * 2026-07-28 era a scan of the input schema for `x-mcp-header`), so a baseline without them would
+ * skip work the host's calls pay.
+ */
+function sameLists(client: Client): Promise<unknown[]> {
+  return Promise.all([
     client.listTools(),
     client.listPrompts(),
     client.listResources(),
     client.listResourceTemplates(),
   ]);
-  keep?.push(lists);
-  return client;
 }
 
 type Call = () => Promise<unknown>;
@@ -197,7 +206,8 @@ const scenarios: Record<string, () => Promise<Record<string, number>>> = {
   /**
    * A tool call whose server samples once: host = the whole sampling path (policy allowAlways,
    * rate limit, message rules, model choice, request → model conversation, streamed answer →
-   * result, history) with an instant model; raw = a bare client whose handler returns the answer.
+   * result, history) with an instant model; raw = a bare client whose handler returns the answer,
+   * with the lists loaded as the host loads them.
    */
   async sampling() {
     let call: () => Promise<unknown>;
@@ -241,6 +251,7 @@ const scenarios: Record<string, () => Promise<Record<string, number>>> = {
           maxBufferSize: STDIO_MAX_MESSAGE_BYTES,
         }),
       );
+      await sameLists(client);
       call = () => client.callTool({ name: 'sample', arguments: { prompt: 'hello' } });
       close = () => client.close();
     }
