@@ -320,12 +320,26 @@ export class ServerLists {
     this.resourceTemplates = [];
   }
 
+  /**
+   * The server's resource templates. Many servers declare resources and answer only
+   * `resources/list` and `resources/read` (the first SDKs' low-level servers): "Method not found"
+   * means no templates, not a failed list on the server's row.
+   */
   private async refreshTemplates(client: Client | undefined, isCurrent: () => boolean): Promise<void> {
     if (!client) return;
     const templates = await this.fetch(
       'resources/templates/list',
       client.getServerCapabilities()?.resources,
-      async () => (await client.listResourceTemplates(undefined, { timeout: this.timeoutMs })).resourceTemplates,
+      async () => {
+        try {
+          return (await client.listResourceTemplates(undefined, { timeout: this.timeoutMs })).resourceTemplates;
+        } catch (error) {
+          const { ProtocolError, METHOD_NOT_FOUND } = clientLibrary();
+          if (!(error instanceof ProtocolError && error.code === METHOD_NOT_FOUND)) throw error;
+          this.log.info('The server has no resources/templates/list method: it offers no resource templates.');
+          return [];
+        }
+      },
     );
     if (isCurrent()) this.resourceTemplates = templates;
   }

@@ -28,4 +28,18 @@ describe('lists that fail at start', function () {
     assert.match(connection.snapshot().listProblems?.['tools/list'] ?? '', /fixture: tools are not ready yet/);
     assert.equal(connection.snapshot().status, 'running');
   });
+
+  it('reads "Method not found" for resources/templates/list as no templates, not as a failed list', async () => {
+    // Many servers declare resources and answer only resources/list and resources/read.
+    const { connection, log } = connect(
+      stdioDefinition('no-templates', fixture('legacyStdio'), { args: ['--no-templates-method'] }),
+    );
+    await connection.start();
+    const snapshot = connection.snapshot();
+    assert.equal(snapshot.status, 'running');
+    assert.ok(snapshot.resources.length > 0, 'its resources are listed');
+    assert.deepEqual(snapshot.resourceTemplates, []);
+    assert.equal(snapshot.listProblems, undefined);
+    assert.match(log.text(), /The server has no resources\/templates\/list method: it offers no resource templates\./);
+  });
 });
