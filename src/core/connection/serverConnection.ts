@@ -404,9 +404,9 @@ export class ServerConnection implements Disposable {
       .catch(() => undefined);
     this.ending = ending;
     void ending.finally(() => this.ending === ending && (this.ending = undefined));
-    const why = describeEnd(this.hung, child, this.stderr.lines);
+    const why = describeEnd(this.hung, child, this.stderr.recentLines);
     this.hung = undefined;
-    if (closed === this.generation) this.scheduleRestart(why, outputCause(this.stderr.lines));
+    if (closed === this.generation) this.scheduleRestart(why, outputCause(this.stderr.recentLines));
   }
 
   private scheduleRestart(why: string, cause?: string): void {

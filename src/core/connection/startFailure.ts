@@ -184,14 +184,28 @@ const NPM_FRAME =
 /**
  * The line that says why a process failed: for npm's report (npx could not fetch the package), its
  * first line that is not framing (`404 Not Found - GET …`, `network request to … failed`); otherwise
- * the last line that looks like an error (a runtime's stack and version come after the message).
+ * the last line that looks like an error (a runtime's stack and version come after the message);
+ * otherwise the last line that asks for something or says what is missing (`Please provide a
+ * personal access token …`).
  */
 function causeLine(tail: readonly string[]): string | undefined {
   const npm = tail.find((line) => {
     const match = NPM_LINE.exec(line);
     return match !== null && !NPM_FRAME.test(match[1].trim());
   });
-  return npm ?? [...tail].reverse().find(looksLikeError);
+  const latestFirst = [...tail].reverse();
+  return npm ?? latestFirst.find(looksLikeError) ?? latestFirst.find(saysWhatIsMissing);
+}
+
+/**
+ * A line that asks for something or says what is missing or wrong, in the words programs use when
+ * they refuse to start without an error's name (`Please set API_KEY`, `SLACK_TOKEN is required`,
+ * `Missing --token`, `Unable to connect to …`). Only read when no line looks like an error.
+ */
+function saysWhatIsMissing(line: string): boolean {
+  return /\bplease (?:provide|set|specify|pass|supply|add|configure|install|run)\b|\b(?:is|are) (?:required|missing|not set|not defined|not configured)\b|^\s*missing\b|\b(?:unable to|could not|couldn't|cannot|can't|failed to)\b|\bno such file\b|\bpermission denied\b/i.test(
+    line,
+  );
 }
 
 /**

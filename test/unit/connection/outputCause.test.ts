@@ -65,6 +65,28 @@ describe("a failed process's output names its cause", () => {
     assert.equal(outputCause([]), undefined);
   });
 
+  it('without a line that looks like an error, takes the last one that asks for something or says what is missing', () => {
+    const supabase =
+      'Please provide a personal access token (PAT) with the --access-token flag or set the SUPABASE_ACCESS_TOKEN environment variable';
+    assert.equal(outputCause([supabase]), supabase);
+    assert.equal(outputCause(['starting', 'SLACK_BOT_TOKEN is required', 'bye']), 'SLACK_BOT_TOKEN is required');
+    assert.equal(outputCause(['Missing --workspace argument']), 'Missing --workspace argument');
+    assert.equal(
+      outputCause(['Unable to connect to Redis at 127.0.0.1:6379']),
+      'Unable to connect to Redis at 127.0.0.1:6379',
+    );
+    // A line that looks like an error wins, wherever it is.
+    assert.equal(
+      outputCause(['Error: listen EADDRINUSE :::3000', 'could not start, exiting']),
+      'listen EADDRINUSE :::3000',
+    );
+    // Usage text is not a cause.
+    assert.equal(
+      outputCause(['Usage: server [--token <t>]', '  --token <t>  Required for self-hosted instances']),
+      undefined,
+    );
+  });
+
   it("reads a launcher's own complaint: Python's missing module, Docker's daemon", () => {
     const python = ['/root/.pyenv/versions/3.11.7/bin/python3: No module named mcp_server_wether'];
     assert.equal(outputCause(python), 'python3: No module named mcp_server_wether');

@@ -56,6 +56,34 @@ describe('a server that fails to start says what happened', () => {
     assert.match(log('mistyped'), /\[stderr\] Node\.js v/);
   });
 
+  it('names the cause a program gives before its usage, and a line that says what is missing', async () => {
+    const { reasons, causes } = await failure({
+      usage: {
+        command: node,
+        args: [
+          '-e',
+          'console.error("Error: No access token was provided."); for (let i = 1; i <= 30; i++) console.error("  --flag-" + i + "  what it does"); process.exit(1)',
+        ],
+        ...once,
+      },
+      asks: {
+        command: node,
+        args: ['-e', 'console.error("Please set the API_TOKEN environment variable"); process.exit(1)'],
+        ...once,
+      },
+    });
+    assert.equal(
+      reasons.usage,
+      "the process exited with code 1 (cause: Error: No access token was provided.; the whole output is in the server's log)",
+    );
+    assert.equal(causes.usage, 'No access token was provided.');
+    assert.equal(
+      reasons.asks,
+      'the process exited with code 1 (last output: Please set the API_TOKEN environment variable)',
+    );
+    assert.equal(causes.asks, 'Please set the API_TOKEN environment variable');
+  });
+
   it('says how to split a whole command line written in "command"', async () => {
     const { reasons, causes } = await failure({ oneLine: { command: `${node} --version`, ...once } });
     assert.equal(
