@@ -27,6 +27,15 @@ export function redactSecrets(text: string, secrets: readonly ResolvedSecret[]):
 export const MAX_SHOWN_CHARS = 2_000;
 
 /**
+ * A terminal's control sequences (colours, bold, cursor moves: `ESC [ … m`) taken out of a
+ * program's output: programs colour what they write for a terminal, and neither a row nor an
+ * output channel draws colours. (Other text keeps them, made visible by {@link shownText}.)
+ */
+export function withoutTerminalStyles(text: string): string {
+  return text.includes('\u001b') ? text.replace(/\u001b\[[0-?]*[ -/]*[@-~]/g, '') : text;
+}
+
+/**
  * Any text a server (or its transport) produced, as the user may see it: each resolved secret
  * replaced by its placeholder, control characters other than line breaks and tabs made visible
  * (`\u001b`), and at most `maxChars` characters, with a note of how many were cut. Every list

@@ -134,7 +134,8 @@ export function outputCause(tail: readonly string[]): string | undefined {
   }
   // A program named by its whole path (`/usr/bin/python3: No module named x`) is named by its file.
   const named = line.replace(/^\/\S*\/([^/\s:]+):\s/, '$1: ');
-  return shorten(named.replace(/^error:\s*/i, '') || named);
+  // The row says "error" already: a bare `error:`, or a logger's level in capitals, goes.
+  return shorten(named.replace(/^error:\s*/i, '').replace(/^(?:ERROR|FATAL)\b:?\s+/, '') || named);
 }
 
 /**
@@ -200,11 +201,14 @@ function causeLine(tail: readonly string[]): string | undefined {
 /**
  * A line that asks for something or says what is missing or wrong, in the words programs use when
  * they refuse to start without an error's name (`Please set API_KEY`, `SLACK_TOKEN is required`,
- * `Missing --token`, `Unable to connect to …`). Only read when no line looks like an error.
+ * `Missing --token`, `Invalid number of arguments`, `@acme/server is deprecated.`). Only read when
+ * no line looks like an error; Node's and npm's own warnings are never the cause.
  */
 function saysWhatIsMissing(line: string): boolean {
-  return /\bplease (?:provide|set|specify|pass|supply|add|configure|install|run)\b|\b(?:is|are) (?:required|missing|not set|not defined|not configured)\b|^\s*missing\b|\b(?:unable to|could not|couldn't|cannot|can't|failed to)\b|\bno such file\b|\bpermission denied\b/i.test(
-    line,
+  return (
+    /\bplease (?:provide|set|specify|pass|supply|add|configure|install|run)\b|\b(?:is|are) (?:required|missing|not set|not defined|not configured|deprecated)\b|^\s*(?:missing|invalid)\b|\b(?:unable to|could not|couldn't|cannot|can't|failed to)\b|\bno such file\b|\bpermission denied\b/i.test(
+      line,
+    ) && !/^\s*(?:\(node:\d+\)|npm (?:warn|WARN|notice))/.test(line)
   );
 }
 

@@ -1,3 +1,4 @@
+import { withoutTerminalStyles } from '../shownText';
 import type { ServerLog } from './serverLog';
 import type { CreatedTransport } from './transportFactory';
 
@@ -57,7 +58,8 @@ export class StderrTail {
     this.tail = [];
   }
 
-  private add(line: string): void {
+  private add(raw: string): void {
+    const line = withoutTerminalStyles(raw);
     if (line.trim() === '') return;
     this.log.info(`[stderr] ${line}`);
     this.onLine?.(line);

@@ -80,11 +80,34 @@ describe("a failed process's output names its cause", () => {
       outputCause(['Error: listen EADDRINUSE :::3000', 'could not start, exiting']),
       'listen EADDRINUSE :::3000',
     );
+    assert.equal(outputCause(['Invalid number of arguments']), 'Invalid number of arguments');
+    assert.equal(
+      outputCause(['@acme/mcp-server is deprecated.', '', 'Install the Acme CLI, then run:', '  acme mcp']),
+      '@acme/mcp-server is deprecated.',
+    );
+    // Node's and npm's own warnings are not why a server failed.
+    assert.equal(
+      outputCause([
+        '(node:4242) [DEP0040] DeprecationWarning: The `punycode` module is deprecated. Please use a userland alternative instead.',
+        'npm warn deprecated inflight@1.0.6: This module is not supported, and leaks memory. Do not use it.',
+        'bye',
+      ]),
+      undefined,
+    );
     // Usage text is not a cause.
     assert.equal(
       outputCause(['Usage: server [--token <t>]', '  --token <t>  Required for self-hosted instances']),
       undefined,
     );
+  });
+
+  it("leaves out a logger's level in capitals: the row says error already", () => {
+    assert.equal(
+      outputCause(['ERROR APIFY_TOKEN is required but not set', 'APIFY_TOKEN is required but not set']),
+      'APIFY_TOKEN is required but not set',
+    );
+    assert.equal(outputCause(['FATAL: cannot open database']), 'cannot open database');
+    assert.equal(outputCause(['Error reading settings.json']), 'Error reading settings.json');
   });
 
   it("reads a launcher's own complaint: Python's missing module, Docker's daemon", () => {

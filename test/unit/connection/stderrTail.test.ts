@@ -40,6 +40,18 @@ describe("a stdio server's stderr kept to explain a failure", () => {
     assert.deepEqual(tail.recentLines, tail.lines);
   });
 
+  it("takes a terminal's colours out of the lines, in the log too (a program that colours its errors)", async () => {
+    const { tail, log } = await followed(
+      'console.error("\\u001b[31mERROR\\u001b[39m APIFY_TOKEN is required"); console.error("\\u001b[1m\\u001b[0m")',
+    );
+    assert.deepEqual(tail.lines, ['ERROR APIFY_TOKEN is required']);
+    assert.ok(
+      log.lines.some((line) => line.endsWith('[stderr] ERROR APIFY_TOKEN is required')),
+      log.lines.join('\n'),
+    );
+    assert.ok(!log.lines.some((line) => line.includes('\u001b')));
+  });
+
   it('cuts output that never ends a line into bounded pieces', async () => {
     const { tail } = await followed('process.stderr.write("x".repeat(100 * 1024))');
     assert.ok(tail.lines.length >= 6, `${tail.lines.length} pieces`);
