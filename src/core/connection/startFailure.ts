@@ -132,8 +132,9 @@ export function outputCause(tail: readonly string[]): string | undefined {
     const name = missing && packageOf(missing[1]);
     return shorten(name ? `no npm package "${name}"` : `npm: ${npm[1]}`);
   }
-  // A program named by its whole path (`/usr/bin/python3: No module named x`) is named by its file.
-  const named = line.replace(/^\/\S*\/([^/\s:]+):\s/, '$1: ');
+  // A logger's tags go (`[Redis Error] Error: …`), and a program named by its whole path
+  // (`/usr/bin/python3: No module named x`) is named by its file.
+  const named = line.replace(LEADING_TAGS, '').replace(/^\/\S*\/([^/\s:]+):\s/, '$1: ');
   // The row says "error" already: a bare `error:`, or a logger's level in capitals, goes.
   return shorten(named.replace(/^error:\s*/i, '').replace(/^(?:ERROR|FATAL)\b:?\s+/, '') || named);
 }
@@ -228,16 +229,21 @@ function packageOf(url: string): string | undefined {
 
 /**
  * A line that states an error (`Error: …`, `ModuleNotFoundError: …`, `error: …`, `fatal: …`,
- * `panic: …`), also after the program's name (`docker: Error response from daemon: …`), or
- * Python's `python3: No module named …`; not a stack frame.
+ * `panic: …`), also after the program's name (`docker: Error response from daemon: …`) or a
+ * logger's tags (`[Redis Error] Error: connect ECONNREFUSED …`), or Python's `python3: No module
+ * named …`; not a stack frame, nor the first line of a stack a logger labels (`Stack: Error: …`).
  */
 function looksLikeError(line: string): boolean {
+  const untagged = line.replace(LEADING_TAGS, '');
   return (
     /^\s*(?:[\w./-]+:\s+)?(?:[\w.$]*(?:Error|Exception)\b|error\b|fatal\b|panic\b|Traceback\b|No module named\b)/i.test(
-      line,
-    ) && !/^\s+at\s/.test(line)
+      untagged,
+    ) && !/^\s+at\s|^\s*stack:/i.test(untagged)
   );
 }
+
+/** A logger's tags in brackets in front of a line (`[Redis Error] `, `[14:02:11.377] `). */
+const LEADING_TAGS = /^\s*(?:\[[^\]\n]{0,60}\]\s*)+/;
 
 function causeChain(error: unknown): ErrorNode[] {
   const chain: ErrorNode[] = [];

@@ -107,6 +107,18 @@ describe("a failed process's output names its cause", () => {
       'APIFY_TOKEN is required but not set',
     );
     assert.equal(outputCause(['FATAL: cannot open database']), 'cannot open database');
+    // A logger's tags in brackets go too; the stack it prints after the message is not the cause.
+    assert.equal(
+      outputCause([
+        '[Redis Retry] Attempt 1/5 failed',
+        '[Redis Error] Error: connect ECONNREFUSED 127.0.0.1:6379',
+        '[Redis Error] Connection: redis://localhost:6379',
+        '[Redis Error] Stack: Error: connect ECONNREFUSED 127.0.0.1:6379',
+        '    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1611:16)',
+      ]),
+      'connect ECONNREFUSED 127.0.0.1:6379',
+    );
+    assert.equal(outputCause(['[14:02:11.377] ERROR: listen EACCES :::80']), 'listen EACCES :::80');
     assert.equal(outputCause(['Error reading settings.json']), 'Error reading settings.json');
   });
 
