@@ -1,5 +1,6 @@
 import {
   Client,
+  SdkError,
   SdkErrorCode,
   type ClientOptions,
   type FetchLike,
@@ -51,6 +52,40 @@ export interface SessionOpenerDeps {
 const PROBE_TIMEOUT_CAP_MS = 10_000;
 
 /**
+ * One start's time: `startTimeoutMs` in all, whatever it holds (the era probe, the handshake after
+ * it, a second try with another era or transport). Before, each step had its own timeout, and a
+ * server that never answered failed after the probe's 10 s and the handshake's whole timeout.
+ */
+class StartBudget {
+  private readonly endsAt: number;
+  private spentError?: SdkError;
+
+  constructor(readonly totalMs: number) {
+    this.endsAt = Date.now() + totalMs;
+  }
+
+  remainingMs(): number {
+    return Math.max(0, this.endsAt - Date.now());
+  }
+
+  /** The error of a start that ran out of time: a timeout, as the library's own would be. */
+  spent(cause?: unknown): SdkError {
+    this.spentError = new SdkError(
+      SdkErrorCode.RequestTimeout,
+      `The server did not finish the handshake within "startTimeoutMs" (${this.totalMs} ms), the era probe included.`,
+      { timeout: this.totalMs },
+      cause === undefined ? undefined : { cause },
+    );
+    return this.spentError;
+  }
+
+  /** Whether the start ran out of time: nothing is tried again, nothing learned is forgotten. */
+  isSpent(error: unknown): boolean {
+    return this.spentError !== undefined && error === this.spentError;
+  }
+}
+
+/**
  * Connects to a server: with the era pinned for this definition when one is known (no probe),
  * else with `auto` negotiation. A failing pin is forgotten and the server probed again. A
  * Streamable HTTP endpoint that answers the first POST with 4xx is retried as HTTP+SSE
@@ -62,16 +97,17 @@ export async function openSession(
   deps: SessionOpenerDeps,
   signal: AbortSignal,
 ): Promise<OpenedSession> {
+  const budget = new StartBudget(def.startTimeoutMs);
   const pinned = deps.eraPins.get(hash);
   if (pinned) {
     deps.log.info(`This definition connected in the ${pinned.kind} era before.`);
     try {
-      const session = await connectOnce(def, deps, def.transport, pinned, signal);
+      const session = await connectOnce(def, deps, def.transport, pinned, signal, budget);
       // A modern pin connects with zero round trips; one discover proves the server still speaks it.
-      if (pinned.kind === 'modern') await verify(session, Math.min(def.startTimeoutMs, PROBE_TIMEOUT_CAP_MS), signal);
+      if (pinned.kind === 'modern') await verify(session, budget, signal);
       return session;
     } catch (error) {
-      if (signal.aborted || needsAuthorization(error)) throw error;
+      if (signal.aborted || needsAuthorization(error) || budget.isSpent(error)) throw error;
       deps.log.warn(
         `Connecting with the remembered ${pinned.kind} protocol era failed (${(error as Error).message}); probing again.`,
       );
@@ -80,14 +116,15 @@ export async function openSession(
   }
   let session: OpenedSession;
   try {
-    session = await connectOnce(def, deps, def.transport, undefined, signal);
+    session = await connectOnce(def, deps, def.transport, undefined, signal, budget);
   } catch (error) {
+    if (budget.isSpent(error)) throw error;
     if (spawnsProcess(def.transport) && !signal.aborted && endedOnProbe(error)) {
       // Some 2025 servers exit on any request before `initialize`: start it again, legacy era.
       deps.log.info(
         'The server ended during the 2026-07-28 probe (some 2025 servers exit on it); starting it again for the 2025 initialize handshake.',
       );
-      session = await connectOnce(def, deps, 'stdio', { kind: 'legacy' }, signal);
+      session = await connectOnce(def, deps, 'stdio', { kind: 'legacy' }, signal, budget);
       const pin = pinFor(session.client.getProtocolEra(), session.client.getDiscoverResult());
       if (pin) await deps.eraPins.set(hash, pin);
       return session;
@@ -107,7 +144,7 @@ export async function openSession(
       throw error;
     deps.log.info(`Streamable HTTP answered ${status}; trying the legacy HTTP+SSE transport.`);
     try {
-      session = await connectOnce(def, deps, 'sse', undefined, signal);
+      session = await connectOnce(def, deps, 'sse', undefined, signal, budget);
     } catch (sseError) {
       // What the user needs is why the endpoint refused Streamable HTTP, not the fallback's own failure.
       deps.log.info(`The legacy HTTP+SSE transport failed too: ${(sseError as Error).message}`);
@@ -125,11 +162,14 @@ async function connectOnce(
   kind: TransportKind,
   prior: PriorDiscovery | undefined,
   signal: AbortSignal,
+  budget: StartBudget,
 ): Promise<OpenedSession> {
+  const remainingMs = budget.remainingMs();
+  if (remainingMs === 0) throw budget.spent();
   const client = deps.createClient({
     versionNegotiation: {
       mode: 'auto',
-      probe: { timeoutMs: Math.min(def.startTimeoutMs, PROBE_TIMEOUT_CAP_MS) },
+      probe: { timeoutMs: probeTimeoutMs(kind, remainingMs) },
     },
   });
   const created = await createTransport(def, deps.resolver, kind, deps);
@@ -142,23 +182,41 @@ async function connectOnce(
       : `Protocol: negotiating the era over ${deps.lines ? 'the socket of the window that runs it' : TRANSPORTS[kind].label} (2026-07-28 server/discover, else the 2025 initialize handshake).`,
   );
   // The library's era probe does not follow the signal: a stop during it closes the transport,
-  // which ends the probe at once (it would otherwise wait out its timeout).
-  const closeOnAbort = () => void created.transport.close().catch(() => undefined);
-  signal.addEventListener('abort', closeOnAbort, { once: true });
+  // which ends the probe at once (it would otherwise wait out its timeout). So does the end of the
+  // start's time, which the library's own timeouts (probe, then handshake) could overrun.
+  const closeTransport = () => void created.transport.close().catch(() => undefined);
+  signal.addEventListener('abort', closeTransport, { once: true });
+  let outOfTime = false;
+  const deadline = setTimeout(() => {
+    outOfTime = true;
+    closeTransport();
+  }, remainingMs);
   try {
     signal.throwIfAborted();
-    await client.connect(created.transport, { prior, timeout: def.startTimeoutMs, signal });
+    await client.connect(created.transport, { prior, timeout: remainingMs, signal });
   } catch (error) {
     await client.close().catch(() => undefined);
-    throw error;
+    throw outOfTime && !signal.aborted ? budget.spent(error) : error;
   } finally {
-    signal.removeEventListener('abort', closeOnAbort);
+    clearTimeout(deadline);
+    signal.removeEventListener('abort', closeTransport);
   }
   return { client, created };
 }
 
-async function verify(session: OpenedSession, timeout: number, signal: AbortSignal): Promise<void> {
+/**
+ * How long the era probe may wait: at most 10 s. Over stdio a probe that gets no answer means a
+ * 2025 server, which then needs time for its handshake, so it takes at most half of what is left.
+ */
+function probeTimeoutMs(kind: TransportKind, remainingMs: number): number {
+  const share = spawnsProcess(kind) ? Math.ceil(remainingMs / 2) : remainingMs;
+  return Math.min(share, PROBE_TIMEOUT_CAP_MS);
+}
+
+async function verify(session: OpenedSession, budget: StartBudget, signal: AbortSignal): Promise<void> {
   try {
+    const timeout = Math.min(budget.remainingMs(), PROBE_TIMEOUT_CAP_MS);
+    if (timeout === 0) throw budget.spent();
     await session.client.discover({ timeout, signal });
   } catch (error) {
     await session.client.close().catch(() => undefined);

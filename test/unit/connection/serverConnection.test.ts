@@ -135,6 +135,31 @@ describe('ServerConnection against real fixture servers', () => {
     assert.equal(snap.pid, undefined);
   });
 
+  it('holds a start the server never answers to "startTimeoutMs" in all: the era probe and the 2025 handshake share it', async () => {
+    // Before, the probe had its own timeout and the handshake after it the whole of startTimeoutMs.
+    // The library's timer for the handshake is due after the start's own end, so what ends the
+    // start is the start's deadline, whatever the machine's load.
+    const log = new RecordingLog('trace');
+    const { connection } = connect(
+      stdioDefinition('silent-budget', fixture('silentStdio'), { startTimeoutMs: 2_000 }),
+      {
+        log,
+      },
+    );
+    await connection.start();
+    const snap = connection.snapshot();
+    assert.equal(snap.status, 'error');
+    assert.match(snap.reason ?? '', /did not answer the handshake within 2 s \("startTimeoutMs"\)/);
+    const sent = log.lines
+      .filter((l) => l.startsWith('trace → '))
+      .map((l) => (JSON.parse(l.slice(8)) as { method?: string }).method);
+    assert.deepEqual(sent, ['server/discover', 'initialize'], 'the probe left time for the 2025 handshake');
+    assert.ok(
+      log.lines.some((l) => l.includes('within "startTimeoutMs" (2000 ms), the era probe included')),
+      `the start's deadline ended it, not the library's timeout after it:\n${log.lines.join('\n')}`,
+    );
+  });
+
   it('ends a start at once when stopped during the era probe (the probe does not wait out its timeout)', async () => {
     for (const delayMs of [0, 50]) {
       const { connection } = connect(
