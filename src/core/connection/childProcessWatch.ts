@@ -120,3 +120,12 @@ export function watchChildProcess(
   };
   return record;
 }
+
+/**
+ * Ends a server's process (its whole group when it leads one) without the graceful wait of a
+ * session's end: for a process that never answered its handshake, which has no session to end.
+ */
+export function terminateChild(record: ChildProcessRecord): Promise<void> {
+  if (record.pid === undefined) return Promise.resolve();
+  return record.ownGroup ? terminateGroup(record.pid) : terminateProcesses([record.pid]);
+}

@@ -19,6 +19,7 @@ import { createTransport, traceTraffic, type CreatedTransport, type TransportSan
 import type { LineSocket } from './lineSocketTransport';
 import { describeSandboxPolicy } from '../process/sandboxPolicy';
 import { spawnsProcess, TRANSPORTS } from '../config/transportKinds';
+import { terminateChild } from './childProcessWatch';
 
 export interface OpenedSession {
   readonly client: Client;
@@ -190,6 +191,9 @@ async function connectOnce(
   const deadline = setTimeout(() => {
     outOfTime = true;
     closeTransport();
+    // Closed, a stdio server gets seconds to exit on its own; one that never answered has no
+    // session to end, so it is ended at once and the start's failure shows when its time is up.
+    if (created.child) void terminateChild(created.child);
   }, remainingMs);
   try {
     signal.throwIfAborted();
