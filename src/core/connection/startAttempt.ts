@@ -128,6 +128,7 @@ export async function attemptStart(start: StartAttempt): Promise<StartOutcome> {
       stderrTail,
       startTimeoutMs: definition.startTimeoutMs,
       headers: givenHeaders(definition),
+      ...(definition.command === undefined ? {} : { command: { command: definition.command, args: definition.args } }),
     };
     const why = describeStartFailure(error, tried);
     log.error(`Failed to start: ${why}`);

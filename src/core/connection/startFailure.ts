@@ -19,6 +19,8 @@ export interface StartFailureContext {
   readonly startTimeoutMs: number;
   /** The headers the settings give (never their values). */
   readonly headers?: GivenHeaders;
+  /** A stdio server's command line as the settings give it, to tell a package runner's first download. */
+  readonly command?: { readonly command: string; readonly args: readonly string[] };
 }
 
 /** The settings' `headers` as a reason may name them: never their values. */
@@ -360,7 +362,34 @@ function timeoutReason(chain: readonly ErrorNode[], ctx: StartFailureContext): s
   const { SdkError, SdkErrorCode } = clientLibrary();
   const timedOut = chain.some((node) => node instanceof SdkError && node.code === SdkErrorCode.RequestTimeout);
   if (!timedOut) return undefined;
-  return `the server did not answer the handshake within ${Math.round(ctx.startTimeoutMs / 1000)} s ("startTimeoutMs")`;
+  const reason = `the server did not answer the handshake within ${Math.round(ctx.startTimeoutMs / 1000)} s ("startTimeoutMs")`;
+  const runner = ctx.command && packageRunner(ctx.command.command, ctx.command.args);
+  return runner
+    ? `${reason}; \`${runner}\` may still have been fetching it (its first run downloads the server): Start it again, or raise "startTimeoutMs"`
+    : reason;
+}
+
+/**
+ * The package runner a command line starts (`npx`, `uvx`, `pnpm dlx`, `docker run` …), which
+ * downloads the server on its first run and stays silent meanwhile; undefined for anything else.
+ */
+export function packageRunner(command: string, args: readonly string[]): string | undefined {
+  const name = command
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/\.(cmd|exe|bat)$/i, '')
+    .toLowerCase();
+  if (['npx', 'bunx', 'uvx'].includes(name)) return name;
+  const sub = args.find((a) => !a.startsWith('-'));
+  const runs: Record<string, string> = {
+    pnpm: 'dlx',
+    yarn: 'dlx',
+    pipx: 'run',
+    docker: 'run',
+    podman: 'run',
+    npm: 'exec',
+  };
+  return runs[name] !== undefined && sub === runs[name] ? `${name} ${sub}` : undefined;
 }
 
 function otherReason(error: unknown, chain: readonly ErrorNode[], ctx: StartFailureContext): string {

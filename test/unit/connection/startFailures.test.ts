@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { entries, harness, hosts, node } from '../support/hostHarness';
-import { refusedPort, waitFor } from '../support/fixtures';
+import { fixture, refusedPort, waitFor } from '../support/fixtures';
 import { tempDir } from '../../support/tempDir';
 
 /** A real HTTP server on loopback that answers every request with the status in its first path segment. */
@@ -114,6 +114,37 @@ describe('a server that fails to start says what happened', () => {
     assert.match(log('exits'), /Protocol: negotiating the era over stdio/);
     assert.match(log('exits'), /\[stderr\] error: API_KEY is not set/);
     assert.match(log('exits'), /Failed to start: the process exited with code 2/);
+  });
+
+  it('says that npx may still be fetching a server that did not answer in time (a real npx, a registry on loopback that never answers)', async () => {
+    const silent = createHttpServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { reasons, causes } = await failure({
+        fetching: {
+          command: 'npx',
+          args: ['-y', '@acme/server-weather'],
+          env: {
+            npm_config_registry: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`,
+            npm_config_cache: tempDir('mcp-host-npm-cache-'),
+            npm_config_update_notifier: 'false',
+          },
+          startTimeoutMs: 1_000,
+          ...once,
+        },
+        silent: { command: node, args: [fixture('silentStdio')], startTimeoutMs: 1_000, ...once },
+      });
+      assert.match(
+        reasons.fetching,
+        /^the server did not answer the handshake within 1 s \("startTimeoutMs"\); `npx` may still have been fetching it \(its first run downloads the server\): Start it again, or raise "startTimeoutMs"/,
+      );
+      assert.equal(causes.fetching, undefined, 'npm says nothing while it waits: the row shows the reason');
+      // A program started directly is not said to be downloading.
+      assert.equal(reasons.silent, 'the server did not answer the handshake within 1 s ("startTimeoutMs")');
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it("names the package npx could not find, from npm's own report (a real npx, a registry on loopback)", async () => {
