@@ -114,8 +114,9 @@ interface ChildEnd {
 export function lastOutput(tail: readonly string[], already = ''): string {
   const last = tail.slice(-TAIL_IN_REASON);
   const cause = causeLine(tail);
-  if (cause !== undefined && !last.includes(cause) && !already.includes(cause.trim()))
-    return ` (cause: ${shorten(cause.trim())}; the whole output is in the server's log)`;
+  const engine = cause === undefined ? undefined : engineNote(tail, cause);
+  if (cause !== undefined && (engine || (!last.includes(cause) && !already.includes(cause.trim()))))
+    return ` (cause: ${engine ?? ''}${shorten(cause.trim())}; the whole output is in the server's log)`;
   const lines = last.map(shorten).filter((line) => !already.includes(line));
   return lines.length === 0 ? '' : ` (last output: ${lines.join(' ⏎ ')})`;
 }
@@ -126,8 +127,12 @@ export function lastOutput(tail: readonly string[], already = ''): string {
  * such. Undefined when no line says why.
  */
 export function outputCause(tail: readonly string[]): string | undefined {
+  const uv = tail.map((l) => UV_NOT_FOUND.exec(l)).find((match) => match !== null);
+  if (uv) return shorten(`no Python package "${uv[1]}"`);
   const line = causeLine(tail)?.trim();
   if (line === undefined) return undefined;
+  const engine = engineNote(tail, line);
+  if (engine) return shorten(`${engine}${line}`);
   const npm = NPM_LINE.exec(line);
   if (npm) {
     const missing = /^404 Not Found - GET (\S+)/.exec(npm[1]);
@@ -188,11 +193,13 @@ const NPM_FRAME =
 /**
  * The line that says why a process failed: for npm's report (npx could not fetch the package), its
  * first line that is not framing (`404 Not Found - GET …`, `network request to … failed`); otherwise
- * the last line that looks like an error (a runtime's stack and version come after the message);
+ * the last line that looks like an error (a runtime's stack and version come after the message; a
+ * Python exception group's frame left out);
  * otherwise the last line that asks for something or says what is missing (`Please provide a
  * personal access token …`).
  */
-function causeLine(tail: readonly string[]): string | undefined {
+function causeLine(output: readonly string[]): string | undefined {
+  const tail = output.map((line) => line.replace(EXCEPTION_GROUP_FRAME, ''));
   const npm = tail.find((line) => {
     const match = NPM_LINE.exec(line);
     return match !== null && !NPM_FRAME.test(match[1].trim());
@@ -243,6 +250,29 @@ function looksLikeError(line: string): boolean {
     ) && !/^\s+at\s|^\s*stack:/i.test(untagged)
   );
 }
+
+/**
+ * The frame Python draws around the tracebacks of an exception group (`  | ConnectionRefusedError:
+ * …` inside `+-+---- 1 ----`), which servers built on anyio's task groups (FastMCP) end with.
+ */
+const EXCEPTION_GROUP_FRAME = /^\s*(?:\|(?: |$))+/;
+
+/**
+ * What a crash's cause gains when npm warned that the package needs another Node than the one
+ * that runs it: the Node it needs and this one, from npm's warning
+ * (`npm warn EBADENGINE   required: { node: '>=22' },` then `current: { node: 'v20.5.0', … }`):
+ * a package that needs a newer Node crashes on syntax or a missing export, which say nothing of it.
+ */
+function engineNote(tail: readonly string[], cause: string): string | undefined {
+  if (!looksLikeError(cause)) return undefined;
+  const required = tail.map((line) => /EBADENGINE\s+required: \{ node: '([^']{1,40})'/i.exec(line)?.[1]).find(Boolean);
+  if (!required) return undefined;
+  const current = tail.map((line) => /EBADENGINE\s+current: \{ node: '([^']{1,40})'/i.exec(line)?.[1]).find(Boolean);
+  return `needs Node ${required}${current ? `, this is Node ${current}` : ''}: `;
+}
+
+/** uv's (`uvx`'s) report of a package its index does not have. */
+const UV_NOT_FOUND = /\bBecause (\S+) was not found in the package registry\b/;
 
 /** A logger's tags in brackets in front of a line (`[Redis Error] `, `[14:02:11.377] `). */
 const LEADING_TAGS = /^\s*(?:\[[^\]\n]{0,60}\]\s*)+/;

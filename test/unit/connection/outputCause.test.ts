@@ -135,6 +135,37 @@ describe("a failed process's output names its cause", () => {
     );
   });
 
+  it("reads the error inside a Python exception group's frame (anyio's and asyncio's task groups, as FastMCP servers end)", () => {
+    // Python 3.11's own output for a task group whose task failed.
+    const group = [
+      '  + Exception Group Traceback (most recent call last):',
+      '  |   File "<string>", line 8, in <module>',
+      '  |   File "/root/.pyenv/versions/3.11.7/lib/python3.11/asyncio/taskgroups.py", line 145, in __aexit__',
+      '  |     raise me from None',
+      '  | ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)',
+      '  +-+---------------- 1 ----------------',
+      '    | Traceback (most recent call last):',
+      '    |   File "<string>", line 5, in boom',
+      '    | ConnectionRefusedError: [Errno 111] Connect call failed ("127.0.0.1", 5432)',
+      '    +------------------------------------',
+    ];
+    assert.equal(outputCause(group), 'ConnectionRefusedError: [Errno 111] Connect call failed ("127.0.0.1", 5432)');
+    assert.equal(
+      lastOutput(group),
+      ' (cause: ConnectionRefusedError: [Errno 111] Connect call failed ("127.0.0.1", 5432); the whole output is in the server\'s log)',
+    );
+  });
+
+  it("names the package uvx could not find, from uv's report", () => {
+    const uv = [
+      '  × No solution found when resolving tool dependencies:',
+      '  ╰─▶ Because mcp-server-wether was not found in the package registry and you',
+      '      require mcp-server-wether, we can conclude that your requirements are',
+      '      unsatisfiable.',
+    ];
+    assert.equal(outputCause(uv), 'no Python package "mcp-server-wether"');
+  });
+
   it('keeps a long cause to its bound', () => {
     const cause = outputCause([`Error: ${'x'.repeat(500)}`]) ?? '';
     assert.equal(cause.length, 201);

@@ -1,4 +1,7 @@
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createServer as createHttpServer, type Server } from 'node:http';
@@ -144,6 +147,65 @@ describe('a server that fails to start says what happened', () => {
     } finally {
       silent.closeAllConnections();
       await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it("says which Node a package that crashes needs, from npm's warning (a real npx, a package from a registry on loopback)", async () => {
+    // A package that needs a Node to come and crashes on this one, packed by npm and served as a registry would.
+    const source = tempDir('mcp-host-new-node-');
+    writeFileSync(
+      path.join(source, 'package.json'),
+      JSON.stringify({
+        name: '@acme/server-new',
+        version: '1.0.0',
+        bin: { 'server-new': 'index.js' },
+        engines: { node: '>=99' },
+      }),
+    );
+    writeFileSync(path.join(source, 'index.js'), '#!/usr/bin/env node\nnew RegExp("x", "zz");\n', { mode: 0o755 });
+    const tarball = readFileSync(
+      path.join(source, execFileSync('npm', ['pack', '--silent'], { cwd: source, encoding: 'utf8' }).trim()),
+    );
+    const registry = createHttpServer((req, res) => {
+      const port = (registry.address() as AddressInfo).port;
+      if (req.url?.endsWith('.tgz')) return void res.end(tarball);
+      const version = {
+        name: '@acme/server-new',
+        version: '1.0.0',
+        bin: { 'server-new': 'index.js' },
+        engines: { node: '>=99' },
+        dist: {
+          tarball: `http://127.0.0.1:${port}/server-new-1.0.0.tgz`,
+          integrity: `sha512-${createHash('sha512').update(tarball).digest('base64')}`,
+        },
+      };
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ name: version.name, 'dist-tags': { latest: '1.0.0' }, versions: { '1.0.0': version } }));
+    });
+    await new Promise<void>((resolve) => registry.listen(0, '127.0.0.1', resolve));
+    try {
+      const { reasons, causes } = await failure({
+        newer: {
+          command: 'npx',
+          args: ['-y', '@acme/server-new'],
+          env: {
+            npm_config_registry: `http://127.0.0.1:${(registry.address() as AddressInfo).port}/`,
+            npm_config_cache: tempDir('mcp-host-npm-cache-'),
+            npm_config_update_notifier: 'false',
+          },
+          ...once,
+        },
+      });
+      // npx runs the Node on the login shell's PATH: its version is the one npm names.
+      const needs =
+        /^needs Node >=99, this is Node v\d+\.\d+\.\d+: SyntaxError: Invalid flags supplied to RegExp constructor 'zz'$/;
+      assert.match(causes.newer ?? '', needs);
+      assert.equal(
+        reasons.newer,
+        `the process exited with code 1 (cause: ${causes.newer}; the whole output is in the server's log)`,
+      );
+    } finally {
+      await new Promise((resolve) => registry.close(resolve));
     }
   });
 
