@@ -152,7 +152,7 @@ export function outputCause(tail: readonly string[]): string | undefined {
  * server's status means (where the reason names its URL first).
  */
 export function startFailureCause(error: unknown, ctx: StartFailureContext): string | undefined {
-  if (error instanceof CommandNotFoundError && error.commandLine) return `"command" has arguments: move them to "args"`;
+  if (error instanceof CommandNotFoundError) return error.inFewWords;
   if (spawnsProcess(ctx.kind)) return outputCause(ctx.stderrTail);
   const chain = causeChain(error);
   return networkReason(chain, ctx) === undefined ? httpCause(chain, ctx.headers) : undefined;

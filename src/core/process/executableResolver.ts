@@ -15,10 +15,60 @@ export class CommandNotFoundError extends Error {
         ? `command \`${command}\` not found: "command" names the program alone and "args" its arguments; write "command": ${JSON.stringify(commandLine.program)}, "args": ${JSON.stringify(commandLine.args)}`
         : path.isAbsolute(command) || command.includes('/') || command.includes('\\')
           ? `command \`${command}\` not found or not executable`
-          : `command \`${command}\` not found (searched PATH: ${searchedPath || '(empty)'}). Install it, or set "command" to its full path.`,
+          : `command \`${command}\` not found (searched PATH: ${searchedPath || '(empty)'}). ${installAdvice(command)}, or set "command" to its full path.`,
     );
     this.name = 'CommandNotFoundError';
   }
+
+  /** The few words for the server's row: the program, and what to install when it is a known one. */
+  get inFewWords(): string {
+    if (this.commandLine) return `"command" has arguments: move them to "args"`;
+    if (path.isAbsolute(this.command) || /[\\/]/.test(this.command))
+      return `${this.command} not found or not executable`;
+    const from = providerOf(this.command);
+    return from ? `${this.command} not found: install ${from.name}` : `${this.command} not found on PATH`;
+  }
+}
+
+/** What provides the programs servers are most often started with, and where to get it. */
+const PROVIDERS: Record<string, { readonly name: string; readonly url: string }> = {
+  uv: { name: 'uv', url: 'https://docs.astral.sh/uv/' },
+  node: { name: 'Node.js', url: 'https://nodejs.org' },
+  bun: { name: 'Bun', url: 'https://bun.sh' },
+  deno: { name: 'Deno', url: 'https://deno.com' },
+  docker: { name: 'Docker', url: 'https://docs.docker.com/get-docker/' },
+  podman: { name: 'Podman', url: 'https://podman.io' },
+  python: { name: 'Python', url: 'https://www.python.org' },
+  pipx: { name: 'pipx', url: 'https://pipx.pypa.io' },
+};
+const PROVIDED_BY: Record<string, string> = {
+  uv: 'uv',
+  uvx: 'uv',
+  node: 'node',
+  npx: 'node',
+  npm: 'node',
+  bun: 'bun',
+  bunx: 'bun',
+  deno: 'deno',
+  docker: 'docker',
+  podman: 'podman',
+  python: 'python',
+  python3: 'python',
+  pipx: 'pipx',
+};
+
+function providerOf(command: string): { readonly name: string; readonly url: string } | undefined {
+  const provider = PROVIDED_BY[command.replace(/\.(?:cmd|exe|bat)$/i, '').toLowerCase()];
+  return provider === undefined ? undefined : PROVIDERS[provider];
+}
+
+/** "Install it", or what provides a known program and where to get it. */
+function installAdvice(command: string): string {
+  const from = providerOf(command);
+  if (!from) return 'Install it';
+  return from.name.toLowerCase() === command.toLowerCase()
+    ? `Install ${from.name} (${from.url})`
+    : `Install ${from.name} (${from.url}), which provides it`;
 }
 
 const MARKER = '__MCP_HOST_PATH__';

@@ -41,6 +41,30 @@ describe('ExecutableResolver', () => {
     await assert.rejects(resolver.resolve('not-executable', undefined), CommandNotFoundError);
   });
 
+  it('names what provides a missing launcher servers are often started with, and where to get it', async () => {
+    const resolver = new ExecutableResolver({ SHELL: shell, PATH: '/usr/bin' }, 'linux');
+    const missing = async (command: string) => {
+      const error = await resolver.resolve(command, undefined).then(
+        () => assert.fail(`${command} was found`),
+        (e: unknown) => e,
+      );
+      assert.ok(error instanceof CommandNotFoundError);
+      return error;
+    };
+    const uvx = await missing('uvx');
+    assert.equal(
+      uvx.message,
+      `command \`uvx\` not found (searched PATH: ${bin}:/usr/bin:/bin). Install uv (https://docs.astral.sh/uv/), which provides it, or set "command" to its full path.`,
+    );
+    assert.equal(uvx.inFewWords, 'uvx not found: install uv');
+    const deno = await missing('deno');
+    assert.match(deno.message, /\. Install Deno \(https:\/\/deno\.com\), or set "command" to its full path\.$/);
+    assert.equal(deno.inFewWords, 'deno not found: install Deno');
+    const other = await missing('npx-missing');
+    assert.equal(other.inFewWords, 'npx-missing not found on PATH');
+    assert.equal((await missing('./nope')).inFewWords, './nope not found or not executable');
+  });
+
   it('says how to split a whole command line written in "command" when its program exists', async () => {
     const resolver = new ExecutableResolver({ SHELL: shell, PATH: '/usr/bin' }, 'linux');
     await assert.rejects(resolver.resolve('only-in-login-shell -y @modelcontextprotocol/server-memory', undefined), {

@@ -187,6 +187,8 @@ describe('ServerConnection against real fixture servers', () => {
     assert.equal(snap.status, 'error');
     assert.match(snap.reason ?? '', /command `definitely-not-installed-mcp` not found \(searched PATH: .+\)/);
     assert.doesNotMatch(snap.reason ?? '', /ENOENT/);
+    // The row's few words: its long PATH would push what to do out of the side bar.
+    assert.equal(snap.cause, 'definitely-not-installed-mcp not found on PATH');
   });
 
   it('fails requests in flight at once, naming the server, when it crashes, then restarts it with backoff', async () => {
