@@ -153,9 +153,24 @@ export function outputCause(tail: readonly string[]): string | undefined {
  */
 export function startFailureCause(error: unknown, ctx: StartFailureContext): string | undefined {
   if (error instanceof CommandNotFoundError) return error.inFewWords;
-  if (spawnsProcess(ctx.kind)) return outputCause(ctx.stderrTail);
   const chain = causeChain(error);
-  return networkReason(chain, ctx) === undefined ? httpCause(chain, ctx.headers) : undefined;
+  if (spawnsProcess(ctx.kind)) return outputCause(ctx.stderrTail) ?? timeoutCause(chain, ctx);
+  return networkReason(chain, ctx) === undefined
+    ? (httpCause(chain, ctx.headers) ?? timeoutCause(chain, ctx))
+    : undefined;
+}
+
+/** A start that ran out of time, in a few words: how long it waited, and a package runner's likely download. */
+function timeoutCause(chain: readonly ErrorNode[], ctx: StartFailureContext): string | undefined {
+  if (!timedOut(chain)) return undefined;
+  const runner = ctx.command && packageRunner(ctx.command.command, ctx.command.args);
+  const waited = `no answer within ${Math.round(ctx.startTimeoutMs / 1000)} s`;
+  return runner ? `${waited}: ${runner} may still be fetching it` : waited;
+}
+
+function timedOut(chain: readonly ErrorNode[]): boolean {
+  const { SdkError, SdkErrorCode } = clientLibrary();
+  return chain.some((node) => node instanceof SdkError && node.code === SdkErrorCode.RequestTimeout);
 }
 
 /** What a refusal of credentials (see {@link credentialsRefusal}) means, in a few words for the row. */
@@ -389,9 +404,7 @@ function httpReason(chain: readonly ErrorNode[], ctx: StartFailureContext): stri
 }
 
 function timeoutReason(chain: readonly ErrorNode[], ctx: StartFailureContext): string | undefined {
-  const { SdkError, SdkErrorCode } = clientLibrary();
-  const timedOut = chain.some((node) => node instanceof SdkError && node.code === SdkErrorCode.RequestTimeout);
-  if (!timedOut) return undefined;
+  if (!timedOut(chain)) return undefined;
   const reason = `the server did not answer the handshake within ${Math.round(ctx.startTimeoutMs / 1000)} s ("startTimeoutMs")`;
   const runner = ctx.command && packageRunner(ctx.command.command, ctx.command.args);
   return runner
