@@ -165,7 +165,8 @@ function timeoutCause(chain: readonly ErrorNode[], ctx: StartFailureContext): st
   if (!timedOut(chain)) return undefined;
   const runner = ctx.command && packageRunner(ctx.command.command, ctx.command.args);
   const waited = `no answer within ${Math.round(ctx.startTimeoutMs / 1000)} s`;
-  return runner ? `${waited}: ${runner} may still be fetching it` : waited;
+  // The likely cause first: the side bar shows a row's first words.
+  return runner ? `${runner} may still be fetching it (${waited})` : waited;
 }
 
 function timedOut(chain: readonly ErrorNode[]): boolean {

@@ -142,7 +142,7 @@ describe('a server that fails to start says what happened', () => {
         /^the server did not answer the handshake within 1 s \("startTimeoutMs"\); `npx` may still have been fetching it \(its first run downloads the server\): Start it again, or raise "startTimeoutMs"/,
       );
       // npm says nothing while it waits: the row says how long it waited, and why that may be.
-      assert.equal(causes.fetching, 'no answer within 1 s: npx may still be fetching it');
+      assert.equal(causes.fetching, 'npx may still be fetching it (no answer within 1 s)');
       assert.equal(causes.silent, 'no answer within 1 s');
       // A program started directly is not said to be downloading.
       assert.equal(reasons.silent, 'the server did not answer the handshake within 1 s ("startTimeoutMs")');
