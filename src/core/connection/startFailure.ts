@@ -72,7 +72,13 @@ interface ErrorNode {
  */
 export function describeStartFailure(error: unknown, ctx: StartFailureContext): string {
   const chain = causeChain(error);
-  if (ctx.exit) return `${describeExit(ctx.exit)}${lastOutput(ctx.stderrTail)}`;
+  if (ctx.exit) {
+    const container = containerWithoutInput(ctx.command);
+    const hint = container
+      ? `; \`${container}\` without "-i" gives the server no input, so it ends at once: add "-i" to "args" before the image`
+      : '';
+    return `${describeExit(ctx.exit)}${lastOutput(ctx.stderrTail)}${hint}`;
+  }
   const reason =
     networkReason(chain, ctx) ?? httpReason(chain, ctx) ?? timeoutReason(chain, ctx) ?? otherReason(error, chain, ctx);
   return spawnsProcess(ctx.kind) ? `${reason}${lastOutput(ctx.stderrTail, reason)}` : reason;
@@ -154,7 +160,14 @@ export function outputCause(tail: readonly string[]): string | undefined {
 export function startFailureCause(error: unknown, ctx: StartFailureContext): string | undefined {
   if (error instanceof CommandNotFoundError) return error.inFewWords;
   const chain = causeChain(error);
-  if (spawnsProcess(ctx.kind)) return outputCause(ctx.stderrTail) ?? timeoutCause(chain, ctx);
+  if (spawnsProcess(ctx.kind)) {
+    const container = ctx.exit && containerWithoutInput(ctx.command);
+    return (
+      outputCause(ctx.stderrTail) ??
+      (container ? `${container} needs "-i" in "args"` : undefined) ??
+      timeoutCause(chain, ctx)
+    );
+  }
   return networkReason(chain, ctx) === undefined
     ? (httpCause(chain, ctx.headers) ?? timeoutCause(chain, ctx))
     : undefined;
@@ -411,6 +424,20 @@ function timeoutReason(chain: readonly ErrorNode[], ctx: StartFailureContext): s
   return runner
     ? `${reason}; \`${runner}\` may still have been fetching it (its first run downloads the server): Start it again, or raise "startTimeoutMs"`
     : reason;
+}
+
+/**
+ * `docker run` (or `podman run`) without `-i`, which leaves the container's input closed: a stdio
+ * server in it reads the end of its input and ends. Undefined for any other command line.
+ */
+function containerWithoutInput(commandLine: StartFailureContext['command']): string | undefined {
+  if (!commandLine) return undefined;
+  const runner = packageRunner(commandLine.command, commandLine.args);
+  if (runner !== 'docker run' && runner !== 'podman run') return undefined;
+  const interactive = commandLine.args.some(
+    (arg) => arg === '--interactive' || arg === '--interactive=true' || /^-[a-zA-Z]*i[a-zA-Z]*$/.test(arg),
+  );
+  return interactive ? undefined : runner;
 }
 
 /**

@@ -87,6 +87,24 @@ describe('a server that fails to start says what happened', () => {
     assert.equal(causes.asks, 'Please set the API_TOKEN environment variable');
   });
 
+  it('says that `docker run` needs "-i" when a container started without it ends at once', async () => {
+    // What a container without input does: its server reads the end of stdin and ends, quietly.
+    const bin = tempDir('mcp-host-docker-');
+    const docker = path.join(bin, 'docker');
+    writeFileSync(docker, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    const { reasons, causes } = await failure({
+      noInput: { command: docker, args: ['run', '--rm', '-e', 'TZ=UTC', 'mcp/time'], ...once },
+      withInput: { command: docker, args: ['run', '-it', '--rm', 'mcp/time'], ...once },
+    });
+    assert.equal(
+      reasons.noInput,
+      'the process exited with code 0; `docker run` without "-i" gives the server no input, so it ends at once: add "-i" to "args" before the image',
+    );
+    assert.equal(causes.noInput, 'docker run needs "-i" in "args"');
+    assert.equal(reasons.withInput, 'the process exited with code 0');
+    assert.equal(causes.withInput, undefined);
+  });
+
   it('says how to split a whole command line written in "command"', async () => {
     const { reasons, causes } = await failure({ oneLine: { command: `${node} --version`, ...once } });
     assert.equal(
