@@ -422,7 +422,7 @@ function timeoutReason(chain: readonly ErrorNode[], ctx: StartFailureContext): s
   const reason = `the server did not answer the handshake within ${Math.round(ctx.startTimeoutMs / 1000)} s ("startTimeoutMs")`;
   const runner = ctx.command && packageRunner(ctx.command.command, ctx.command.args);
   return runner
-    ? `${reason}; \`${runner}\` may still have been fetching it (its first run downloads the server): Start it again, or raise "startTimeoutMs"`
+    ? `${reason}; \`${runner}\` may still have been fetching it (its first run downloads the server): Restart it, or raise "startTimeoutMs"`
     : reason;
 }
 

@@ -157,7 +157,7 @@ describe('a server that fails to start says what happened', () => {
       });
       assert.match(
         reasons.fetching,
-        /^the server did not answer the handshake within 1 s \("startTimeoutMs"\); `npx` may still have been fetching it \(its first run downloads the server\): Start it again, or raise "startTimeoutMs"/,
+        /^the server did not answer the handshake within 1 s \("startTimeoutMs"\); `npx` may still have been fetching it \(its first run downloads the server\): Restart it, or raise "startTimeoutMs"/,
       );
       // npm says nothing while it waits: the row says how long it waited, and why that may be.
       assert.equal(causes.fetching, 'npx may still be fetching it (no answer within 1 s)');
