@@ -135,9 +135,9 @@ export async function createTransport(
   if (extras.lines)
     return { transport: new LineSocketTransport(extras.lines, limitsOf(def).maxMessageMB * 1024 * 1024), kind };
   if (kind === 'stdio') {
-    if (def.cwd !== undefined && !(await isDirectory(def.cwd))) {
-      throw new Error(`the working directory "${def.cwd}" does not exist; set "cwd" to an existing folder`);
-    }
+    const cwdProblem = def.cwd === undefined ? undefined : await folderProblem(def.cwd);
+    if (cwdProblem)
+      throw new Error(`the working directory "${def.cwd}" ${cwdProblem}; set "cwd" to an existing folder`);
     const searchPath = await resolver.searchPath();
     const command = await resolver.resolve(def.command ?? '', def.cwd, searchPath);
     const env: Record<string, string> = {};
@@ -236,10 +236,12 @@ export function traceTraffic(transport: Transport, log: ServerLog, onIncoming?: 
   });
 }
 
-async function isDirectory(dir: string): Promise<boolean> {
+/** Why a folder cannot be a process's working directory, or undefined when it can. */
+async function folderProblem(dir: string): Promise<string | undefined> {
   try {
-    return (await fs.stat(dir)).isDirectory();
-  } catch {
-    return false;
+    return (await fs.stat(dir)).isDirectory() ? undefined : 'is a file, not a folder';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'EACCES' || code === 'EPERM' ? 'cannot be reached (permission denied)' : 'does not exist';
   }
 }

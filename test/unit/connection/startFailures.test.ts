@@ -105,6 +105,22 @@ describe('a server that fails to start says what happened', () => {
     assert.equal(causes.withInput, undefined);
   });
 
+  it('says what is wrong with a "cwd" that is not a folder it can start in', async () => {
+    const dir = tempDir('mcp-host-cwd-');
+    const file = path.join(dir, 'server.js');
+    writeFileSync(file, '');
+    const missing = path.join(dir, 'no-such-folder');
+    const { reasons } = await failure({
+      missing: { command: node, args: ['-e', '0'], cwd: missing, ...once },
+      file: { command: node, args: ['-e', '0'], cwd: file, ...once },
+    });
+    assert.equal(reasons.missing, `the working directory "${missing}" does not exist; set "cwd" to an existing folder`);
+    assert.equal(
+      reasons.file,
+      `the working directory "${file}" is a file, not a folder; set "cwd" to an existing folder`,
+    );
+  });
+
   it('says how to split a whole command line written in "command"', async () => {
     const { reasons, causes } = await failure({ oneLine: { command: `${node} --version`, ...once } });
     assert.equal(
