@@ -398,12 +398,19 @@ function httpStatus(chain: readonly ErrorNode[]): { status: number; text?: strin
   return undefined;
 }
 
+/** Whether a URL names no path, as a server's address copied without its endpoint does. */
+function atRoot(url: string | undefined): boolean {
+  const parsed = url === undefined ? undefined : safeUrl(url);
+  return parsed !== undefined && parsed.pathname.replace(/\/+$/, '') === '' && parsed.search === '';
+}
+
 function httpReason(chain: readonly ErrorNode[], ctx: StartFailureContext): string | undefined {
   const found = httpStatus(chain);
   if (!found || found.status < 400) return undefined;
   const status = `HTTP ${found.status}${found.text ? ` ${found.text}` : ''}`;
   const url = ctx.url ?? 'the server';
-  if (found.status === 404) return `no MCP endpoint at ${url} (${status}); check the path in "url"`;
+  if (found.status === 404)
+    return `no MCP endpoint at ${url} (${status}); check the path in "url"${atRoot(ctx.url) ? ' (servers usually answer at /mcp, or /sse for the legacy transport)' : ''}`;
   if (found.status === 401 || found.status === 403) {
     const unexpanded = ctx.headers?.unexpanded ?? [];
     if (unexpanded.length > 0)

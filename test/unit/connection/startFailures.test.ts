@@ -293,6 +293,25 @@ describe('a server that fails to start says what happened', () => {
     assert.match(log('refused'), /as the client library reported it: .*fetch failed/);
   });
 
+  it("says where MCP endpoints usually are when a URL without a path finds none (a server's address copied without its endpoint)", async () => {
+    const site = createHttpServer((_request, response) => response.writeHead(404).end('Cannot POST /'));
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    try {
+      const root = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+      const { reasons } = await failure({
+        bare: { type: 'http', url: root, ...once },
+        slash: { type: 'http', url: `${root}/`, ...once },
+        path: { type: 'http', url: `${root}/api`, ...once },
+      });
+      const usual = ' (servers usually answer at /mcp, or /sse for the legacy transport)';
+      assert.equal(reasons.bare, `no MCP endpoint at ${root} (HTTP 404 Not Found); check the path in "url"${usual}`);
+      assert.equal(reasons.slash, `no MCP endpoint at ${root}/ (HTTP 404 Not Found); check the path in "url"${usual}`);
+      assert.equal(reasons.path, `no MCP endpoint at ${root}/api (HTTP 404 Not Found); check the path in "url"`);
+    } finally {
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
+
   it('reads HTTP statuses: 404 has no MCP endpoint, 401/403 need sign-in (or other credentials than those in "headers") without trying HTTP+SSE, 5xx failed', async () => {
     const { reasons, causes, log } = await failure({
       missing: { type: 'http', url: http.url(404), ...once },
