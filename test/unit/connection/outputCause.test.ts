@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { lastOutput, outputCause } from '../../../src/core/connection/startFailure';
+import { lastOutput, outputCause } from '../../../src/core/connection/outputCause';
 
 // What a failed process printed, as stderr tails (the last 20 lines, as `StderrTail` keeps them).
 const NPM_UNREACHABLE = [
