@@ -165,15 +165,20 @@ async function connectOnce(
   signal: AbortSignal,
   budget: StartBudget,
 ): Promise<OpenedSession> {
+  if (budget.remainingMs() === 0) throw budget.spent();
+  // Finding the program (the login shell's PATH) and preparing a sandbox count in the start's time.
+  const created = await createTransport(def, deps.resolver, kind, deps);
   const remainingMs = budget.remainingMs();
-  if (remainingMs === 0) throw budget.spent();
+  if (remainingMs === 0) {
+    await created.transport.close().catch(() => undefined);
+    throw budget.spent();
+  }
   const client = deps.createClient({
     versionNegotiation: {
       mode: 'auto',
       probe: { timeoutMs: probeTimeoutMs(kind, remainingMs) },
     },
   });
-  const created = await createTransport(def, deps.resolver, kind, deps);
   if (created.sandbox) deps.log.info(`Sandboxed: ${describeSandboxPolicy(created.sandbox)}.`);
   traceTraffic(created.transport, deps.log, deps.onIncoming);
   deps.onTransport?.(created);
