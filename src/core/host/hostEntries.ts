@@ -121,7 +121,14 @@ export class HostEntries {
         error instanceof ServerConfigError ? error.message : `MCP server "${def.id}": ${(error as Error).message}`;
       env.hostLog.error(message);
       const held = error instanceof MissingInputError ? { held: 'input' as const } : {};
-      return this.withoutConnection(entry, { status: 'error', reason: message, ...held });
+      // The row names the server: its few words are the setting and what is wrong with it.
+      const cause =
+        error instanceof ServerConfigError
+          ? error.field
+            ? `"${error.field}" ${error.problem}`
+            : error.problem
+          : (error as Error).message;
+      return this.withoutConnection(entry, { status: 'error', reason: message, cause, ...held });
     }
     const { resolved, secrets, hash, lastRunKey } = inputs;
     if (entry.connection?.hash === hash) return;

@@ -39,6 +39,8 @@ export interface HostEntry {
 export interface Placeholder {
   readonly status: ServerStatus;
   readonly reason: string;
+  /** The reason in a few words for the server's row, which names the server already. */
+  readonly cause?: string;
   readonly held?: HeldBy;
 }
 
@@ -157,6 +159,7 @@ export function entrySnapshot(entry: HostEntry, lastRun?: LastRun): ServerSnapsh
     status: entry.placeholder?.status ?? 'stopped',
     ...onDemand,
     reason: entry.placeholder?.reason,
+    ...(entry.placeholder?.cause ? { cause: entry.placeholder.cause } : {}),
     ...(entry.placeholder?.held ? { held: entry.placeholder.held } : {}),
     configError: entry.configError,
     scope: entry.scope,

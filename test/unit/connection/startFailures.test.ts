@@ -121,6 +121,14 @@ describe('a server that fails to start says what happened', () => {
     );
   });
 
+  it("says which setting could not be resolved, the row without the server's name it shows already", async () => {
+    const envFile = path.join(tempDir('mcp-host-env-'), 'missing.env');
+    const { reasons, causes } = await failure({ keys: { command: node, args: ['-e', '0'], envFile, ...once } });
+    const problem = `"envFile" cannot be read: ENOENT: no such file or directory, open '${envFile}'`;
+    assert.equal(reasons.keys, `MCP server "keys": ${problem}`);
+    assert.equal(causes.keys, problem);
+  });
+
   it('says how to split a whole command line written in "command"', async () => {
     const { reasons, causes } = await failure({ oneLine: { command: `${node} --version`, ...once } });
     assert.equal(
