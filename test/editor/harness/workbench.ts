@@ -181,10 +181,20 @@ export class Workbench {
   }
 
   /** Whether a server's row shows its whole label and description at the side bar's present width (no "…"). */
-  async serverRowFits(id: string): Promise<boolean> {
-    return this.serverRow(id)
-      .locator('.monaco-icon-label-container')
-      .evaluate((el) => el.scrollWidth <= el.clientWidth, undefined, { timeout: 5_000 });
+  /**
+   * Whether the server's row shows whole. A row just drawn (a view opened, its state changed) is
+   * measured again until it fits, for at most `withinMs`: the answer is the settled row's.
+   */
+  async serverRowFits(id: string, withinMs = 10_000): Promise<boolean> {
+    const deadline = Date.now() + withinMs;
+    for (;;) {
+      const fits = await this.serverRow(id)
+        .locator('.monaco-icon-label-container')
+        .evaluate((el) => el.scrollWidth <= el.clientWidth, undefined, { timeout: 5_000 })
+        .catch(() => false);
+      if (fits || Date.now() >= deadline) return fits;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   }
 
   async serverDescription(id: string): Promise<string> {
