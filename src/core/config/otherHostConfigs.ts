@@ -2,6 +2,7 @@ import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import type { ConvertedServer, McpJsonConversion } from './vscodeMcpJson';
 import { convertVsCodeMcpJson, safeServerId } from './vscodeMcpJson';
+import { programName } from './serverDefinition';
 
 /** The hosts whose MCP configuration files MCP Host can import. */
 export type OtherHost =
@@ -285,16 +286,10 @@ export function sameServer(a: ServerIdentity, b: ServerIdentity): boolean {
   if (a.url !== undefined || b.url !== undefined)
     return a.url !== undefined && b.url !== undefined && normalUrl(a.url) === normalUrl(b.url);
   if (a.command === undefined || b.command === undefined) return false;
-  const program = (command: string) =>
-    command
-      .split(/[\\/]/)
-      .pop()!
-      .replace(/\.(exe|cmd|bat)$/i, '')
-      .toLowerCase();
   const argsA = a.args ?? [];
   const argsB = b.args ?? [];
   return (
-    program(a.command) === program(b.command) &&
+    programName(a.command) === programName(b.command) &&
     argsA.length === argsB.length &&
     argsA.every((arg, i) => arg === argsB[i])
   );

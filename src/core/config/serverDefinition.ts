@@ -232,3 +232,12 @@ export function describeTarget(def: Pick<ServerDefinition, 'transport' | 'comman
 export function quoteArg(arg: string): string {
   return /^[\w@%+=:,./${}-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
+
+/** A command's program as people name it: no folders, no Windows extension, lower case (`C:\…\NPX.CMD` is `npx`). */
+export function programName(command: string): string {
+  return command
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/\.(?:cmd|exe|bat)$/i, '')
+    .toLowerCase();
+}

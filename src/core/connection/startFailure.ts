@@ -1,5 +1,5 @@
 import { clientLibrary } from '../lazyLibraries';
-import type { ResolvedServerDefinition, TransportKind } from '../config/serverDefinition';
+import { programName, type ResolvedServerDefinition, type TransportKind } from '../config/serverDefinition';
 import { spawnsProcess } from '../config/transportKinds';
 import { CommandNotFoundError } from '../process/executableResolver';
 import { lastOutput, outputCause } from './outputCause';
@@ -314,11 +314,7 @@ function containerWithoutInput(commandLine: StartFailureContext['command']): str
  * downloads the server on its first run and stays silent meanwhile; undefined for anything else.
  */
 export function packageRunner(command: string, args: readonly string[]): string | undefined {
-  const name = command
-    .split(/[\\/]/)
-    .pop()!
-    .replace(/\.(cmd|exe|bat)$/i, '')
-    .toLowerCase();
+  const name = programName(command);
   if (['npx', 'bunx', 'uvx'].includes(name)) return name;
   const sub = args.find((a) => !a.startsWith('-'));
   const runs: Record<string, string> = {

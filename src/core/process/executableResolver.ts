@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { programName } from '../config/serverDefinition';
 
 /** The command is not on PATH: say where we looked, never a bare ENOENT. */
 export class CommandNotFoundError extends Error {
@@ -58,7 +59,7 @@ const PROVIDED_BY: Record<string, string> = {
 };
 
 function providerOf(command: string): { readonly name: string; readonly url: string } | undefined {
-  const provider = PROVIDED_BY[command.replace(/\.(?:cmd|exe|bat)$/i, '').toLowerCase()];
+  const provider = PROVIDED_BY[programName(command)];
   return provider === undefined ? undefined : PROVIDERS[provider];
 }
 
