@@ -61,18 +61,39 @@ const TEN = Array.from({ length: 10 }, (_, i) => `f${i}`);
  */
 const hostId = (id: string) => `h-${id}`;
 
-/** The pids of the stdio lane's relay processes (dist/gatewayRelay.js) on this machine. */
+/** The pids of the stdio lane's relay processes (dist/gatewayRelay.js) on this machine, not the floor's. */
 function relayProcesses(): number[] {
   return readdirSync('/proc')
     .filter((entry) => /^\d+$/.test(entry))
     .filter((pid) => {
       try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('gatewayRelay.js');
+        const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        return commandLine.includes('gatewayRelay.js') && !commandLine.includes('mcp-host-floor-');
       } catch {
         return false; // gone meanwhile
       }
     })
     .map(Number);
+}
+
+/**
+ * Waits until the relay processes stop coming and going (the same set in three looks half a second
+ * apart): some on the stdio lane, none on the HTTP lane.
+ */
+async function relaysSettled(lane: 'http' | 'stdio'): Promise<void> {
+  let seen = '';
+  let same = 0;
+  await waitFor(
+    `the relay processes to settle on the ${lane} lane`,
+    async () => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const now = relayProcesses().sort().join(',');
+      same = now === seen ? same + 1 : 0;
+      seen = now;
+      return same >= 2 && (now !== '') === (lane === 'stdio');
+    },
+    60_000,
+  );
 }
 
 /**
@@ -197,8 +218,8 @@ async function sideBySide(): Promise<void> {
     };
     const gatewayEcho = gatewayTool(hostId('everything'), 'echo');
     const cannedEcho = gatewayTool(hostId('canned'), 'echo');
-    const floors = { http: 'mcp_floor-http_echo', stdio: 'mcp_floor-stdio_echo' };
-    for (const label of ['floor-http', 'floor-stdio'])
+    const floors = { http: 'mcp_floor-http_echo', stdio: 'mcp_floor-stdio_echo', relayed: 'mcp_floor-relayed_echo' };
+    for (const label of ['floor-http', 'floor-stdio', 'floor-relayed'])
       await editor.control('executeCommand', {
         command: 'workbench.mcp.startServer',
         args: [`mcp-host.mcp-host-test-host/${label}`, { waitForLiveTools: true }],
@@ -219,11 +240,6 @@ async function sideBySide(): Promise<void> {
       await dialog.getByRole('button', { name: 'Enable' }).click();
     await warmUp;
     const rounds = runs('calls') ? 5 : 0;
-    const ours: number[] = [];
-    const theirs: number[] = [];
-    const floor: number[] = [];
-    const gateway: number[] = [];
-    const gatewayStdio: number[] = [];
     /**
      * With `profile=1`, the last round writes the extension host's CPU profile of each variant's
      * calls to test-results/profiles/<variant>.cpuprofile (open in Chrome's DevTools, or summarize
@@ -231,11 +247,8 @@ async function sideBySide(): Promise<void> {
      */
     const profileDir = arg('profile', 0) ? path.join(REPO, 'test-results', 'profiles') : undefined;
     if (profileDir) mkdirSync(profileDir, { recursive: true });
-    let lastRound = false;
-    const profiled = (variant: string) =>
-      lastRound && profileDir ? { profile: path.join(profileDir, `${variant}.cpuprofile`) } : {};
-    /** Calls through MCP Host's gateway on one lane (`mcpHost.agents.lane`), once VS Code has connected to it that way. */
-    const gatewayCalls = async (lane: 'http' | 'stdio', count: number) => {
+    /** Has VS Code connect to MCP Host's servers over `lane` (`mcpHost.agents.lane`), and waits until that settles. */
+    const useLane = async (lane: 'http' | 'stdio') => {
       await editor.control('updateUserSetting', { section: 'mcpHost.agents.lane', value: lane });
       await waitFor(
         `VS Code to reach MCP Host's everything over the ${lane} lane`,
@@ -256,131 +269,126 @@ async function sideBySide(): Promise<void> {
         },
         60_000,
       );
-      const figures = await editor.control<CallFigures>('lmToolCalls', {
-        name: gatewayEcho,
-        input: { message: 'hi' },
-        count,
-        ...profiled(`lane-${lane}`),
-      });
-      const canned = await editor.control<CallFigures>('lmToolCalls', {
-        name: cannedEcho,
-        input: { message: 'hi' },
-        count,
-        ...profiled(`lane-${lane}-canned`),
-      });
-      if (canned.lastLength !== figures.lastLength)
-        throw new Error(
-          `the canned responder answered differently through the ${lane} lane: ${JSON.stringify(canned)}`,
-        );
-      (lane === 'stdio' ? cannedStdio : cannedHttp).push(canned.medianMs);
-      if (lane === 'stdio') relayMemory.push(...relayProcesses().map((pid) => memoryKiB(pid)));
-      return figures;
+      // A lane's change reconnects every server VS Code has of MCP Host (a relay process each on
+      // the stdio lane): what is measured while that goes on pays for it.
+      await relaysSettled(lane);
+      for (const name of [gatewayEcho, cannedEcho])
+        await editor.control<CallFigures>('lmToolCalls', { name, input: { message: 'hi' }, count: 5 });
     };
-    const cannedHttp: number[] = [];
-    const cannedStdio: number[] = [];
+    /**
+     * The variants, each a language-model tool called with the echo's input. The lane is chosen
+     * once per phase (changing it reconnects every published server), and each phase interleaves
+     * the variants that compare with it, in an order that turns each round.
+     */
+    const variants: Record<string, { tool: string; input: object; lanes: readonly ('http' | 'stdio')[] }> = {
+      host: {
+        tool: 'mcpHost_callTool',
+        input: { server: hostId('everything'), tool: 'echo', arguments: { message: 'hi' } },
+        lanes: ['http', 'stdio'],
+      },
+      'built-in': { tool: echo, input: { message: 'hi' }, lanes: ['http', 'stdio'] },
+      noop: { tool: 'mcpHostTest_echo', input: { message: 'hi' }, lanes: ['http'] },
+      lane: { tool: gatewayEcho, input: { message: 'hi' }, lanes: ['http', 'stdio'] },
+      'lane-canned': { tool: cannedEcho, input: { message: 'hi' }, lanes: ['http', 'stdio'] },
+      'floor-http': { tool: floors.http, input: { message: 'hi' }, lanes: ['http'] },
+      'floor-stdio': { tool: floors.stdio, input: { message: 'hi' }, lanes: ['stdio'] },
+      'floor-relayed': { tool: floors.relayed, input: { message: 'hi' }, lanes: ['stdio'] },
+    };
+    /** Round medians, by `<variant>@<lane>`. */
+    const samples: Record<string, number[]> = {};
     const relayMemory: { resident: number; own: number }[] = [];
-    const floorHttp: number[] = [];
-    const floorStdio: number[] = [];
-    for (let round = 0; round < rounds; round++) {
-      const count = Math.round(calls / rounds);
-      lastRound = round === rounds - 1;
-      const host = await editor
-        .control<CallFigures>('lmToolCalls', {
-          name: 'mcpHost_callTool',
-          input: { server: hostId('everything'), tool: 'echo', arguments: { message: 'hi' } },
-          count,
-        })
-        .catch(async (error: Error) => {
-          await editor.workbench.screenshot('bench-host-echo');
-          throw error;
-        });
-      const builtIn = await editor
-        .control<CallFigures>('lmToolCalls', { name: echo, input: { message: 'hi' }, count, ...profiled('built-in') })
-        .catch(async (error: Error) => {
-          await editor.workbench.screenshot('bench-builtin-echo');
-          throw error;
-        });
-      const noop = await editor.control<CallFigures>('lmToolCalls', {
-        name: 'mcpHostTest_echo',
-        input: { message: 'hi' },
-        count,
-      });
-      const published = await gatewayCalls('http', count);
-      const relayed = await gatewayCalls('stdio', count);
-      if (relayed.lastLength !== builtIn.lastLength)
-        throw new Error(`the stdio lane answered the echo differently: ${JSON.stringify(relayed)}`);
-      gatewayStdio.push(relayed.medianMs);
-      if (
-        host.lastLength !== builtIn.lastLength ||
-        noop.lastLength !== host.lastLength ||
-        published.lastLength !== builtIn.lastLength
-      )
-        throw new Error('the two hosts (or the test tool) answered the echo differently');
-      const [httpFloor, stdioFloor] = [
-        await editor.control<CallFigures>('lmToolCalls', { name: floors.http, input: { message: 'hi' }, count }),
-        await editor.control<CallFigures>('lmToolCalls', {
-          name: floors.stdio,
-          input: { message: 'hi' },
-          count,
-          ...profiled('floor-stdio'),
-        }),
-      ];
-      if (httpFloor.lastLength !== builtIn.lastLength || stdioFloor.lastLength !== builtIn.lastLength)
-        throw new Error('the floor servers answered the echo differently');
-      floorHttp.push(httpFloor.medianMs);
-      floorStdio.push(stdioFloor.medianMs);
-      gateway.push(published.medianMs);
-      ours.push(host.medianMs);
-      theirs.push(builtIn.medianMs);
-      floor.push(noop.medianMs);
+    let answer: number | undefined;
+    for (const lane of rounds ? (['http', 'stdio'] as const) : []) {
+      await useLane(lane);
+      const here = Object.keys(variants).filter((v) => variants[v].lanes.includes(lane));
+      for (let round = 0; round < rounds; round++) {
+        const count = Math.round(calls / rounds);
+        for (let i = 0; i < here.length; i++) {
+          const variant = here[(i + round) % here.length];
+          const { tool, input } = variants[variant];
+          const profiledAs = variant.startsWith('lane') ? `${variant.replace('lane', `lane-${lane}`)}` : variant;
+          const figures = await editor
+            .control<CallFigures>('lmToolCalls', {
+              name: tool,
+              input,
+              count,
+              ...(round === rounds - 1 && profileDir
+                ? { profile: path.join(profileDir, `${profiledAs}.cpuprofile`) }
+                : {}),
+            })
+            .catch(async (error: Error) => {
+              await editor.workbench.screenshot(`bench-${profiledAs}`);
+              throw error;
+            });
+          // Every variant answers the same text ("Echo: hi"): the same work on each side.
+          answer ??= figures.lastLength;
+          if (figures.error !== undefined || figures.lastLength !== answer)
+            throw new Error(`${variant} on the ${lane} lane answered differently: ${JSON.stringify(figures)}`);
+          (samples[`${variant}@${lane}`] ??= []).push(figures.medianMs);
+        }
+        if (lane === 'stdio') relayMemory.push(...relayProcesses().map((pid) => memoryKiB(pid)));
+      }
     }
+    const of = (key: string) => median(samples[key]);
     if (rounds) {
+      const allBuiltIn = [...samples['built-in@http'], ...samples['built-in@stdio']];
+      const allHost = [...samples['host@http'], ...samples['host@stdio']];
       row(
-        `vscode.lm.invokeTool, server-everything echo, ${calls} calls (median of round medians)`,
-        median(ours),
-        median(theirs),
+        `vscode.lm.invokeTool, server-everything echo, ${calls} calls a lane (median of round medians)`,
+        median(allHost),
+        median(allBuiltIn),
       );
       row(
-        `vscode.lm.invokeTool, server-everything echo published through MCP Host's gateway (VS Code's MCP → gateway → MCP Host → server), ${calls} calls`,
-        median(gateway),
-        median(theirs),
+        `vscode.lm.invokeTool, server-everything echo published through MCP Host's gateway (VS Code's MCP → gateway → MCP Host → server)`,
+        of('lane@http'),
+        of('built-in@http'),
       );
-      row(`(same) the gateway lane against MCP Host's #mcpCall lane`, median(gateway), median(ours));
+      row(`(same) the gateway lane against MCP Host's #mcpCall lane`, of('lane@http'), of('host@http'));
       row(
-        `vscode.lm.invokeTool, server-everything echo through MCP Host's stdio lane (VS Code's MCP → relay process → gateway → MCP Host → server), ${calls} calls`,
-        median(gatewayStdio),
-        median(theirs),
+        `vscode.lm.invokeTool, server-everything echo through MCP Host's stdio lane (VS Code's MCP → relay process → gateway → MCP Host → server)`,
+        of('lane@stdio'),
+        of('built-in@stdio'),
       );
-      row(`(same) the stdio lane against MCP Host's #mcpCall lane`, median(gatewayStdio), median(ours));
+      row(`(same) the stdio lane against MCP Host's #mcpCall lane`, of('lane@stdio'), of('host@stdio'));
       row(
         `(same) the stdio lane against the floor of a stdio definition (a canned responder process)`,
-        median(gatewayStdio),
-        median(floorStdio),
+        of('lane@stdio'),
+        of('floor-stdio@stdio'),
       );
       row(
         `(same) the gateway lane against the floor of an HTTP definition (a canned responder in an extension host, on a Unix socket)`,
-        median(gateway),
-        median(floorHttp),
+        of('lane@http'),
+        of('floor-http@http'),
       );
       row(
         `the canned responder run by MCP Host, through the stdio lane, against the same responder handed to VS Code as a stdio definition (the lane's own cost)`,
-        median(cannedStdio),
-        median(floorStdio),
+        of('lane-canned@stdio'),
+        of('floor-stdio@stdio'),
+      );
+      row(
+        `the canned responder run by MCP Host, through the stdio lane, against the same responder answering lines in an extension host behind the same relay process (MCP Host's work and its server's pipe)`,
+        of('lane-canned@stdio'),
+        of('floor-relayed@stdio'),
+      );
+      row(
+        `the shape of the stdio lane with nothing behind it: the relay process to a canned responder answering lines in an extension host, against a stdio definition of the responder`,
+        of('floor-relayed@stdio'),
+        of('floor-stdio@stdio'),
       );
       row(
         `the canned responder run by MCP Host, through the HTTP lane, against the same responder as an HTTP definition`,
-        median(cannedHttp),
-        median(floorHttp),
+        of('lane-canned@http'),
+        of('floor-http@http'),
       );
       row(
         `the floor of an HTTP definition against the built-in's own connection to server-everything`,
-        median(floorHttp),
-        median(theirs),
+        of('floor-http@http'),
+        of('built-in@http'),
       );
       row(
         `the floor of a stdio definition (a canned responder process) against the built-in's own connection to server-everything`,
-        median(floorStdio),
-        median(theirs),
+        of('floor-stdio@stdio'),
+        of('built-in@stdio'),
       );
       const mib = (kib: number[]) => `${(median(kib) / 1024).toFixed(1)} MiB`;
       rows.push(
@@ -398,7 +406,7 @@ async function sideBySide(): Promise<void> {
         `| (reference) the same call through MCP Host's API, without the editor's tool hops | ${api.toFixed(2)} ms | | |`,
       );
       rows.push(
-        `| (reference) an extension's tool that only answers "Echo: hi", the editor's floor for any extension tool | ${median(floor).toFixed(2)} ms | | |`,
+        `| (reference) an extension's tool that only answers "Echo: hi", the editor's floor for any extension tool | ${of('noop@http').toFixed(2)} ms | | |`,
       );
     }
     if (runs('first')) {

@@ -1,8 +1,11 @@
 // The floor of a server an extension hands VS Code's MCP: an MCP responder that answers each
 // request with a canned result and does nothing else. Over stdio (`node cannedServer.js stdio`) it
 // is the floor of a stdio definition; `serveCannedHttp` answers Streamable HTTP (JSON responses, no
-// sessions) on a Unix socket, the floor of an HTTP definition such as MCP Host's gateway.
+// sessions) on a Unix socket, the floor of an HTTP definition such as MCP Host's gateway;
+// `serveCannedLines` answers lines on a Unix socket behind MCP Host's relay process, the floor of a
+// stdio definition whose messages an extension host must see (the shape of MCP Host's stdio lane).
 import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import * as readline from 'node:readline';
 
 interface JsonRpcMessage {
@@ -50,6 +53,27 @@ export function serveCannedHttp(socketPath: string, name: string): Promise<Serve
       if (!answer) return void res.writeHead(202).end();
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
     });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, () => resolve(server));
+  });
+}
+
+/**
+ * Serves the canned responder as newline-delimited JSON-RPC on `socketPath`, the way MCP Host's
+ * gateway serves the relay processes of its stdio lane: a connection's first line (the relay's
+ * hello) is skipped, every later one answered.
+ */
+export function serveCannedLines(socketPath: string, name: string): Promise<NetServer> {
+  const server = createNetServer((socket) => {
+    let hello = true;
+    readline.createInterface({ input: socket }).on('line', (line) => {
+      if (hello) return void (hello = false);
+      const answer = cannedAnswer(JSON.parse(line) as JsonRpcMessage, name);
+      if (answer) socket.write(`${JSON.stringify(answer)}\n`);
+    });
+    socket.on('error', () => undefined);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

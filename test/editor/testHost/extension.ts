@@ -328,17 +328,23 @@ const operations: Record<string, Operation> = {
 /**
  * The benchmark's floors (bench/cannedServer.js at `script`): an HTTP definition whose endpoint
  * is a canned responder served by this extension host on a Unix socket, as MCP Host's gateway is,
- * and a stdio definition of the same responder.
+ * a stdio definition of the same responder, and a stdio definition of MCP Host's relay process to
+ * the same responder answering lines in this extension host (the shape of MCP Host's stdio lane).
  */
 async function publishFloorServers(context: vscode.ExtensionContext, script: string): Promise<void> {
-  const { serveCannedHttp } = require(script) as typeof import('../../../bench/cannedServer');
+  const { serveCannedHttp, serveCannedLines } = require(script) as typeof import('../../../bench/cannedServer');
   const socketPath = require('node:path').join(require('node:os').tmpdir(), `mcp-host-floor-${process.pid}.sock`);
   require('node:fs').rmSync(socketPath, { force: true });
   const http = await serveCannedHttp(socketPath, 'floor-http');
-  context.subscriptions.push({ dispose: () => http.close() });
+  const linesPath = socketPath.replace(/\.sock$/, '-lines.sock');
+  require('node:fs').rmSync(linesPath, { force: true });
+  const lines = await serveCannedLines(linesPath, 'floor-relayed');
+  context.subscriptions.push({ dispose: () => http.close() }, { dispose: () => lines.close() });
+  const relay = require('node:path').resolve(require('node:path').dirname(script), '../../dist/gatewayRelay.js');
   const definitions = [
     new vscode.McpHttpServerDefinition('floor-http', vscode.Uri.parse(`unix://${socketPath}#/mcp`), {}, '1'),
     new vscode.McpStdioServerDefinition('floor-stdio', process.execPath, [script, 'stdio', 'floor-stdio'], {}, '1'),
+    new vscode.McpStdioServerDefinition('floor-relayed', process.execPath, [relay, linesPath], {}, '1'),
   ];
   context.subscriptions.push(
     vscode.lm.registerMcpServerDefinitionProvider('mcpHostTest.floor', {
