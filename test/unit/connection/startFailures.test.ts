@@ -25,6 +25,21 @@ async function statusServer(): Promise<{ url: (status: number) => string; close(
 
 const once = { restart: { enabled: false } };
 
+/** A server entry that a real `npx` runs from the npm registry at `registry` (on loopback), with a cache of its own. */
+function npxFrom(registry: string, pkg: string, npmConfig: Record<string, string> = {}) {
+  return {
+    command: 'npx',
+    args: ['-y', pkg],
+    env: {
+      npm_config_registry: registry,
+      npm_config_cache: tempDir('mcp-host-npm-cache-'),
+      npm_config_update_notifier: 'false',
+      ...npmConfig,
+    },
+  };
+}
+const loopback = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+
 describe('a server that fails to start says what happened', () => {
   let http: Awaited<ReturnType<typeof statusServer>>;
   before(async () => (http = await statusServer()));
@@ -167,13 +182,7 @@ describe('a server that fails to start says what happened', () => {
     try {
       const { reasons, causes } = await failure({
         fetching: {
-          command: 'npx',
-          args: ['-y', '@acme/server-weather'],
-          env: {
-            npm_config_registry: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`,
-            npm_config_cache: tempDir('mcp-host-npm-cache-'),
-            npm_config_update_notifier: 'false',
-          },
+          ...npxFrom(loopback(silent), '@acme/server-weather'),
           startTimeoutMs: 1_000,
           ...once,
         },
@@ -229,16 +238,7 @@ describe('a server that fails to start says what happened', () => {
     await new Promise<void>((resolve) => registry.listen(0, '127.0.0.1', resolve));
     try {
       const { reasons, causes } = await failure({
-        newer: {
-          command: 'npx',
-          args: ['-y', '@acme/server-new'],
-          env: {
-            npm_config_registry: `http://127.0.0.1:${(registry.address() as AddressInfo).port}/`,
-            npm_config_cache: tempDir('mcp-host-npm-cache-'),
-            npm_config_update_notifier: 'false',
-          },
-          ...once,
-        },
+        newer: { ...npxFrom(loopback(registry), '@acme/server-new'), ...once },
       });
       // npx runs the Node on the login shell's PATH: its version is the one npm names.
       const needs =
@@ -256,17 +256,7 @@ describe('a server that fails to start says what happened', () => {
   it("names the package npx could not find, from npm's own report (a real npx, a registry on loopback)", async () => {
     const registry = http.url(404).replace(/mcp$/, '');
     const { reasons, causes, log } = await failure({
-      misspelled: {
-        command: 'npx',
-        args: ['-y', '@acme/server-wether'],
-        env: {
-          npm_config_registry: registry,
-          npm_config_cache: tempDir('mcp-host-npm-cache-'),
-          npm_config_fetch_retries: '0',
-          npm_config_update_notifier: 'false',
-        },
-        ...once,
-      },
+      misspelled: { ...npxFrom(registry, '@acme/server-wether', { npm_config_fetch_retries: '0' }), ...once },
     });
     // npm's report ends with advice and the path of its log: the line that says why comes first.
     assert.match(
