@@ -42,32 +42,20 @@ const PROVIDERS: Record<string, { readonly name: string; readonly url: string }>
   python: { name: 'Python', url: 'https://www.python.org' },
   pipx: { name: 'pipx', url: 'https://pipx.pypa.io' },
 };
-const PROVIDED_BY: Record<string, string> = {
-  uv: 'uv',
-  uvx: 'uv',
-  node: 'node',
-  npx: 'node',
-  npm: 'node',
-  bun: 'bun',
-  bunx: 'bun',
-  deno: 'deno',
-  docker: 'docker',
-  podman: 'podman',
-  python: 'python',
-  python3: 'python',
-  pipx: 'pipx',
-};
+/** Programs another provides (`uvx` comes with uv); any other is its own provider's name. */
+const PROVIDED_BY: Record<string, string> = { uvx: 'uv', npx: 'node', npm: 'node', bunx: 'bun', python3: 'python' };
 
 function providerOf(command: string): { readonly name: string; readonly url: string } | undefined {
-  const provider = PROVIDED_BY[programName(command)];
-  return provider === undefined ? undefined : PROVIDERS[provider];
+  const program = programName(command);
+  const provider = Object.hasOwn(PROVIDED_BY, program) ? PROVIDED_BY[program] : program;
+  return Object.hasOwn(PROVIDERS, provider) ? PROVIDERS[provider] : undefined;
 }
 
 /** "Install it", or what provides a known program and where to get it. */
 function installAdvice(command: string): string {
   const from = providerOf(command);
   if (!from) return 'Install it';
-  return from.name.toLowerCase() === command.toLowerCase()
+  return from.name.toLowerCase() === programName(command)
     ? `Install ${from.name} (${from.url})`
     : `Install ${from.name} (${from.url}), which provides it`;
 }

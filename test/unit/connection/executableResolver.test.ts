@@ -62,6 +62,8 @@ describe('ExecutableResolver', () => {
     assert.equal(deno.inFewWords, 'deno not found: install Deno');
     const other = await missing('npx-missing');
     assert.equal(other.inFewWords, 'npx-missing not found on PATH');
+    // A program named like an object's own property is no launcher MCP Host knows.
+    assert.equal((await missing('constructor')).inFewWords, 'constructor not found on PATH');
     assert.equal((await missing('./nope')).inFewWords, './nope not found or not executable');
   });
 
