@@ -451,35 +451,75 @@ describe('A server that starts when needed, in a real VS Code', function () {
       .waitFor({ timeout: 10_000 });
   });
 
-  // Skipped: it races the transient "waiting for its turn" state against the view's redraws and a
-  // hover, and fails on this machine at 653baad too (the turns drain before the rows are redrawn).
-  // To come back once it waits for states instead of racing them (see the stop note of 2026-11-27).
-  it.skip('starts a crowd of servers a few at a time; those waiting say so in their rows and tooltips, one a model needs goes at once, @mcp waits for them, and all of them run', async () => {
-    // Servers slow to boot (2.5 s): each keeps its turn for the 1 s limit, so the last ones wait
-    // about fifteen seconds (the view may draw a change a few seconds late on a busy machine). A quick one goes first: when the first server gets tools every row is
-    // drawn again (which would take the tooltip away), and that happens before the hover. The one
-    // before last is quick too: another agent needs it while it waits.
+  it('starts a crowd of servers a few at a time; those waiting say so in their rows and tooltips, one a model needs goes at once, @mcp waits for them, and all of them run', async function () {
+    this.timeout(300_000);
+    // A start keeps its turn until its server has its lists, and at most 1 s: the crowd's turns come
+    // on that clock. Most of the crowd are held before they load anything (a shell that waits while
+    // a file exists): each keeps its turn the whole second, the machine stays idle while the test
+    // looks at the queue, and the last one's turn is about half a minute away. The first is quick
+    // (when it gets tools every row is drawn again, which would take a tooltip away), and so is the
+    // one before last: another agent needs it while it waits. Those held start for real once the
+    // test lets them, and the last only after the @mcp request is sent.
     const fixture = path.join(OUT, 'test/fixtures/servers/legacyStdio.js');
     const quick = { command: process.execPath, args: [fixture], autoStart: 'startup', autoApprove: ['echo'] };
-    const slow = { ...quick, args: ['-e', `setTimeout(() => require(${JSON.stringify(fixture)}), 2500)`] };
-    const ids = ['crowd-01', ...Array.from({ length: 47 }, (_, i) => `crowd-${String(i + 2).padStart(2, '0')}`)];
+    // A shell that waits while the file exists costs next to nothing, so a long queue of them leaves the machine idle.
+    const heldWhile = (hold: string) => ({
+      ...quick,
+      command: 'sh',
+      args: ['-c', 'while [ -e "$1" ]; do sleep 1; done; exec "$2" "$3"', 'held', hold, process.execPath, fixture],
+      startTimeoutMs: 180_000,
+    });
+    const crowdHold = path.join(os.tmpdir(), `mcp-host-hold-crowd-${process.pid}`);
+    const lastHold = path.join(os.tmpdir(), `mcp-host-hold-crowd-last-${process.pid}`);
+    writeFileSync(crowdHold, 'held');
+    writeFileSync(lastHold, 'held');
+    try {
+      await crowdScenario(
+        quick,
+        heldWhile(crowdHold),
+        heldWhile(lastHold),
+        () => rmSync(crowdHold),
+        () => rmSync(lastHold),
+      );
+    } finally {
+      rmSync(crowdHold, { force: true });
+      rmSync(lastHold, { force: true });
+      // The next test starts from no servers, not from a crowd still stopping.
+      await editor.control('updateUserSetting', { section: 'mcpHost.servers', value: {} });
+      await waitFor(
+        'the crowd removed',
+        async () => (await editor.control<McpServerInfo[]>('listServers')).length === 0,
+        60_000,
+      );
+    }
+  });
+
+  async function crowdScenario(
+    quick: object,
+    held: object,
+    heldLast: object,
+    letCrowdStart: () => void,
+    letLastStart: () => void,
+  ): Promise<void> {
+    const ids = Array.from({ length: 96 }, (_, i) => `crowd-${String(i + 1).padStart(2, '0')}`);
     const needed = ids[ids.length - 2];
-    // The last boots slower still: it has not started when the @mcp request below goes, however fast the turns came.
-    const slowest = { ...quick, args: ['-e', `setTimeout(() => require(${JSON.stringify(fixture)}), 8000)`] };
     const last = ids[ids.length - 1];
     await editor.control('updateUserSetting', {
       section: 'mcpHost.servers',
       value: Object.fromEntries(
-        ids.map((id, i) => [id, i === 0 || id === needed ? quick : id === last ? slowest : slow]),
+        ids.map((id, i) => [id, i === 0 || id === needed ? quick : id === last ? heldLast : held]),
       ),
     });
     await editor.workbench.openMcpView();
     await editor.workbench.serverRow(ids[0]).waitFor({ timeout: 20_000 });
+    // Those first in the queue start (a spinner), and stay starting while they are held.
+    const shown = editor.workbench.serversPane().locator('.monaco-list-row .label-description');
+    await waitFor('a row starting', async () => (await shown.allTextContents()).includes('starting'), 20_000);
     // The last rows are below the view's fold: the keyboard takes the list there, as a user would scroll.
     await editor.control('executeCommand', { command: 'mcpHost.servers.focus' });
     await editor.workbench.page.keyboard.press('End');
     assert.equal(
-      await editor.workbench.waitForServerDescription(last, /^waiting to start$/, 30_000),
+      await editor.workbench.waitForServerDescription(last, /^waiting to start$/, 20_000),
       'waiting to start',
     );
     assert.equal(
@@ -487,6 +527,13 @@ describe('A server that starts when needed, in a real VS Code', function () {
       1,
       'a waiting server shows a watch, not the spinner of a start under way',
     );
+    // Another agent calls a tool of a server still waiting for its turn: it starts before its turn and answers.
+    assert.equal(await editor.workbench.serverDescription(needed), 'waiting to start');
+    const answer = await editor.control<string>('invokeLmTool', {
+      name: 'mcpHost_callTool',
+      input: { server: needed, tool: 'echo', arguments: { text: 'needed now' } },
+    });
+    assert.equal(answer, 'needed now');
     // Hover a server that still waits as the extension says, from the last up (those are in view): on
     // a busy machine the one picked may get its turn before the hover, and the next one is tried.
     let tooltip: import('playwright-core').Locator | undefined;
@@ -507,32 +554,28 @@ describe('A server that starts when needed, in a real VS Code', function () {
       /—\swaiting\sto\sstart\s*Reason:\swaiting\sfor\sits\sturn\sto\sstart:\s\d+\sservers\sstart\sat\sonce\son\sthis\smachine/,
     );
     await editor.workbench.screenshot('107-servers-waiting-to-start');
-    // Those before it in the queue start (a spinner) while it still waits.
-    const shown = editor.workbench.serversPane().locator('.monaco-list-row .label-description');
+    // The crowd starts for real: each takes its lists once it runs.
+    letCrowdStart();
     await waitFor(
-      'a row starting while the last still waits',
+      'every server of the crowd but the last running',
       async () =>
-        (await shown.allTextContents()).includes('starting') &&
-        (await editor.workbench.serverDescription(last)) === 'waiting to start',
-      15_000,
+        (await editor.control<McpServerInfo[]>('listServers')).filter(
+          (s) => ids.includes(s.id) && s.id !== last && s.status === 'running',
+        ).length ===
+        ids.length - 1,
+      150_000,
     );
-    // Another agent calls a tool of a server still waiting for its turn: it starts before its turn and answers.
-    assert.equal(await editor.workbench.serverDescription(needed), 'waiting to start');
-    const answer = await editor.control<string>('invokeLmTool', {
-      name: 'mcpHost_callTool',
-      input: { server: needed, tool: 'echo', arguments: { text: 'needed now' } },
-    });
-    assert.equal(answer, 'needed now');
-    // An @mcp request meanwhile waits for the servers still starting (those waiting go at once): it counts
-    // the tools of all of them (more than a request takes, so the model searches them).
+    // An @mcp request meanwhile waits for the servers still starting: it counts the tools of all of
+    // them (more than a request takes, so the model searches them).
     const notYet = (await editor.control<McpServerInfo[]>('listServers'))
       .filter((s) => ids.includes(s.id) && s.status !== 'running')
       .map((s) => s.id);
-    assert.ok(notYet.includes(last), `the last server still waits as the request is sent: ${notYet.join(', ')}`);
+    assert.deepEqual(notYet, [last], 'the last server is still starting as the request is sent');
     assert.deepEqual(await editor.control('chatModels'), ['fixture-model'], 'the stand-in chat model is ready');
     await editor.workbench.openChat();
-    await editor.workbench.sendChat('@mcp what can you do?');
-    const response = await editor.workbench.lastChatResponse(/Model saw: [\s\S]*what can you do\?/, 90_000);
+    await editor.workbench.sendChat('@mcp what can the crowd do?');
+    letLastStart();
+    const response = await editor.workbench.lastChatResponse(/Model saw: [\s\S]*what can the crowd do\?/, 90_000);
     const servers = await editor.control<McpServerInfo[]>('listServers');
     assert.deepEqual(
       ids.filter((id) => servers.find((s) => s.id === id)?.status !== 'running'),
@@ -543,7 +586,7 @@ describe('A server that starts when needed, in a real VS Code', function () {
     assert.match(
       response,
       new RegExp(`${total} MCP tools are on`),
-      `the request counted the tools of every server, ${notYet.length} of them still starting as it was sent`,
+      'the request counted the tools of every server, the last of them still starting as it was sent',
     );
     assert.doesNotMatch(response, /Still starting/);
     await editor.workbench.waitForServerDescription(last, /^\d+ tools/, 10_000);
@@ -567,7 +610,7 @@ describe('A server that starts when needed, in a real VS Code', function () {
         `${error.message} while the status bar says ${all}: ${(await shown.allTextContents()).join(' | ')}`,
       );
     });
-  });
+  }
 
   it('answers an @mcp request without a server that is still starting after 15 s, and says so', async () => {
     const mute = {
