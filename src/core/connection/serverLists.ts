@@ -130,7 +130,7 @@ export class ServerLists {
       this.fetchPatiently('prompts/list', caps.prompts, listPrompts, applyPrompts, isCurrent),
       caps.resources ? this.reloadResources() : this.resourcePages.clear(),
       this.refreshTemplates(client, isCurrent),
-      this.refreshSkills(client),
+      this.refreshSkills(client, isCurrent),
     ]);
     if (!isCurrent()) return;
     // A list still awaited keeps what it had until its answer comes.
@@ -162,7 +162,7 @@ export class ServerLists {
     this.awaited.delete(label); // this ask supersedes one still awaited
     const latest = () => isCurrent() && this.asked.get(label) === asked;
     const started = Date.now();
-    const answer = this.fetch(label, offered, run);
+    const answer = this.fetch(label, offered, run, isCurrent);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), this.timeoutMs)));
     const first = await Promise.race([answer, late]).finally(() => clearTimeout(timer));
@@ -296,12 +296,13 @@ export class ServerLists {
   }
 
   /** The skills' entries; a failure is logged and leaves none (the view says so), but a refusal for want of authorization is the caller's. */
-  private async refreshSkills(client: Client): Promise<void> {
+  private async refreshSkills(client: Client, isCurrent: () => boolean): Promise<void> {
     try {
       await this.skills.refresh(client, this.timeoutMs);
-      this.problems.delete('skills/list');
+      if (isCurrent()) this.problems.delete('skills/list');
     } catch (error) {
       if (refused(error)) throw error;
+      if (!isCurrent()) return; // the session has ended: its failures are not the next one's
       this.skills.clear();
       this.log.warn(`skills/list failed: ${(error as Error).message}`);
       this.problems.set('skills/list', this.shown((error as Error).message));
@@ -340,6 +341,7 @@ export class ServerLists {
           return [];
         }
       },
+      isCurrent,
     );
     if (isCurrent()) this.resourceTemplates = templates;
   }
@@ -347,16 +349,24 @@ export class ServerLists {
   /**
    * A list the server does not offer is empty; one that fails is logged and left empty, except a
    * refusal for want of authorization, which the caller must hear: the server is not "running with
-   * no tools", it wants a sign-in.
+   * no tools", it wants a sign-in. Only the current session's answers touch `problems`.
    */
-  private async fetch<T>(label: string, offered: unknown, run: () => Promise<T[]>): Promise<T[]> {
+  private async fetch<T>(
+    label: string,
+    offered: unknown,
+    run: () => Promise<T[]>,
+    isCurrent: () => boolean,
+  ): Promise<T[]> {
     if (!offered) return [];
     try {
       const items = await run();
-      this.problems.delete(label);
+      if (isCurrent()) this.problems.delete(label);
       return items;
     } catch (error) {
       if (refused(error)) throw error;
+      // A list cut off because its session ended ("Connection closed") is no problem of the server's
+      // lists: the session's end says what happened, and the next session asks again.
+      if (!isCurrent()) return [];
       const why = this.describe(label, error);
       this.log.warn(`${label} failed: ${why}`);
       this.problems.set(label, this.shown(why));

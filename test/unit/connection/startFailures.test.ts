@@ -176,6 +176,22 @@ describe('a server that fails to start says what happened', () => {
     assert.match(log('exits'), /Failed to start: the process exited with code 2/);
   });
 
+  it('says only why a server that ended as its lists loaded failed: the lists it cut off are no problems of its own', async () => {
+    // What a database server does that cannot reach its database: it answers the handshake, then ends silently.
+    const { host } = harness();
+    hosts.push(host);
+    await host.applySettings(
+      entries({ silent: { command: node, args: [fixture('legacyStdio'), '--exit-on-tools-list'], ...once } }),
+    );
+    const failed = await waitFor(
+      'silent to fail',
+      () => host.server('silent')?.status === 'error' && host.server('silent'),
+    );
+    assert.match(failed.reason ?? '', /^the process exited with code 1\b/);
+    assert.equal(failed.listProblems, undefined, 'no "tools/list: Connection closed" under the reason');
+    assert.deepEqual(failed.tools, []);
+  });
+
   it('says that npx may still be fetching a server that did not answer in time (a real npx, a registry on loopback that never answers)', async () => {
     const silent = createHttpServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
