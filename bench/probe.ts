@@ -131,6 +131,26 @@ function sameLists(client: Client): Promise<unknown[]> {
 
 type Call = () => Promise<unknown>;
 
+/**
+ * The editor's whole path for a tool call on `c`: find the tool, the approval policy (allowed for
+ * the session), the call with its error mapping, and the result mapped for the panel.
+ */
+function policyPath(c: ServerConnection): (name: string, args: Record<string, unknown>) => Promise<unknown> {
+  const stores = {
+    session: new MemoryApprovalStore(),
+    workspace: new MemoryApprovalStore(),
+    always: new MemoryApprovalStore(),
+  };
+  const approvals = new ToolApprovals(stores, () => NO_TOOL_POLICY);
+  const host = {
+    server: () => c.snapshot(),
+    callTool: (_id: string, name: string, args: Record<string, unknown> | undefined, signal?: AbortSignal) =>
+      c.request('tools/call', (client, o) => client.callTool({ name, arguments: args }, o), signal),
+  };
+  const invoker = new ToolInvoker(host, approvals, { confirm: async () => 'session' });
+  return async (name, args) => resultItems((await invoker.invoke('bench', name, args, { origin: 'model' })).result!);
+}
+
 async function caller(): Promise<{
   call: (name: string, args: Record<string, unknown>) => Promise<unknown>;
   close: () => Promise<void>;
@@ -143,25 +163,8 @@ async function caller(): Promise<{
     };
   }
   if (variant === 'policy') {
-    // The editor's whole path: find the tool, the approval policy (allowed for the session), the
-    // call with its error mapping, and the result mapped for the panel.
     const c = await hostConnection();
-    const stores = {
-      session: new MemoryApprovalStore(),
-      workspace: new MemoryApprovalStore(),
-      always: new MemoryApprovalStore(),
-    };
-    const approvals = new ToolApprovals(stores, () => NO_TOOL_POLICY);
-    const host = {
-      server: () => c.snapshot(),
-      callTool: (_id: string, name: string, args: Record<string, unknown> | undefined, signal?: AbortSignal) =>
-        c.request('tools/call', (client, o) => client.callTool({ name, arguments: args }, o), signal),
-    };
-    const invoker = new ToolInvoker(host, approvals, { confirm: async () => 'session' });
-    return {
-      call: async (name, args) => resultItems((await invoker.invoke('bench', name, args, { origin: 'model' })).result!),
-      close: () => c.stop(),
-    };
+    return { call: policyPath(c), close: () => c.stop() };
   }
   if (variant === 'raw') {
     const c = await rawClient();
@@ -259,6 +262,32 @@ const scenarios: Record<string, () => Promise<Record<string, number>>> = {
     const times = await timeEach(num('calls', 1000), call);
     await close();
     return { medianMs: median(times) };
+  },
+  /**
+   * The policy path against the host's own call on one connection in one process, in interleaved
+   * blocks (`rounds` of `calls` each, the order turning each round): what the policy's code costs,
+   * apart from the spread between processes that the `roundTrip` rows carry.
+   */
+  async policyPath() {
+    const c = await hostConnection();
+    const policy = policyPath(c);
+    const paths: Record<string, Call> = {
+      host: () =>
+        c.request('tools/call', (client, o) => client.callTool({ name: 'echo', arguments: { text: 'hello' } }, o)),
+      policy: () => policy('echo', { text: 'hello' }),
+    };
+    await timeEach(100, paths.host);
+    await timeEach(100, paths.policy);
+    const times: Record<string, number[]> = { host: [], policy: [] };
+    for (let round = 0; round < num('rounds', 20); round++)
+      for (const name of round % 2 ? ['host', 'policy'] : ['policy', 'host'])
+        times[name].push(...(await timeEach(num('calls', 100), paths[name])));
+    await c.stop();
+    return {
+      hostMs: median(times.host),
+      policyMs: median(times.policy),
+      ratio: median(times.policy) / median(times.host),
+    };
   },
   async roundTrip() {
     const c = await caller();
