@@ -15,7 +15,7 @@ export function lastOutput(tail: readonly string[], already = ''): string {
   const cause = causeLine(tail);
   const engine = cause === undefined ? undefined : engineNote(tail, cause);
   if (cause !== undefined && (engine || (!last.includes(cause) && !already.includes(cause.trim()))))
-    return ` (cause: ${engine ?? ''}${shorten(cause.trim())}; the whole output is in the server's log)`;
+    return ` (cause: ${engine ?? ''}${shorten(withoutLeadIn(cause.trim()))}; the whole output is in the server's log)`;
   const lines = last.map(shorten).filter((line) => !already.includes(line));
   return lines.length === 0 ? '' : ` (last output: ${lines.join(' ⏎ ')})`;
 }
@@ -42,8 +42,14 @@ export function outputCause(tail: readonly string[]): string | undefined {
   // (`/usr/bin/python3: No module named x`) is named by its file.
   const named = line.replace(LEADING_TAGS, '').replace(/^\/\S*\/([^/\s:]+):\s/, '$1: ');
   // The row says "error" already: a bare `error:`, or a logger's level in capitals, goes.
-  return shorten(named.replace(/^error:\s*/i, '').replace(/^(?:ERROR|FATAL)\b:?\s+/, '') || named);
+  return shorten(withoutLeadIn(named.replace(/^error:\s*/i, '').replace(/^(?:ERROR|FATAL)\b:?\s+/, '') || named));
 }
+
+/**
+ * A cause without the words that only lead into the lines after it (`Could not locate the bindings
+ * file. Tried:`, then the paths): the row and the reason end with the sentence that says why.
+ */
+const withoutLeadIn = (line: string) => /^(.*[.!?])\s+[^.!?]*:$/.exec(line)?.[1] ?? line;
 
 const shorten = (line: string) => (line.length > LINE_IN_REASON ? `${line.slice(0, LINE_IN_REASON)}…` : line);
 

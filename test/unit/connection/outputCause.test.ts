@@ -23,6 +23,30 @@ const NPM_UNREACHABLE = [
 ];
 
 describe("a failed process's output names its cause", () => {
+  it('ends the cause with the sentence that says why, not the words that lead into a list of paths', () => {
+    // A native addon that was not built (better-sqlite3, sqlite3), as Node prints its crash.
+    const tail = [
+      '/home/u/.npm/_npx/1/node_modules/bindings/bindings.js:126',
+      '  err = new Error(',
+      '        ^',
+      '',
+      'Error: Could not locate the bindings file. Tried:',
+      ' → /home/u/.npm/_npx/1/node_modules/sqlite3/build/node_sqlite3.node',
+      ' → /home/u/.npm/_npx/1/node_modules/sqlite3/build/Release/node_sqlite3.node',
+      '    at bindings (/home/u/.npm/_npx/1/node_modules/bindings/bindings.js:126:9)',
+      '    at Object.<anonymous> (/home/u/.npm/_npx/1/node_modules/sqlite3/lib/sqlite3-binding.js:1:37)',
+      '',
+      'Node.js v20.20.2',
+    ];
+    assert.equal(outputCause(tail), 'Could not locate the bindings file.');
+    assert.equal(
+      lastOutput(tail),
+      " (cause: Error: Could not locate the bindings file.; the whole output is in the server's log)",
+    );
+    // A line that is all lead-in stays as it is: nothing before it says why.
+    assert.equal(outputCause(['Please set the following variables:']), 'Please set the following variables:');
+  });
+
   it("takes npm's line that says why, not its advice or the path of its log", () => {
     assert.equal(
       outputCause(NPM_UNREACHABLE),
