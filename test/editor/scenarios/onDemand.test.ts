@@ -460,30 +460,17 @@ describe('A server that starts when needed, in a real VS Code', function () {
     // (when it gets tools every row is drawn again, which would take a tooltip away), and so is the
     // one before last: another agent needs it while it waits. Those held start for real once the
     // test lets them, and the last only after the @mcp request is sent.
-    const fixture = path.join(OUT, 'test/fixtures/servers/legacyStdio.js');
-    const quick = { command: process.execPath, args: [fixture], autoStart: 'startup', autoApprove: ['echo'] };
-    // A shell that waits while the file exists costs next to nothing, so a long queue of them leaves the machine idle.
-    const heldWhile = (hold: string) => ({
-      ...quick,
-      command: 'sh',
-      args: ['-c', 'while [ -e "$1" ]; do sleep 1; done; exec "$2" "$3"', 'held', hold, process.execPath, fixture],
-      startTimeoutMs: 180_000,
-    });
-    const crowdHold = path.join(os.tmpdir(), `mcp-host-hold-crowd-${process.pid}`);
-    const lastHold = path.join(os.tmpdir(), `mcp-host-hold-crowd-last-${process.pid}`);
-    writeFileSync(crowdHold, 'held');
-    writeFileSync(lastHold, 'held');
+    const holds = {
+      crowd: path.join(os.tmpdir(), `mcp-host-hold-crowd-${process.pid}`),
+      last: path.join(os.tmpdir(), `mcp-host-hold-crowd-last-${process.pid}`),
+    };
+    writeFileSync(holds.crowd, 'held');
+    writeFileSync(holds.last, 'held');
     try {
-      await crowdScenario(
-        quick,
-        heldWhile(crowdHold),
-        heldWhile(lastHold),
-        () => rmSync(crowdHold),
-        () => rmSync(lastHold),
-      );
+      await crowdScenario(holds);
     } finally {
-      rmSync(crowdHold, { force: true });
-      rmSync(lastHold, { force: true });
+      rmSync(holds.crowd, { force: true });
+      rmSync(holds.last, { force: true });
       // The next test starts from no servers, not from a crowd still stopping.
       await editor.control('updateUserSetting', { section: 'mcpHost.servers', value: {} });
       await waitFor(
@@ -494,20 +481,25 @@ describe('A server that starts when needed, in a real VS Code', function () {
     }
   });
 
-  async function crowdScenario(
-    quick: object,
-    held: object,
-    heldLast: object,
-    letCrowdStart: () => void,
-    letLastStart: () => void,
-  ): Promise<void> {
+  /** The crowd scenario; its held servers wait while the files `holds` names exist. */
+  async function crowdScenario(holds: { readonly crowd: string; readonly last: string }): Promise<void> {
+    const fixture = path.join(OUT, 'test/fixtures/servers/legacyStdio.js');
+    const quick = { command: process.execPath, args: [fixture], autoStart: 'startup', autoApprove: ['echo'] };
+    // A shell that waits while the file exists costs next to nothing, so a long queue of them leaves the machine idle.
+    const heldWhile = (hold: string) => ({
+      ...quick,
+      command: 'sh',
+      args: ['-c', 'while [ -e "$1" ]; do sleep 1; done; exec "$2" "$3"', 'held', hold, process.execPath, fixture],
+      startTimeoutMs: 180_000,
+    });
+    const held = heldWhile(holds.crowd);
     const ids = Array.from({ length: 96 }, (_, i) => `crowd-${String(i + 1).padStart(2, '0')}`);
     const needed = ids[ids.length - 2];
     const last = ids[ids.length - 1];
     await editor.control('updateUserSetting', {
       section: 'mcpHost.servers',
       value: Object.fromEntries(
-        ids.map((id, i) => [id, i === 0 || id === needed ? quick : id === last ? heldLast : held]),
+        ids.map((id, i) => [id, i === 0 || id === needed ? quick : id === last ? heldWhile(holds.last) : held]),
       ),
     });
     await editor.workbench.openMcpView();
@@ -555,7 +547,7 @@ describe('A server that starts when needed, in a real VS Code', function () {
     );
     await editor.workbench.screenshot('107-servers-waiting-to-start');
     // The crowd starts for real: each takes its lists once it runs.
-    letCrowdStart();
+    rmSync(holds.crowd);
     await waitFor(
       'every server of the crowd but the last running',
       async () =>
@@ -574,7 +566,7 @@ describe('A server that starts when needed, in a real VS Code', function () {
     assert.deepEqual(await editor.control('chatModels'), ['fixture-model'], 'the stand-in chat model is ready');
     await editor.workbench.openChat();
     await editor.workbench.sendChat('@mcp what can the crowd do?');
-    letLastStart();
+    rmSync(holds.last);
     const response = await editor.workbench.lastChatResponse(/Model saw: [\s\S]*what can the crowd do\?/, 90_000);
     const servers = await editor.control<McpServerInfo[]>('listServers');
     assert.deepEqual(
